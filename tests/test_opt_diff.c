@@ -151,11 +151,16 @@ static bool agrees(const mc_request *req) {
   }
   static const int threads[4] = {1, 2, 3, 7};
   bool ok = true;
-  for (int t = 0; t < 4 && ok; t++) {
-    ok = mc_optimized_run(req, CAP, threads[t], &got, &err) == MC_OK && same_tensor(&want, &got);
+  for (int run = 0; run < 8 && ok; run++) {
+    /* Every thread count with ordinary stores, then with streaming stores. */
+    bool streamed = run >= 4;
+    setenv("MOVCONF_STREAM_MIN_BYTES", streamed ? "0" : "18446744073709551615", 1);
+    ok = mc_optimized_run(req, CAP, threads[run % 4], &got, &err) == MC_OK &&
+         same_tensor(&want, &got);
     if (!ok)
-      fprintf(stderr, "%s %s with %d threads differs from the oracle\n", mc_op_name(req->op),
-              mc_type_name(req->inputs[0]->type), threads[t]);
+      fprintf(stderr, "%s %s with %d threads (%s stores) differs from the oracle\n",
+              mc_op_name(req->op), mc_type_name(req->inputs[0]->type), threads[run % 4],
+              streamed ? "streaming" : "ordinary");
     mc_tensor_free(&got);
   }
   mc_tensor_free(&want);
@@ -217,19 +222,19 @@ static void test_rows(void) {
   uint8_t src[32], dst[32];
   for (int i = 0; i < 32; i++)
     src[i] = (uint8_t)i;
-  mc_rowio io2 = mc_rowio_make(MC_F16);
+  mc_rowio io2 = mc_rowio_make(MC_F16, false);
   memset(dst, 0xAA, sizeof dst);
   /* dst elements 1, 3, 5 = src elements 0, 2, 4 (2 bytes each) */
   mc_row_copy(&io2, dst, 1, 2, src, 0, 2, 3);
   const uint8_t want2[12] = {0xAA, 0xAA, 0, 1, 0xAA, 0xAA, 4, 5, 0xAA, 0xAA, 8, 9};
   CHECK_MEM(dst, want2, 12);
-  mc_rowio io8 = mc_rowio_make(MC_F64);
+  mc_rowio io8 = mc_rowio_make(MC_F64, false);
   memset(dst, 0xAA, sizeof dst);
   mc_row_copy(&io8, dst, 0, 1, src, 1, 1, 2); /* memcpy of 16 bytes from byte 8 */
   CHECK_MEM(dst, src + 8, 16);
   mc_row_zero(&io8, dst, 1, 1, 1);
   CHECK(dst[8] == 0 && dst[15] == 0 && dst[7] == 15 && dst[16] == 0xAA);
-  mc_rowio io4 = mc_rowio_make(MC_U4);
+  mc_rowio io4 = mc_rowio_make(MC_U4, false);
   uint8_t packed[2] = {0x21, 0x43}, out[2] = {0, 0}; /* elements 1,2,3,4 */
   mc_row_copy(&io4, out, 0, 1, packed, 1, 2, 2);     /* elements 1 and 3: values 2, 4 */
   CHECK_EQ_I64(out[0], 0x42);
@@ -246,10 +251,52 @@ static void test_rows(void) {
   CHECK(w.idx[0] == 0 && w.idx[1] == 0);
 }
 
+/* The streamed weaves and copies against their definitions, with rows
+   longer than the stage (several chunks), destinations off the 16-byte
+   grid and every element size. */
+static void test_streamed_rows(void) {
+  enum { WAYS = 3, GROUPS = 700, N = WAYS * GROUPS * 8 + 64 };
+  static uint8_t src[N], got[N], want[N];
+  for (int i = 0; i < N; i++)
+    src[i] = (uint8_t)(i * 7 + 3);
+  static const mc_type types[4] = {MC_U8, MC_F16, MC_F32, MC_F64};
+  for (int t = 0; t < 4; t++) {
+    mc_rowio io = mc_rowio_make(types[t], true);
+    const int64_t e = (int64_t)io.esize;
+    const int64_t rows[WAYS] = {5, 5 + GROUPS + 1, 5 + 2 * GROUPS + 3};
+    /* interleave: dst[1 + g*WAYS + o] = src[rows[o] + g] */
+    memset(got, 0xAA, N);
+    memset(want, 0xAA, N);
+    mc_rows_interleave(&io, got, 1, src, rows, WAYS, GROUPS);
+    for (int64_t g = 0; g < GROUPS; g++)
+      for (int64_t o = 0; o < WAYS; o++)
+        memcpy(want + (1 + g * WAYS + o) * e, src + (rows[o] + g) * e, (size_t)e);
+    CHECK_MEM(got, want, N);
+    /* deinterleave: dst[rows[o] + g] = src[3 + g*WAYS + o] */
+    memset(got, 0xAA, N);
+    memset(want, 0xAA, N);
+    mc_rows_deinterleave(&io, got, rows, src, 3, WAYS, GROUPS);
+    for (int64_t g = 0; g < GROUPS; g++)
+      for (int64_t o = 0; o < WAYS; o++)
+        memcpy(want + (rows[o] + g) * e, src + (3 + g * WAYS + o) * e, (size_t)e);
+    CHECK_MEM(got, want, N);
+    /* strided gather into a run, then a zero run */
+    memset(got, 0xAA, N);
+    memset(want, 0xAA, N);
+    mc_row_copy(&io, got, 1, 1, src, 2, WAYS, GROUPS);
+    mc_row_zero(&io, got, 1 + GROUPS, 1, 100);
+    for (int64_t k = 0; k < GROUPS; k++)
+      memcpy(want + (1 + k) * e, src + (2 + k * WAYS) * e, (size_t)e);
+    memset(want + (1 + GROUPS) * e, 0, (size_t)(100 * e));
+    CHECK_MEM(got, want, N);
+  }
+}
+
 int main(void) {
   /* Split even these small requests over the threads. */
   setenv("MOVCONF_PARALLEL_MIN_BYTES", "0", 1);
   test_rows();
+  test_streamed_rows();
   test_run_into_overwrites();
   test_random_requests();
   return check_report();

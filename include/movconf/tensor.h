@@ -18,9 +18,13 @@ void mc_store_bits(uint8_t *buf, mc_type t, int64_t index, uint64_t value);
 void mc_copy_element(uint8_t *dst, int64_t dst_index, const uint8_t *src, int64_t src_index,
                      mc_type t);
 
-/* Allocates a zero-filled tensor. Fails with MC_E_SHAPE_OVERFLOW,
-   MC_E_OUTPUT_TOO_LARGE (more than max_bytes) or MC_E_OUT_OF_MEMORY; on
-   failure t->data is NULL. Zero-size tensors get a non-NULL 1-byte buffer. */
+/* Data of allocated tensors starts on a multiple of this many bytes. */
+#define MC_TENSOR_ALIGN 64
+
+/* Allocates a zero-filled tensor whose data is MC_TENSOR_ALIGN-aligned.
+   Fails with MC_E_SHAPE_OVERFLOW, MC_E_OUTPUT_TOO_LARGE (more than
+   max_bytes) or MC_E_OUT_OF_MEMORY; on failure t->data is NULL. Zero-size
+   tensors get a non-NULL pointer. Release with mc_tensor_free (not free). */
 mc_status mc_tensor_alloc(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
                           size_t max_bytes);
 void mc_tensor_free(mc_tensor *t);

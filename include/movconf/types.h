@@ -62,6 +62,7 @@ typedef struct mc_tensor {
   int64_t shape[MC_TENSOR_MAX_RANK];
   uint8_t *data;
   size_t nbytes;
+  void *allocation; /* what mc_tensor_free releases when data is not itself a malloc block */
 } mc_tensor;
 
 typedef enum mc_status {

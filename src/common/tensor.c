@@ -130,11 +130,17 @@ mc_status mc_tensor_alloc(mc_tensor *t, mc_type type, int rank, const int64_t *s
   if (bytes > max_bytes) {
     return MC_E_OUTPUT_TOO_LARGE;
   }
-  /* A zero-size tensor still gets a real pointer so callers never see NULL on success. */
-  uint8_t *data = calloc(bytes > 0 ? bytes : 1, 1);
-  if (!data) {
+  /* Data starts on a cache line, so that kernels can stream whole lines
+     (src/optimized/stream.h); calloc keeps large blocks lazily zeroed. A
+     zero-size tensor still gets a real pointer, never NULL on success. */
+  if (bytes > SIZE_MAX - MC_TENSOR_ALIGN) {
     return MC_E_OUT_OF_MEMORY;
   }
+  uint8_t *block = calloc(bytes + MC_TENSOR_ALIGN, 1);
+  if (!block) {
+    return MC_E_OUT_OF_MEMORY;
+  }
+  uint8_t *data = block + (-(uintptr_t)block & (MC_TENSOR_ALIGN - 1));
   t->type = type;
   t->rank = rank;
   for (int i = 0; i < rank; i++) {
@@ -142,6 +148,7 @@ mc_status mc_tensor_alloc(mc_tensor *t, mc_type type, int rank, const int64_t *s
   }
   t->data = data;
   t->nbytes = bytes;
+  t->allocation = block;
   return MC_OK;
 }
 
@@ -149,7 +156,7 @@ void mc_tensor_free(mc_tensor *t) {
   if (!t) {
     return;
   }
-  free(t->data);
+  free(t->allocation ? t->allocation : t->data);
   memset(t, 0, sizeof *t);
 }
 

@@ -8,10 +8,6 @@
 #include "optimized/pool.h"
 #include "optimized/rows.h"
 
-/* Beyond this many ways (block size along the last axis) the weave index
-   arrays would not fit on the stack: kernels use plain strided copies then. */
-#define MC_MAX_WAYS 64
-
 typedef struct mc_kernel_job {
   const mc_opt_plan *plan;
   mc_rowio io;
@@ -21,6 +17,29 @@ typedef struct mc_kernel_job {
   int64_t out_stride[MC_MAX_RANK]; /* row-major, in elements */
   int threads;
 } mc_kernel_job;
+
+/* With streaming stores, a kernel whose output row is made of several
+   pieces (zeros, partial groups, a woven body) builds rows in this stage
+   with ordinary stores and streams them out: consecutive output rows as one
+   run, so that only the run's two ends can be partial lines. */
+enum { MC_ROW_STAGE_BYTES = 16384 };
+
+typedef struct mc_row_stage {
+  mc_kernel_job job; /* the kernel's job, writing into `bytes` */
+  bool active;
+  int64_t capacity; /* elements that fit */
+  int64_t filled;   /* elements staged and not streamed yet */
+  int64_t to;       /* output element the staged run starts at */
+  _Alignas(64) uint8_t bytes[MC_ROW_STAGE_BYTES];
+} mc_row_stage;
+
+/* Activates the stage when the job streams and `elements` fit at least once. */
+void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements);
+/* Room for n elements bound for output element `to`, contiguous with what is
+   staged (else that is streamed out first): returns their stage offset. */
+int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n);
+/* Streams out what is staged. */
+void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);
 
 void mc_kernel_batch_to_space(const mc_kernel_job *job);
 void mc_kernel_space_to_batch(const mc_kernel_job *job);

@@ -16,49 +16,62 @@ static void b2s_partial(const mc_kernel_job *j, int64_t out0, const int64_t *src
 
 /* out[b, y_1..y_{N-1}]: x_i = y_i + CB_i splits into d_i = x_i / B_i (the
    input's spatial index) and o_i = x_i % B_i (the block offset, which selects
-   the input batch ((o_1*B_2 + o_2)... + o_{N-1}) * batch' + b). */
+   the input batch ((o_1*B_2 + o_2)... + o_{N-1}) * batch' + b). Writes the
+   output row at w into j->out from element out0 on. */
+static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) {
+  const mc_opt_plan *p = j->plan;
+  const int last = p->rank - 1;
+  const int64_t width = p->out_shape[last], block = p->block[last], crop = p->begin[last];
+  int64_t blocks = 0, spatial = 0;
+  for (int i = 1; i < last; i++) {
+    int64_t x = w->idx[i] + p->begin[i];
+    blocks = blocks * p->block[i] + x % p->block[i];
+    spatial += x / p->block[i] * j->in_stride[i];
+  }
+  if (block > MC_MAX_WAYS) {
+    for (int64_t o = 0; o < block; o++) {
+      int64_t y0 = ((o - crop) % block + block) % block; /* first y with (y + crop) % B == o */
+      int64_t batch = (blocks * block + o) * p->out_shape[0] + w->idx[0];
+      mc_row_copy(&j->io, j->out, out0 + y0, block, j->in,
+                  batch * j->in_stride[0] + spatial + (y0 + crop) / block, 1,
+                  mc_count_below(y0, block, width));
+    }
+    return;
+  }
+  int64_t src[MC_MAX_WAYS];
+  for (int64_t o = 0; o < block; o++)
+    src[o] = ((blocks * block + o) * p->out_shape[0] + w->idx[0]) * j->in_stride[0] + spatial;
+  /* Whole groups g (x = g*B + o for every o inside the window), then the ends. */
+  int64_t g_lo = mc_ceil_div(crop, block), g_hi = (crop + width) / block;
+  if (g_hi <= g_lo) {
+    b2s_partial(j, out0, src, block, crop, crop, crop + width);
+    return;
+  }
+  int64_t first[MC_MAX_WAYS];
+  for (int64_t o = 0; o < block; o++)
+    first[o] = src[o] + g_lo;
+  mc_rows_interleave(&j->io, j->out, out0 + g_lo * block - crop, j->in, first, block, g_hi - g_lo);
+  b2s_partial(j, out0, src, block, crop, crop, g_lo * block);
+  b2s_partial(j, out0, src, block, crop, g_hi * block, crop + width);
+}
+
 static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
-  const int64_t width = p->out_shape[last], block = p->block[last], crop = p->begin[last];
-  int64_t src[MC_MAX_WAYS];
+  const int64_t width = p->out_shape[last];
+  mc_row_stage stage;
+  mc_row_stage_init(&stage, j, width);
   mc_row_walk w;
   mc_row_walk_start(&w, last, p->out_shape, begin);
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    int64_t blocks = 0, spatial = 0;
-    for (int i = 1; i < last; i++) {
-      int64_t x = w.idx[i] + p->begin[i];
-      blocks = blocks * p->block[i] + x % p->block[i];
-      spatial += x / p->block[i] * j->in_stride[i];
-    }
-    const int64_t out0 = row * width;
-    if (block > MC_MAX_WAYS) {
-      for (int64_t o = 0; o < block; o++) {
-        int64_t y0 = ((o - crop) % block + block) % block; /* first y with (y + crop) % B == o */
-        int64_t batch = (blocks * block + o) * p->out_shape[0] + w.idx[0];
-        mc_row_copy(&j->io, j->out, out0 + y0, block, j->in,
-                    batch * j->in_stride[0] + spatial + (y0 + crop) / block, 1,
-                    mc_count_below(y0, block, width));
-      }
-      continue;
-    }
-    for (int64_t o = 0; o < block; o++)
-      src[o] = ((blocks * block + o) * p->out_shape[0] + w.idx[0]) * j->in_stride[0] + spatial;
-    /* Whole groups g (x = g*B + o for every o inside the window), then the ends. */
-    int64_t g_lo = mc_ceil_div(crop, block), g_hi = (crop + width) / block;
-    if (g_hi <= g_lo) {
-      b2s_partial(j, out0, src, block, crop, crop, crop + width);
-      continue;
-    }
-    int64_t first[MC_MAX_WAYS];
-    for (int64_t o = 0; o < block; o++)
-      first[o] = src[o] + g_lo;
-    mc_rows_interleave(&j->io, j->out, out0 + g_lo * block - crop, j->in, first, block,
-                       g_hi - g_lo);
-    b2s_partial(j, out0, src, block, crop, crop, g_lo * block);
-    b2s_partial(j, out0, src, block, crop, g_hi * block, crop + width);
+    if (stage.active)
+      b2s_row(&stage.job, &w, mc_row_stage_claim(&stage, j, row * width, width));
+    else
+      b2s_row(j, &w, row * width);
   }
+  if (stage.active)
+    mc_row_stage_flush(&stage, j);
 }
 
 void mc_kernel_batch_to_space(const mc_kernel_job *job) {
@@ -118,6 +131,22 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
   mc_row_zero(&j->io, j->out, dst + hi, 1, width - hi);
 }
 
+/* The B_last output rows of the input row starting at element src, the
+   rows starting at out0[o]: padding, partial groups at the ends, and the
+   whole groups [f_lo, f_hi) unwoven in one pass. block <= MC_MAX_WAYS. */
+static void s2b_split_row(const mc_kernel_job *j, const int64_t *out0, int64_t src, int64_t f_lo,
+                          int64_t f_hi) {
+  const mc_opt_plan *p = j->plan;
+  const int64_t block = p->block[p->rank - 1], pad = p->begin[p->rank - 1];
+  int64_t dst[MC_MAX_WAYS];
+  for (int64_t o = 0; o < block; o++) {
+    s2b_row_ends(j, out0[o], src, o, f_lo, f_hi);
+    dst[o] = out0[o] + f_lo;
+  }
+  if (f_hi > f_lo)
+    mc_rows_deinterleave(&j->io, j->out, dst, j->in, src + f_lo * block - pad, block, f_hi - f_lo);
+}
+
 /* SpaceToBatch, second pass: input row (b, x_1..x_{N-2}) goes to the B_last
    output rows (((o_1..o_{N-2}, o) in mixed radix) * batch + b, y_1..y_{N-2})
    where x_i + PB_i = y_i*B_i + o_i. */
@@ -126,9 +155,15 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
   const int64_t block = p->block[last], pad = p->begin[last], in_width = p->in_shape[last];
+  const int64_t width = p->out_shape[last], esize = (int64_t)j->io.esize;
   /* Groups g whose B elements x = g*B + o - PB all lie inside the row. */
   const int64_t f_lo = mc_ceil_div(pad, block), f_hi = (in_width + pad) / block;
-  int64_t dst[MC_MAX_WAYS];
+  const bool woven = block <= MC_MAX_WAYS;
+  mc_row_stage stage;
+  mc_row_stage_init(&stage, j, woven ? block * width : INT64_MAX);
+  int64_t out0[MC_MAX_WAYS], staged0[MC_MAX_WAYS];
+  for (int64_t o = 0; stage.active && o < block; o++)
+    staged0[o] = o * width;
   mc_row_walk w;
   mc_row_walk_start(&w, last, p->in_shape, begin);
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
@@ -140,15 +175,20 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
     }
     const int64_t src = row * in_width;
     for (int64_t o = 0; o < block; o++) {
-      int64_t out_batch = (offsets * block + o) * p->in_shape[0] + w.idx[0];
-      int64_t out0 = out_batch * j->out_stride[0] + spatial;
-      s2b_row_ends(j, out0, src, o, f_lo, block > MC_MAX_WAYS ? f_lo : f_hi);
-      if (o < MC_MAX_WAYS)
-        dst[o] = out0 + f_lo;
+      int64_t at = ((offsets * block + o) * p->in_shape[0] + w.idx[0]) * j->out_stride[0] + spatial;
+      if (woven)
+        out0[o] = at;
+      else
+        s2b_row_ends(j, at, src, o, f_lo, f_lo); /* every element by strided copies */
     }
-    if (block <= MC_MAX_WAYS && f_hi > f_lo)
-      mc_rows_deinterleave(&j->io, j->out, dst, j->in, src + f_lo * block - pad, block,
-                           f_hi - f_lo);
+    if (stage.active) { /* the B_last rows are far apart: one run each */
+      s2b_split_row(&stage.job, staged0, src, f_lo, f_hi);
+      for (int64_t o = 0; o < block; o++)
+        mc_stream_copy(j->out + out0[o] * esize, stage.bytes + staged0[o] * esize,
+                       (size_t)(width * esize));
+    } else if (woven) {
+      s2b_split_row(j, out0, src, f_lo, f_hi);
+    }
   }
 }
 

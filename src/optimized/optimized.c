@@ -35,6 +35,35 @@ int64_t mc_kernel_power(int64_t bs, int k) {
   return v;
 }
 
+void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements) {
+  stage->active = job->io.stream && job->io.esize > 0 &&
+                  elements <= MC_ROW_STAGE_BYTES / (int64_t)job->io.esize;
+  if (!stage->active)
+    return;
+  stage->job = *job;
+  stage->job.io.stream = false;
+  stage->job.out = stage->bytes;
+  stage->capacity = MC_ROW_STAGE_BYTES / (int64_t)job->io.esize;
+  stage->filled = 0;
+  stage->to = 0;
+}
+
+int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n) {
+  if (stage->filled > 0 && (to != stage->to + stage->filled || stage->filled + n > stage->capacity))
+    mc_row_stage_flush(stage, job);
+  if (stage->filled == 0)
+    stage->to = to;
+  int64_t at = stage->filled;
+  stage->filled += n;
+  return at;
+}
+
+void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job) {
+  const int64_t esize = (int64_t)job->io.esize;
+  mc_stream_copy(job->out + stage->to * esize, stage->bytes, (size_t)(stage->filled * esize));
+  stage->filled = 0;
+}
+
 static void row_major_strides(const int64_t *shape, int rank, int64_t *stride) {
   int64_t running = 1;
   for (int a = rank - 1; a >= 0; a--) {
@@ -43,18 +72,32 @@ static void row_major_strides(const int64_t *shape, int rank, int64_t *stride) {
   }
 }
 
+/* A byte count from the environment, or `otherwise` when unset or not a
+   plain decimal number. */
+static size_t env_bytes(const char *name, size_t otherwise) {
+  const char *env = getenv(name);
+  if (env && *env >= '0' && *env <= '9') {
+    char *end;
+    unsigned long long v = strtoull(env, &end, 10);
+    if (*end == '\0')
+      return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+  }
+  return otherwise;
+}
+
 /* Below this many output bytes waking the pool costs more than the copy.
    MOVCONF_PARALLEL_MIN_BYTES overrides it, so that tests can split even tiny
    requests over threads. */
 static size_t parallel_min_bytes(void) {
-  const char *env = getenv("MOVCONF_PARALLEL_MIN_BYTES");
-  if (env && *env) {
-    char *end;
-    unsigned long long v = strtoull(env, &end, 10);
-    if (*end == '\0')
-      return (size_t)v;
-  }
-  return (size_t)1 << 18;
+  return env_bytes("MOVCONF_PARALLEL_MIN_BYTES", (size_t)1 << 18);
+}
+
+/* From this many output bytes on, the output is written with streaming
+   stores (stream.h): it would not stay in the caches anyway. The default is
+   the size of a large L3; MOVCONF_STREAM_MIN_BYTES overrides it, so that
+   tests can take the streaming paths on small requests. */
+static size_t stream_min_bytes(void) {
+  return env_bytes("MOVCONF_STREAM_MIN_BYTES", (size_t)32 << 20);
 }
 
 /* Packed types share bytes between neighbouring elements, so their rows
@@ -63,7 +106,10 @@ static size_t parallel_min_bytes(void) {
 static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, mc_tensor *out) {
   if (plan->out_elements == 0)
     return;
-  mc_kernel_job job = {.plan = plan, .io = mc_rowio_make(plan->type), .in = in, .out = out->data};
+  mc_kernel_job job = {.plan = plan,
+                       .io = mc_rowio_make(plan->type, out->nbytes >= stream_min_bytes()),
+                       .in = in,
+                       .out = out->data};
   job.threads = threads > 0 ? threads : mc_default_threads();
   if (job.io.esize == 0 || out->nbytes < parallel_min_bytes())
     job.threads = 1;
@@ -77,6 +123,7 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
       [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
   };
   kernel[plan->op](&job);
+  mc_stream_fence();
   /* Phantom elements after the last one in its byte: all bits zero. */
   int64_t capacity = (int64_t)(out->nbytes * 8 / mc_type_bits(plan->type));
   for (int64_t i = plan->out_elements; i < capacity; i++)

@@ -2,6 +2,7 @@
    job is published under the mutex with a generation number, workers take
    their range, and the caller waits until every range is done. */
 #include "optimized/pool.h"
+#include "optimized/stream.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -44,6 +45,7 @@ static void run_part(const pool *p, int part) {
   int64_t end = boundary(p->n, p->align, p->parts, part + 1);
   if (begin < end)
     p->fn(p->ctx, begin, end);
+  mc_stream_fence(); /* before the range is reported done */
 }
 
 static void *worker_main(void *arg) {

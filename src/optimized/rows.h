@@ -5,19 +5,29 @@
 #ifndef MOVCONF_OPTIMIZED_ROWS_H
 #define MOVCONF_OPTIMIZED_ROWS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "movconf/tensor.h"
+#include "optimized/stream.h"
+
+/* Beyond this many ways (block size along the last axis) the weave index
+   arrays would not fit on the stack: kernels use plain strided copies then. */
+#define MC_MAX_WAYS 64
+
+/* Streamed weaves go through a buffer this size that stays in L1. */
+enum { MC_STAGE_BYTES = 4096 };
 
 typedef struct mc_rowio {
   mc_type type;
   size_t esize; /* bytes per element; 0 for packed sub-byte types */
+  bool stream;  /* contiguous output runs use streaming stores (stream.h) */
 } mc_rowio;
 
-static inline mc_rowio mc_rowio_make(mc_type type) {
+static inline mc_rowio mc_rowio_make(mc_type type, bool stream) {
   unsigned bits = mc_type_bits(type);
-  mc_rowio io = {type, bits >= 8 ? bits / 8 : 0};
+  mc_rowio io = {type, bits >= 8 ? bits / 8 : 0, stream && bits >= 8};
   return io;
 }
 
@@ -27,11 +37,9 @@ static inline mc_rowio mc_rowio_make(mc_type type) {
   for (int64_t k_ = 0; k_ < (N); k_++)                                                             \
   memcpy((DST) + k_ * (DSTEP) * (SIZE), (SRC) + k_ * (SSTEP) * (SIZE), SIZE)
 
-/* dst[d + k*dstep] = src[s + k*sstep] for k in [0, n). */
-static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int64_t dstep,
-                               const uint8_t *src, int64_t s, int64_t sstep, int64_t n) {
-  if (n <= 0)
-    return;
+/* dst[d + k*dstep] = src[s + k*sstep] for k in [0, n), ordinary stores. */
+static inline void mc_row_copy_cached(const mc_rowio *io, uint8_t *dst, int64_t d, int64_t dstep,
+                                      const uint8_t *src, int64_t s, int64_t sstep, int64_t n) {
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
       mc_copy_element(dst, d + k * dstep, src, s + k * sstep, io->type);
@@ -57,6 +65,35 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
     MC_STRIDED_LOOP(8, o, dstep, i, sstep, n);
     break;
   }
+}
+
+/* The same into a contiguous run (dstep 1) with streaming stores: a
+   strided source is gathered into an L1-resident stage first. */
+static inline void mc_row_copy_streamed(const mc_rowio *io, uint8_t *o, const uint8_t *src,
+                                        int64_t s, int64_t sstep, int64_t n) {
+  const size_t esize = io->esize;
+  if (sstep == 1) {
+    mc_stream_copy(o, src + s * (int64_t)esize, (size_t)n * esize);
+    return;
+  }
+  _Alignas(16) uint8_t stage[MC_STAGE_BYTES];
+  const int64_t chunk = MC_STAGE_BYTES / (int64_t)esize;
+  for (int64_t k0 = 0; k0 < n; k0 += chunk) {
+    int64_t m = n - k0 < chunk ? n - k0 : chunk;
+    mc_row_copy_cached(io, stage, 0, 1, src, s + k0 * sstep, sstep, m);
+    mc_stream_copy(o + k0 * (int64_t)esize, stage, (size_t)m * esize);
+  }
+}
+
+/* dst[d + k*dstep] = src[s + k*sstep] for k in [0, n). */
+static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int64_t dstep,
+                               const uint8_t *src, int64_t s, int64_t sstep, int64_t n) {
+  if (n <= 0)
+    return;
+  if (io->stream && dstep == 1)
+    mc_row_copy_streamed(io, dst + d * (int64_t)io->esize, src, s, sstep, n);
+  else
+    mc_row_copy_cached(io, dst, d, dstep, src, s, sstep, n);
 }
 
 /* Interleave and de-interleave of `ways` rows in one pass, the inner loop
@@ -118,7 +155,21 @@ static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t 
     return;
   }
   uint8_t *out = dst + d * (int64_t)io->esize;
-  MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, out, src, s, groups);
+  if (!io->stream) {
+    MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, out, src, s, groups);
+    return;
+  }
+  /* Streamed: a chunk of groups is woven into the stage, then streamed out. */
+  _Alignas(16) uint8_t stage[MC_STAGE_BYTES];
+  const int64_t group_bytes = ways * (int64_t)io->esize, chunk = MC_STAGE_BYTES / group_bytes;
+  int64_t from[MC_MAX_WAYS];
+  for (int64_t g0 = 0; g0 < groups; g0 += chunk) {
+    int64_t n = groups - g0 < chunk ? groups - g0 : chunk;
+    for (int64_t o = 0; o < ways; o++)
+      from[o] = s[o] + g0;
+    MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, stage, src, from, n);
+    mc_stream_copy(out + g0 * group_bytes, stage, (size_t)(n * group_bytes));
+  }
 }
 
 /* dst[d[o] + g] = src[s + g*ways + o] for g in [0, groups), o in [0, ways). */
@@ -133,7 +184,23 @@ static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const 
     return;
   }
   const uint8_t *in = src + s * (int64_t)io->esize;
-  MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, dst, d, in, groups);
+  if (!io->stream) {
+    MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, dst, d, in, groups);
+    return;
+  }
+  /* Streamed: each way's part of a chunk of groups lands in its own slice
+     of the stage, and each slice is streamed to its row. */
+  _Alignas(16) uint8_t stage[MC_STAGE_BYTES];
+  const int64_t esize = (int64_t)io->esize, chunk = MC_STAGE_BYTES / (ways * esize);
+  int64_t slice[MC_MAX_WAYS];
+  for (int64_t o = 0; o < ways; o++)
+    slice[o] = o * chunk;
+  for (int64_t g0 = 0; g0 < groups; g0 += chunk) {
+    int64_t n = groups - g0 < chunk ? groups - g0 : chunk;
+    MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, stage, slice, in + g0 * ways * esize, n);
+    for (int64_t o = 0; o < ways; o++)
+      mc_stream_copy(dst + (d[o] + g0) * esize, stage + slice[o] * esize, (size_t)(n * esize));
+  }
 }
 
 /* dst[d + k*dstep] = 0 (all bits) for k in [0, n). */
@@ -144,6 +211,8 @@ static inline void mc_row_zero(const mc_rowio *io, uint8_t *dst, int64_t d, int6
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
       mc_store_bits(dst, io->type, d + k * dstep, 0);
+  } else if (dstep == 1 && io->stream) {
+    mc_stream_zero(dst + d * (int64_t)io->esize, (size_t)n * io->esize);
   } else if (dstep == 1) {
     memset(dst + d * (int64_t)io->esize, 0, (size_t)n * io->esize);
   } else {
