@@ -5,11 +5,7 @@
 set -u
 movconf=$1 src=$2 work=$3
 mkdir -p "$work"
-failures=0 passes=0
-expect() { # expect DESCRIPTION COMMAND...
-  what=$1; shift
-  if "$@"; then echo "ok: $what"; passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/expect.sh"
 status_of() { # status_of OUTPUT COMMAND...: runs it, output to a file, prints the exit status
   out=$1; shift
   "$@" >"$out" 2>&1
@@ -64,5 +60,4 @@ s=$(status_of "$work/help.txt" "$movconf" help clauses)
 expect "help: exit 0" test "$s" -eq 0
 expect "help: explains --op" grep -q -- '--op OP' "$work/help.txt"
 
-echo "$passes passed, $failures failed"
-test "$failures" -eq 0
+expect_report

@@ -39,8 +39,10 @@ static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
   memset(o, 0, sizeof *o);
   o->op = -1;
   o->paths = calloc((size_t)argc, sizeof *o->paths);
-  if (!o->paths)
+  if (!o->paths) {
+    fputs("movconf clauses: out of memory\n", stderr);
     return 2;
+  }
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
