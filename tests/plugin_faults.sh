@@ -10,11 +10,7 @@ set -u
 movconf=$1 mock=$2 src=$3 work=$4
 cases="$src/tests/data/plugin_faults"
 mkdir -p "$work"
-failures=0 passes=0
-expect() { # expect DESCRIPTION COMMAND...
-  what=$1; shift
-  if "$@"; then echo "ok: $what"; passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/expect.sh"
 # verdict VERDICT ID PATTERN: the report lists the case under VERDICT and
 # the detail line below it matches the extended regex PATTERN.
 verdict() {
@@ -104,5 +100,4 @@ expect "and says so" grep -q 'does not speak plugin ABI version 1' "$work/abi.tx
 expect "a missing plugin exits 2" test $? -eq 2
 expect "and says so" grep -q 'cannot load' "$work/missing.txt"
 
-echo "$passes passed, $failures failed"
-test "$failures" -eq 0
+expect_report

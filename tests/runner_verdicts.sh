@@ -6,11 +6,7 @@
 set -u
 movconf=$1 src=$2 work=$3
 mkdir -p "$work"
-failures=0 passes=0
-expect() { # expect DESCRIPTION COMMAND...
-  what=$1; shift
-  if "$@"; then echo "ok: $what"; passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+. "$(dirname "$0")/expect.sh"
 
 "$movconf" run --json "$work/v.json" --junit "$work/v.xml" "$src/tests/data/runner" >"$work/v.txt"
 status=$?
@@ -37,5 +33,4 @@ expect "an unknown implementation exits 2" test $? -eq 2
 "$movconf" run "$work/does-not-exist" >/dev/null 2>&1
 expect "a missing path exits 2" test $? -eq 2
 
-echo "$passes passed, $failures failed"
-test "$failures" -eq 0
+expect_report

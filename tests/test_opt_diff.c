@@ -292,11 +292,45 @@ static void test_streamed_rows(void) {
   }
 }
 
+/* The primitives' edges the kernels never ask for (they call them with
+   at least one group and unit zeroing steps): no groups write nothing, a
+   strided zero clears every dstep-th element only, a walk over a shape
+   with an empty axis starts at zeros without dividing by zero. */
+static void test_row_edges(void) {
+  /* Room for the widest element type's path, which the compiler checks too. */
+  uint8_t src[64], dst[64];
+  for (int i = 0; i < 64; i++)
+    src[i] = (uint8_t)(i + 1);
+  const int64_t starts[2] = {0, 4};
+  mc_rowio io1 = mc_rowio_make(MC_U8, false);
+  memset(dst, 0xAA, sizeof dst);
+  mc_rows_interleave(&io1, dst, 0, src, starts, 2, 0);
+  mc_rows_deinterleave(&io1, dst, starts, src, 0, 2, 0);
+  uint8_t untouched[64];
+  memset(untouched, 0xAA, sizeof untouched);
+  CHECK_MEM(dst, untouched, sizeof dst);
+  /* dst[d + g*2 + o] = src[s[o] + g]: 1, 5, 2, 6 */
+  mc_rows_interleave(&io1, dst, 1, src, starts, 2, 2);
+  const uint8_t woven[6] = {0xAA, 1, 5, 2, 6, 0xAA};
+  CHECK_MEM(dst, woven, sizeof woven);
+  mc_rowio io2 = mc_rowio_make(MC_I16, false);
+  memcpy(dst, src, sizeof dst);
+  mc_row_zero(&io2, dst, 1, 3, 2); /* i16 elements 1 and 4: bytes 2-3 and 8-9 */
+  const uint8_t zeroed[10] = {1, 2, 0, 0, 5, 6, 7, 8, 0, 0};
+  CHECK_MEM(dst, zeroed, sizeof zeroed);
+  CHECK_EQ_I64(dst[10], 11);
+  mc_row_walk w;
+  const int64_t empty[2] = {0, 3};
+  mc_row_walk_start(&w, 2, empty, 0);
+  CHECK(w.idx[0] == 0 && w.idx[1] == 0);
+}
+
 int main(void) {
   /* Split even these small requests over the threads. */
   setenv("MOVCONF_PARALLEL_MIN_BYTES", "0", 1);
   test_rows();
   test_streamed_rows();
+  test_row_edges();
   test_run_into_overwrites();
   test_random_requests();
   return check_report();

@@ -920,7 +920,7 @@ def type_origin(type_name):
 
 
 def type_clauses(type_name, steps, pads=False):
-    clauses = steps + ["MC-S1"]
+    clauses = steps + ["MC-T1", "MC-S1"]  # each accepts one type of MC-T1's list
     if pads:
         clauses.append("MC-S2")
     if type_name in ("u1", "u4", "i4"):

@@ -16,6 +16,8 @@ static const char usage[] =
     "  check-cases [PATHS...]  validate case files: format, payloads consistent with shapes,\n"
     "                          clause ids that exist, unique case ids\n"
     "  bench                   time the optimized kernels against memcpy and the oracle\n"
+    "  clauses [PATHS...]      traceability matrix: the cases citing each clause of spec/;\n"
+    "                          fails when a clause has no case\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
@@ -54,6 +56,8 @@ int main(int argc, char **argv) {
     return mc_cmd_check_cases(argc, argv);
   if (strcmp(cmd, "bench") == 0)
     return mc_cmd_bench(argc, argv);
+  if (strcmp(cmd, "clauses") == 0)
+    return mc_cmd_clauses(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }

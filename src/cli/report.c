@@ -151,7 +151,7 @@ void mc_report_print_table(const mc_run_report *r, bool list_failures) {
 
 /* ---- JSON ---- */
 
-static bool write_text(const char *path, const char *text) {
+bool mc_write_text_file(const char *path, const char *text) {
   FILE *f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "movconf: cannot write %s\n", path);
@@ -219,7 +219,7 @@ bool mc_report_write_json(const mc_run_report *r, const char *path) {
   for (int i = 0; i < r->n_load_errors; i++)
     cJSON_AddItemToArray(errors, cJSON_CreateString(r->load_errors[i]));
   char *text = cJSON_Print(root);
-  bool ok = text && write_text(path, text);
+  bool ok = text && mc_write_text_file(path, text);
   cJSON_free(text);
   cJSON_Delete(root);
   return ok;

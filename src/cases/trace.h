@@ -1,0 +1,38 @@
+/* Traceability: which cases cite which clause of spec/ (the registry of
+   src/common/clauses.c), with the data input's element types and ranks and,
+   for cases expecting an error, the error names. `movconf clauses` prints
+   it; tests/test_traceability.c checks the conformance suite with it. */
+#ifndef MOVCONF_CASES_TRACE_H
+#define MOVCONF_CASES_TRACE_H
+
+#include <stdint.h>
+
+#include "cases/cases.h"
+
+/* What the cases citing one clause have in common. */
+typedef struct mc_clause_use {
+  int cases;         /* cases citing the clause */
+  int invalid_cases; /* of those, the cases expecting an error */
+  uint32_t types;    /* bit t: a citing case's data input has mc_type t */
+  uint64_t ranks;    /* bit r: a citing case's data input has rank r */
+  uint64_t errors;   /* bit s: a citing case expects mc_status s */
+} mc_clause_use;
+
+typedef struct mc_trace {
+  const struct mc_clause *table; /* mc_clause_table() */
+  int n_clauses;
+  mc_clause_use *uses; /* n_clauses entries, in table order */
+  int n_cases;
+  int unknown_citations; /* clause ids not in the registry */
+} mc_trace;
+
+/* False when out of memory. */
+bool mc_trace_init(mc_trace *t);
+/* Counts every case of f. */
+void mc_trace_add_file(mc_trace *t, const mc_case_file *f);
+void mc_trace_free(mc_trace *t);
+
+/* The registry index of id, or -1. */
+int mc_trace_clause_index(const mc_trace *t, const char *id);
+
+#endif

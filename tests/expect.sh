@@ -1,0 +1,12 @@
+# Shared by the shell tests (sourced): expect DESCRIPTION COMMAND... counts
+# one check, passed when COMMAND succeeds; expect_report prints the counts
+# and fails when a check failed.
+failures=0 passes=0
+expect() {
+  what=$1; shift
+  if "$@"; then echo "ok: $what"; passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
+}
+expect_report() {
+  echo "$passes passed, $failures failed"
+  test "$failures" -eq 0
+}
