@@ -57,6 +57,15 @@ class Unsupported(Exception):
     """Not handled by this adapter: replied as {"unsupported": message}."""
 
 
+class BrokenResult(Exception):
+    """The library returned something no reply can carry (a tensor with a
+    negative dimension, say). The adapter logs it and exits with status
+    BROKEN_RESULT_STATUS, which movconf reports as a crash of this case."""
+
+
+BROKEN_RESULT_STATUS = 3
+
+
 def logger(prefix):
     """A function that prints one line to stderr, prefixed."""
     def log(*parts):
@@ -136,6 +145,9 @@ def reply_to(line, answer, log):
             reply["error_name"] = e.name
     except Unsupported as e:
         reply["unsupported"] = str(e)
+    except BrokenResult as e:
+        log(f"request {request['id']}: {e}; exiting with status {BROKEN_RESULT_STATUS}")
+        sys.exit(BROKEN_RESULT_STATUS)
     except Exception as e:  # a bug in the adapter: say so instead of dying
         log(traceback.format_exc())
         reply["error"] = f"internal error in the adapter: {e!r}"
