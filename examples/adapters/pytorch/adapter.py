@@ -38,6 +38,7 @@ import argparse
 import os
 import resource
 import sys
+import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from movconf_adapter import (  # noqa: E402
@@ -147,11 +148,11 @@ class TorchOps:
 
     def depth_to_space(self, request):
         x, block = self.depth_pair(request)
-        return self.F.pixel_shuffle(x, block)
+        return library(self.F.pixel_shuffle, x, block)
 
     def space_to_depth(self, request):
         x, block = self.depth_pair(request)
-        return self.F.pixel_unshuffle(x, block)
+        return library(self.F.pixel_unshuffle, x, block)
 
     def extract_image_patches(self, request):
         attrs = request["attributes"]
@@ -166,30 +167,42 @@ class TorchOps:
                 keywords[theirs] = attrs[ours]
         pads = same_padding(x.shape, attrs, auto_pad)
         if pads is None:  # nothing to pad, or attributes unfold will reject anyway
-            return self.reorder(self.F.unfold(x, **keywords), x.shape, attrs, (0, 0, 0, 0))
+            y = library(self.F.unfold, x, **keywords)
+            return reorder(y, x.shape, attrs, (0, 0, 0, 0))
         top, bottom, left, right = pads
         if top == bottom and left == right:  # unfold pads symmetrically itself
-            return self.reorder(self.F.unfold(x, padding=(top, left), **keywords),
-                                x.shape, attrs, pads)
+            y = library(self.F.unfold, x, padding=(top, left), **keywords)
+            return reorder(y, x.shape, attrs, pads)
         padded_bytes = x.element_size() * element_count(
             [x.shape[0], x.shape[1], x.shape[2] + top + bottom, x.shape[3] + left + right])
         if padded_bytes > request["max_output_bytes"]:
             raise Unsupported(f"the padded intermediate would take {padded_bytes} bytes")
-        x = self.F.pad(x, (left, right, top, bottom))
-        return self.reorder(self.F.unfold(x, **keywords), x.shape, attrs, (0, 0, 0, 0))
+        x = library(self.F.pad, x, (left, right, top, bottom))
+        return reorder(library(self.F.unfold, x, **keywords), x.shape, attrs, (0, 0, 0, 0))
 
-    def reorder(self, y, shape, attrs, pads):
-        """unfold's [N, C * kh * kw, L], C outermost, as OpenVINO's
-        [N, kh * kw * C, out_rows, out_cols], the patch position outermost."""
-        n, c = shape[0], shape[1]
-        kh, kw = attrs["sizes"]
-        rows = window_count(shape[2] + pads[0] + pads[1], kh, attrs, 0)
-        cols = window_count(shape[3] + pads[2] + pads[3], kw, attrs, 1)
-        if list(y.shape) != [n, c * kh * kw, rows * cols]:
-            raise BrokenResult(f"unfold returned shape {list(y.shape)}, but its documented "
-                               f"formulas give {[n, c * kh * kw, rows * cols]}")
-        y = y.reshape(n, c, kh * kw, rows * cols).transpose(1, 2)
-        return y.reshape(n, kh * kw * c, rows, cols)
+
+def library(call, *args, **kwargs):
+    """A PyTorch call; its exceptions are its rejections of the input."""
+    try:
+        return call(*args, **kwargs)
+    except (RuntimeError, TypeError, ValueError, IndexError) as e:
+        raise Rejected(None, f"PyTorch {call.__name__}: {type(e).__name__}: {e}")
+
+
+def reorder(y, shape, attrs, pads):
+    """unfold's [..., C * kh * kw, L], C outermost, as OpenVINO's
+    [..., kh * kw * C, out_rows, out_cols], the patch position outermost.
+    unfold also takes an unbatched [C, H, W] (no leading axis), which
+    OpenVINO rejects: its result is passed on, reordered the same way."""
+    batch, c = list(shape[:-3]), shape[-3]
+    kh, kw = attrs["sizes"]
+    rows = window_count(shape[-2] + pads[0] + pads[1], kh, attrs, 0)
+    cols = window_count(shape[-1] + pads[2] + pads[3], kw, attrs, 1)
+    if list(y.shape) != batch + [c * kh * kw, rows * cols]:
+        raise BrokenResult(f"unfold returned shape {list(y.shape)}, but its documented "
+                           f"formulas give {batch + [c * kh * kw, rows * cols]}")
+    y = y.reshape(batch + [c, kh * kw, rows * cols]).transpose(-3, -2)
+    return y.reshape(batch + [kh * kw * c, rows, cols])
 
 
 def window_count(size_in, size, attrs, axis):
@@ -244,8 +257,11 @@ def main(argv):
             raise Unsupported(f"operation {op}")
         try:
             y = ops.run[op](request)
-        except (RuntimeError, TypeError, ValueError, IndexError) as e:
-            raise Rejected(None, f"PyTorch: {type(e).__name__}: {e}")
+        except (Rejected, Unsupported, BrokenResult):
+            raise
+        except Exception as e:  # a bug of this adapter must not pass as a rejection
+            log(traceback.format_exc())
+            raise BrokenResult(f"the adapter failed: {e!r}")
         return ops.tensor_out(request["inputs"]["data"]["type"], y, request["max_output_bytes"])
 
     name = "pytorch-composite" if args.composite else "pytorch"
