@@ -23,25 +23,19 @@ Options:
 Needs numpy (Debian: apt-get install python3-numpy).
 """
 
-import base64
-import json
+import os
 import sys
-import traceback
 
 import numpy as np
 
-PROTOCOL = "movconf-adapter/1"
-INT64_MAX = (1 << 63) - 1
-MAX_RANK = 16
-DEFAULT_MAX_OUTPUT_BYTES = 1 << 30
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters", "common"))
+from movconf_adapter import (  # noqa: E402
+    BITS, DEFAULT_MAX_OUTPUT_BYTES, INT64_MAX, MAX_RANK, OPS, Rejected, Unsupported,
+    check_output_size, element_count, handshake, logger, raw_bytes, representable, serve,
+    tensor_reply)
 
-BITS = {
-    "boolean": 8, "u8": 8, "i8": 8, "f8e4m3": 8, "f8e5m2": 8,
-    "u16": 16, "i16": 16, "f16": 16, "bf16": 16,
-    "u32": 32, "i32": 32, "f32": 32,
-    "u64": 64, "i64": 64, "f64": 64,
-    "u1": 1, "u4": 4, "i4": 4,
-}
+log = logger("numpy_adapter")
+
 # Byte-sized types move as unsigned integers of their width.
 UNSIGNED_VIEW = {8: "<u1", 16: "<u2", 32: "<u4", 64: "<u8"}
 # Side inputs are read as numbers, so they need their real dtype.
@@ -50,63 +44,14 @@ SIDE_DTYPES = {"i8": "<i1", "i16": "<i2", "i32": "<i4", "i64": "<i8",
 MODES = ("blocks_first", "depth_first")
 AUTO_PADS = ("valid", "same_upper", "same_lower")
 
-OPS = {
-    "BatchToSpace-2": ("data", "block_shape", "crops_begin", "crops_end"),
-    "SpaceToBatch-2": ("data", "block_shape", "pads_begin", "pads_end"),
-    "SpaceToDepth-1": ("data",),
-    "DepthToSpace-1": ("data",),
-    "ExtractImagePatches-3": ("data",),
-}
-
-
-class Rejected(Exception):
-    """The input is invalid: replied as {"error": detail, "error_name": name}
-    with name one of movconf's error names (spec/common.md)."""
-
-    def __init__(self, name, detail=""):
-        super().__init__(f"{name}: {detail}" if detail else name)
-        self.name = name
-
-
-class Unsupported(Exception):
-    """Not handled by this adapter: replied as {"unsupported": message}."""
-
-
-def log(*parts):
-    print("numpy_adapter:", *parts, file=sys.stderr, flush=True)
-
 
 # ---- tensors ----
-
-def element_count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def storage_bytes(type_name, count):
-    return (count * BITS[type_name] + 7) // 8
-
-
-def representable(v, what):
-    """MC-L3: a size the steps need must fit in int64."""
-    if v > INT64_MAX:
-        raise Rejected("shape_overflow", f"{what} = {v} is not representable in int64")
-    return v
-
-
-def raw_bytes(tensor):
-    return base64.b64decode(tensor["base64"], validate=True)
-
 
 def elements(tensor):
     """The tensor as a numpy array of raw element bits, in its shape."""
     type_name, shape = tensor["type"], tensor["shape"]
     raw = raw_bytes(tensor)
     count = element_count(shape)
-    if len(raw) != storage_bytes(type_name, count):
-        raise Rejected("invalid_argument", f"{len(raw)} bytes for {type_name}{shape}")
     bits = BITS[type_name]
     packed = np.frombuffer(raw, dtype=np.uint8)
     if bits >= 8:
@@ -135,8 +80,8 @@ def packed_bytes(type_name, array):
 
 def output(type_name, shape, array):
     raw = b"" if element_count(shape) == 0 else packed_bytes(type_name, array)
-    return {"type": type_name, "shape": list(shape),
-            "base64": base64.b64encode(raw).decode("ascii")}
+    return tensor_reply(type_name, shape, raw)
+
 
 
 # ---- checks shared by the operations (spec/common.md, check-order.md) ----
@@ -173,18 +118,6 @@ def side_values(inputs, names, rank):
                 raise Rejected("value_out_of_range", f"{name} holds {v}")
         values.append(vals)
     return values
-
-
-def check_output_size(type_name, shape, max_output_bytes):
-    count = 1
-    for d in shape:
-        if d:
-            count = representable(count * d, "output element count")
-    if any(d == 0 for d in shape):
-        count = 0
-    size = representable(storage_bytes(type_name, count), "output byte size")
-    if size > max_output_bytes:
-        raise Rejected("output_too_large", f"{size} bytes, cap {max_output_bytes}")
 
 
 # ---- BatchToSpace-2 ----
@@ -439,23 +372,7 @@ def answer(request, types):
         raise Rejected("invalid_argument", f"inputs {sorted(inputs)}")
     check_common(inputs)
     cap = request.get("max_output_bytes", DEFAULT_MAX_OUTPUT_BYTES)
-    return {"output": RUN[op](inputs, request.get("attributes", {}), cap)}
-
-
-def reply_to(line, types):
-    request = json.loads(line)
-    reply = {"id": request["id"]}
-    try:
-        reply.update(answer(request, types))
-    except Rejected as e:
-        reply["error"] = str(e)
-        reply["error_name"] = e.name
-    except Unsupported as e:
-        reply["unsupported"] = str(e)
-    except Exception as e:  # a bug here: say so instead of dying
-        log(traceback.format_exc())
-        reply["error"] = f"internal error in the numpy adapter: {e!r}"
-    return reply
+    return RUN[op](inputs, request.get("attributes", {}), cap)
 
 
 def main(argv):
@@ -465,19 +382,9 @@ def main(argv):
     elif len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
-    handshake = {
-        "protocol": PROTOCOL,
-        "name": "numpy-adapter",
-        "version": f"1.0 (numpy {np.__version__})",
-        "ops": {op: {"types": sorted(types)} for op in RUN},
-    }
-    out = sys.stdout
-    out.write(json.dumps(handshake) + "\n")
-    out.flush()
-    for line in sys.stdin.buffer:
-        out.write(json.dumps(reply_to(line, types), separators=(",", ":")) + "\n")
-        out.flush()
-    return 0
+    hello = handshake("numpy-adapter", f"1.0 (numpy {np.__version__})",
+                      {op: types for op in RUN})
+    return serve(hello, lambda request: answer(request, types), log)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,8 @@ FILE_DESCRIPTIONS = {
              "patterns; expected outputs computed by tools/reference_model.py.",
     "invalid": "Inputs the operation must reject: each breaks one validity clause (or pins "
                "the check order between two) and expects that clause's error name.",
+    "third_party": "Bugs found in other implementations by the adapters of examples/adapters/: "
+                   "each the smallest readable case, with the library and its version in origin.",
 }
 
 # ---------------------------------------------------------------- expectations
@@ -1731,6 +1733,68 @@ def eip_invalid_output_too_large():
                        "[2^16, 2^16]: output [1, 2^32, 1, 1] f32 is 16 GiB, above the 1 GiB cap",
                        ["MC-L4"], "output_too_large", data=iota("f32", [1, 1, 1, 1]),
                        sizes=[1 << 16, 1 << 16], auto_pad="same_upper")
+
+
+# =============================================================== third-party findings
+# Bugs that runs against other libraries found (examples/adapters/), each as the
+# smallest readable case, with the library and its version in origin.
+
+TORCH = "PyTorch 1.13.1 (Debian python3-torch 1.13.1+dfsg-4; torch.__version__ 1.13.0a0)"
+
+
+def third_party(library, what):
+    return "bug found in %s by examples/adapters: %s" % (library, what)
+
+
+@case(D2S, "third_party")
+def d2s_third_party_pytorch_shuffle_block_square_overflow():
+    return dict(
+        id="d2s/third-party/pytorch-pixel-shuffle-block-square-overflow",
+        origin=third_party(TORCH, "pixel_shuffle(x, 2**32) dies of SIGFPE: upscale_factor^2 = "
+                           "2^64 wraps to 0 and the divisibility check divides by it; block_size^2 "
+                           "does not fit in int64, so the expected error is shape_overflow (MC-L3), "
+                           "by construction"),
+        clauses=["MC-L3", "D2S-V5"], inputs={"data": iota("f32", [1, 1, 1, 1])},
+        attributes={"block_size": 1 << 32, "mode": "depth_first"},
+        expect=Rejected("shape_overflow"))
+
+
+@case(S2D, "third_party")
+def s2d_third_party_pytorch_unshuffle_block_square_overflow():
+    return dict(
+        id="s2d/third-party/pytorch-pixel-unshuffle-block-square-overflow",
+        origin=third_party(TORCH, "pixel_unshuffle(x, 2**32) on an empty [1, 1, 0, 0] returns "
+                           "shape [1, 1, 0, 0] instead of failing: C * downscale_factor^2 = 2^64 "
+                           "wraps silently; block_size^2 does not fit in int64, so the expected "
+                           "error is shape_overflow (MC-L3), by construction"),
+        clauses=["MC-L3"], inputs={"data": empty("f32", [1, 1, 0, 0])},
+        attributes={"block_size": 1 << 32, "mode": "depth_first"},
+        expect=Rejected("shape_overflow"))
+
+
+@case(S2D, "third_party")
+def s2d_third_party_pytorch_unshuffle_empty_batch():
+    return dict(
+        id="s2d/third-party/pytorch-pixel-unshuffle-empty-batch",
+        origin=third_party(TORCH, "pixel_unshuffle on a zero-element input returns it unchanged "
+                           "([0, 1, 2, 2] stays [0, 1, 2, 2]); by hand: S2D-O1 gives [N, C * bs^2, "
+                           "H / bs, W / bs] = [0, 4, 1, 1], with no elements; " + CROSS_CHECK),
+        clauses=S2D_STEPS, inputs={"data": empty("f32", [0, 1, 2, 2])},
+        attributes={"block_size": 2, "mode": "depth_first"},
+        expect=Typed(empty("f32", [0, 4, 1, 1])))
+
+
+@case(EIP, "third_party")
+def eip_third_party_pytorch_unfold_kernel_overflow():
+    return dict(
+        id="eip/third-party/pytorch-unfold-kernel-overflow",
+        origin=third_party(TORCH, "unfold(x, kernel_size=(2**32, 2**32)) on [1, 1, 1, 1] returns a "
+                           "tensor of shape [1, 0, -17179869180] (a negative dimension) instead of "
+                           "failing; the output depth C * 2^32 * 2^32 does not fit in int64, so the "
+                           "expected error is shape_overflow (MC-L3), by construction"),
+        clauses=["MC-L3"], inputs={"data": iota("f32", [1, 1, 1, 1])},
+        attributes=eip_attrs([1 << 32, 1 << 32], [1, 1], [1, 1], "valid"),
+        expect=Rejected("shape_overflow"))
 
 
 # =============================================================== building files

@@ -1,0 +1,166 @@
+"""The movconf-adapter/1 protocol (spec/adapter-protocol.md), shared by the
+Python process adapters: examples/numpy_adapter.py and
+examples/adapters/pytorch/adapter.py.
+
+An adapter supplies a handshake (name, version, the element types it claims
+per operation) and a function answer(request) that returns the output
+tensor (a dict made by tensor_reply) or raises Rejected or Unsupported;
+serve() does the rest: the handshake line, one reply line per request line,
+flushing, and turning exceptions into replies.
+
+Standard library only.
+"""
+
+import base64
+import json
+import sys
+import traceback
+
+PROTOCOL = "movconf-adapter/1"
+INT64_MAX = (1 << 63) - 1
+MAX_RANK = 16
+DEFAULT_MAX_OUTPUT_BYTES = 1 << 30
+
+# Storage bits of every element type of the protocol (section 6).
+BITS = {
+    "boolean": 8, "u8": 8, "i8": 8, "f8e4m3": 8, "f8e5m2": 8,
+    "u16": 16, "i16": 16, "f16": 16, "bf16": 16,
+    "u32": 32, "i32": 32, "f32": 32,
+    "u64": 64, "i64": 64, "f64": 64,
+    "u1": 1, "u4": 4, "i4": 4,
+}
+
+# The inputs of each operation, in the protocol's order.
+OPS = {
+    "BatchToSpace-2": ("data", "block_shape", "crops_begin", "crops_end"),
+    "SpaceToBatch-2": ("data", "block_shape", "pads_begin", "pads_end"),
+    "SpaceToDepth-1": ("data",),
+    "DepthToSpace-1": ("data",),
+    "ExtractImagePatches-3": ("data",),
+}
+
+
+class Rejected(Exception):
+    """The input is invalid: replied as {"error": message}, plus
+    "error_name": name when name is one of movconf's error names
+    (spec/common.md). A library that has no such names leaves name None."""
+
+    def __init__(self, name, detail=""):
+        if name is None:
+            super().__init__(detail or "rejected")
+        else:
+            super().__init__(f"{name}: {detail}" if detail else name)
+        self.name = name
+
+
+class Unsupported(Exception):
+    """Not handled by this adapter: replied as {"unsupported": message}."""
+
+
+class BrokenResult(Exception):
+    """The library returned something no reply can carry (a tensor with a
+    negative dimension, say). The adapter logs it and exits with status
+    BROKEN_RESULT_STATUS, which movconf reports as a crash of this case."""
+
+
+BROKEN_RESULT_STATUS = 3
+
+
+def logger(prefix):
+    """A function that prints one line to stderr, prefixed."""
+    def log(*parts):
+        print(prefix + ":", *parts, file=sys.stderr, flush=True)
+    return log
+
+
+# ---- tensors (section 6) ----
+
+def element_count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def storage_bytes(type_name, count):
+    return (count * BITS[type_name] + 7) // 8
+
+
+def representable(v, what):
+    """MC-L3: a size the steps need must fit in int64."""
+    if v > INT64_MAX:
+        raise Rejected("shape_overflow", f"{what} = {v} is not representable in int64")
+    return v
+
+
+def raw_bytes(tensor):
+    """The tensor's bytes, checked against its type and shape."""
+    raw = base64.b64decode(tensor["base64"], validate=True)
+    want = storage_bytes(tensor["type"], element_count(tensor["shape"]))
+    if len(raw) != want:
+        raise Rejected("invalid_argument", f"{len(raw)} bytes for {tensor['type']}"
+                       f"{tensor['shape']}, expected {want}")
+    return raw
+
+
+def tensor_reply(type_name, shape, raw):
+    """An output tensor of the protocol from its raw bytes."""
+    return {"type": type_name, "shape": [int(d) for d in shape],
+            "base64": base64.b64encode(raw).decode("ascii")}
+
+
+def output_bytes(type_name, shape):
+    """The byte size of an output (MC-L3 on the element count and size)."""
+    count = 1
+    for d in shape:
+        if d:
+            count = representable(count * d, "output element count")
+    if any(d == 0 for d in shape):
+        count = 0
+    return representable(storage_bytes(type_name, count), "output byte size")
+
+
+def check_output_size(type_name, shape, max_output_bytes):
+    """MC-L4: an output above the request's cap is output_too_large."""
+    size = output_bytes(type_name, shape)
+    if size > max_output_bytes:
+        raise Rejected("output_too_large", f"{size} bytes, cap {max_output_bytes}")
+
+
+# ---- the session (sections 4 and 7) ----
+
+def handshake(name, version, types_by_op):
+    return {"protocol": PROTOCOL, "name": name, "version": version,
+            "ops": {op: {"types": sorted(types)} for op, types in types_by_op.items()}}
+
+
+def reply_to(line, answer, log):
+    request = json.loads(line)
+    reply = {"id": request["id"]}
+    try:
+        reply["output"] = answer(request)
+    except Rejected as e:
+        reply["error"] = str(e)
+        if e.name is not None:
+            reply["error_name"] = e.name
+    except Unsupported as e:
+        reply["unsupported"] = str(e)
+    except BrokenResult as e:
+        log(f"request {request['id']}: {e}; exiting with status {BROKEN_RESULT_STATUS}")
+        sys.exit(BROKEN_RESULT_STATUS)
+    except Exception as e:  # a bug in the adapter: say so instead of dying
+        log(traceback.format_exc())
+        reply["error"] = f"internal error in the adapter: {e!r}"
+    return reply
+
+
+def serve(hello, answer, log):
+    """Writes the handshake, then answers every request line until stdin
+    ends. Returns the exit status."""
+    out = sys.stdout
+    out.write(json.dumps(hello) + "\n")
+    out.flush()
+    for line in sys.stdin.buffer:
+        out.write(json.dumps(reply_to(line, answer, log), separators=(",", ":")) + "\n")
+        out.flush()
+    return 0

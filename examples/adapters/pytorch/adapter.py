@@ -1,0 +1,273 @@
+#!/usr/bin/python3
+"""A movconf process adapter over PyTorch's own kernels.
+
+    movconf run --impl exec:'exec /usr/bin/python3 examples/adapters/pytorch/adapter.py'
+
+It speaks spec/adapter-protocol.md on stdin/stdout (logs go to stderr) and
+maps each request onto one PyTorch operator, called on a tensor of the
+element type's real dtype:
+
+  DepthToSpace-1 depth_first, 4-D   torch.nn.functional.pixel_shuffle
+  SpaceToDepth-1 depth_first, 4-D   torch.nn.functional.pixel_unshuffle
+
+With --composite it also claims ExtractImagePatches-3, which PyTorch has no
+single operator for: explicit zero padding (torch.nn.functional.pad, or
+unfold's own symmetric padding), torch.nn.functional.unfold, then a channel
+reorder (unfold orders the output depth channel-major, OpenVINO patch-major).
+Results of --composite test a composite, not one kernel: keep them apart.
+
+Validation is the library's: attribute values go to PyTorch as they are,
+and a PyTorch exception becomes an error reply without an error name. What
+PyTorch cannot express (blocks_first, a missing or unknown mode or auto_pad,
+ranks whose meaning differs) is replied unsupported. The element types
+claimed per operation are the ones PyTorch's kernel accepts, probed at
+start-up. examples/adapters/pytorch/README.md documents the mapping.
+
+Options:
+    --threads N    PyTorch's intra-op thread count (default 1; inter-op: 1)
+    --composite    also claim ExtractImagePatches-3 (see above)
+    --detect       print PyTorch's version and exit 0; exit 1 if PyTorch
+                   cannot be imported
+    --help         this text
+
+Needs Debian's python3-torch (apt-get install python3-torch), which
+/usr/bin/python3 sees.
+"""
+
+import argparse
+import os
+import resource
+import sys
+import traceback
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
+from movconf_adapter import (  # noqa: E402
+    BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake, logger, raw_bytes,
+    serve, tensor_reply)
+
+log = logger("pytorch-adapter")
+
+D2S, S2D, EIP = "DepthToSpace-1", "SpaceToDepth-1", "ExtractImagePatches-3"
+# Head room for PyTorch's own allocations: a request that needs more fails
+# with an allocation error (an error reply) instead of exhausting memory.
+MEMORY_HEADROOM = 4 << 30
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        description="movconf process adapter over PyTorch's pixel_shuffle, pixel_unshuffle "
+        "and (with --composite) unfold; see examples/adapters/pytorch/README.md")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="PyTorch intra-op threads (default 1)")
+    parser.add_argument("--composite", action="store_true",
+                        help="also claim ExtractImagePatches-3 (pad + unfold + reorder)")
+    parser.add_argument("--detect", action="store_true",
+                        help="print PyTorch's version; exit 1 if it is not installed")
+    args = parser.parse_args(argv)
+    if args.threads < 1:
+        parser.error("--threads must be at least 1")
+    return args
+
+
+def detect():
+    try:
+        import torch
+    except ImportError as e:
+        print(f"PyTorch is not installed for {sys.executable}: {e}", file=sys.stderr)
+        return 1
+    print(f"torch {torch.__version__}")
+    return 0
+
+
+class TorchOps:
+    """The mapping of movconf requests onto PyTorch calls."""
+
+    def __init__(self, torch, composite):
+        self.torch = torch
+        self.F = torch.nn.functional
+        self.dtypes = {
+            "boolean": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
+            "i32": torch.int32, "i64": torch.int64, "f16": torch.float16,
+            "bf16": torch.bfloat16, "f32": torch.float32, "f64": torch.float64,
+        }
+        # Outputs are read back through an integer view of the same width.
+        self.same_width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+        self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth}
+        probes = {D2S: lambda x: self.F.pixel_shuffle(x, 2),
+                  S2D: lambda x: self.F.pixel_unshuffle(x, 2)}
+        if composite:
+            self.run[EIP] = self.extract_image_patches
+            probes[EIP] = lambda x: self.F.unfold(self.F.pad(x, (1, 0, 0, 1)), (2, 2))
+        self.types = {op: self.probe(probe) for op, probe in probes.items()}
+
+    def probe(self, call):
+        """The element types whose dtype the operator accepts."""
+        accepted = []
+        for name, dtype in self.dtypes.items():
+            try:
+                call(self.torch.zeros(1, 4, 2, 2, dtype=dtype))
+                accepted.append(name)
+            except RuntimeError:
+                pass
+        return accepted
+
+    # ---- tensors ----
+
+    def tensor_in(self, tensor):
+        raw = raw_bytes(tensor)
+        dtype = self.dtypes[tensor["type"]]
+        if element_count(tensor["shape"]) == 0:
+            return self.torch.empty(tensor["shape"], dtype=dtype)
+        return self.torch.frombuffer(bytearray(raw), dtype=dtype).reshape(tensor["shape"])
+
+    def tensor_out(self, type_name, y, cap):
+        shape = list(y.shape)
+        if min(shape, default=0) < 0:
+            raise BrokenResult(f"PyTorch returned a tensor of shape {shape}")
+        check_output_size(type_name, shape, cap)
+        y = y.contiguous()
+        bits = y.view(self.same_width[y.element_size()]).numpy().tobytes()
+        return tensor_reply(type_name, shape, bits if element_count(shape) else b"")
+
+    # ---- the operations ----
+
+    def depth_pair(self, request):
+        """(data tensor, block size) of a depth_first 4-D request; the rest
+        is unsupported, since PyTorch's operators have no mode and treat
+        every axis before the last three as a batch axis."""
+        attrs = request["attributes"]
+        mode = attrs.get("mode")
+        if mode != "depth_first":
+            raise Unsupported(f"mode {mode!r}: PyTorch's operator is depth_first only")
+        data = request["inputs"]["data"]
+        rank = len(data["shape"])
+        if rank >= 3 and rank != 4:
+            raise Unsupported(f"rank {rank}: PyTorch reads axes before the last three as batch")
+        # OpenVINO's default block_size, 1, passed explicitly (PyTorch has none).
+        return self.tensor_in(data), attrs.get("block_size", 1)
+
+    def depth_to_space(self, request):
+        x, block = self.depth_pair(request)
+        return library(self.F.pixel_shuffle, x, block)
+
+    def space_to_depth(self, request):
+        x, block = self.depth_pair(request)
+        return library(self.F.pixel_unshuffle, x, block)
+
+    def extract_image_patches(self, request):
+        attrs = request["attributes"]
+        auto_pad = attrs.get("auto_pad")
+        if auto_pad not in ("valid", "same_upper", "same_lower"):
+            raise Unsupported(f"auto_pad {auto_pad!r}: unfold takes padding amounts, not modes")
+        x = self.tensor_in(request["inputs"]["data"])
+        keywords = {}
+        for ours, theirs in (("sizes", "kernel_size"), ("strides", "stride"),
+                             ("rates", "dilation")):
+            if ours in attrs:  # absent: PyTorch's own default, or its error
+                keywords[theirs] = attrs[ours]
+        pads = same_padding(x.shape, attrs, auto_pad)
+        if pads is None:  # nothing to pad, or attributes unfold will reject anyway
+            y = library(self.F.unfold, x, **keywords)
+            return reorder(y, x.shape, attrs, (0, 0, 0, 0))
+        top, bottom, left, right = pads
+        if top == bottom and left == right:  # unfold pads symmetrically itself
+            y = library(self.F.unfold, x, padding=(top, left), **keywords)
+            return reorder(y, x.shape, attrs, pads)
+        padded_bytes = x.element_size() * element_count(
+            [x.shape[0], x.shape[1], x.shape[2] + top + bottom, x.shape[3] + left + right])
+        if padded_bytes > request["max_output_bytes"]:
+            raise Unsupported(f"the padded intermediate would take {padded_bytes} bytes")
+        x = library(self.F.pad, x, (left, right, top, bottom))
+        return reorder(library(self.F.unfold, x, **keywords), x.shape, attrs, (0, 0, 0, 0))
+
+
+def library(call, *args, **kwargs):
+    """A PyTorch call; its exceptions are its rejections of the input."""
+    try:
+        return call(*args, **kwargs)
+    except (RuntimeError, TypeError, ValueError, IndexError) as e:
+        raise Rejected(None, f"PyTorch {call.__name__}: {type(e).__name__}: {e}")
+
+
+def reorder(y, shape, attrs, pads):
+    """unfold's [..., C * kh * kw, L], C outermost, as OpenVINO's
+    [..., kh * kw * C, out_rows, out_cols], the patch position outermost.
+    unfold also takes an unbatched [C, H, W] (no leading axis), which
+    OpenVINO rejects: its result is passed on, reordered the same way."""
+    batch, c = list(shape[:-3]), shape[-3]
+    kh, kw = attrs["sizes"]
+    rows = window_count(shape[-2] + pads[0] + pads[1], kh, attrs, 0)
+    cols = window_count(shape[-1] + pads[2] + pads[3], kw, attrs, 1)
+    if list(y.shape) != batch + [c * kh * kw, rows * cols]:
+        raise BrokenResult(f"unfold returned shape {list(y.shape)}, but its documented "
+                           f"formulas give {batch + [c * kh * kw, rows * cols]}")
+    y = y.reshape(batch + [c, kh * kw, rows * cols]).transpose(-3, -2)
+    return y.reshape(batch + [kh * kw * c, rows, cols])
+
+
+def window_count(size_in, size, attrs, axis):
+    """Windows of an unpadded axis as unfold counts them (its documented formula)."""
+    stride, rate = attrs.get("strides", [1, 1])[axis], attrs.get("rates", [1, 1])[axis]
+    return (size_in - rate * (size - 1) - 1) // stride + 1
+
+
+def same_padding(shape, attrs, auto_pad):
+    """(top, bottom, left, right) of OpenVINO's same_upper/same_lower padding
+    (spec/extract_image_patches_3.md, S1 to S3), or None for valid padding or
+    when the attributes are not two positive values each (unfold is then called
+    unpadded and rejects them itself)."""
+    if auto_pad == "valid" or len(shape) != 4:
+        return None
+    lists = [attrs.get(name) for name in ("sizes", "strides", "rates")]
+    if any(v is None or len(v) != 2 or min(v) < 1 for v in lists):
+        return None
+    pads = []
+    for axis in (0, 1):
+        size, stride, rate = (v[axis] for v in lists)
+        size_in = shape[2 + axis]
+        out = -(-size_in // stride)
+        total = max(0, (out - 1) * stride + (size - 1) * rate + 1 - size_in) if out else 0
+        begin = total // 2 if auto_pad == "same_upper" else total - total // 2
+        pads += [begin, total - begin]
+    return tuple(pads)
+
+
+def limit_memory():
+    """Caps the address space at what the process uses now plus
+    MEMORY_HEADROOM, so that a request that would need more fails inside
+    PyTorch with an allocation error."""
+    with open("/proc/self/statm") as f:
+        used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (used + MEMORY_HEADROOM, resource.RLIM_INFINITY))
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.detect:
+        return detect()
+    import torch
+    torch.set_num_threads(args.threads)
+    torch.set_num_interop_threads(1)
+    ops = TorchOps(torch, args.composite)
+    limit_memory()
+
+    def answer(request):
+        op = request["op"]
+        if op not in ops.run:
+            raise Unsupported(f"operation {op}")
+        try:
+            y = ops.run[op](request)
+        except (Rejected, Unsupported, BrokenResult):
+            raise
+        except Exception as e:  # a bug of this adapter must not pass as a rejection
+            log(traceback.format_exc())
+            raise BrokenResult(f"the adapter failed: {e!r}")
+        return ops.tensor_out(request["inputs"]["data"]["type"], y, request["max_output_bytes"])
+
+    name = "pytorch-composite" if args.composite else "pytorch"
+    hello = handshake(name, f"torch {torch.__version__}", ops.types)
+    return serve(hello, answer, log)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
