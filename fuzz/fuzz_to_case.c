@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "case_writer.h"
+#include "cases/case_writer.h"
 #include "cases/cases.h"
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
@@ -188,6 +188,19 @@ static void print_problem(void *ctx, const char *msg) {
   fprintf(stderr, "fuzz_to_case: %s\n", msg);
 }
 
+static const char regressions_description[] =
+    "Regressions found by fuzzing (fuzz/README.md): each case is a fuzz finding's input turned "
+    "into a case by fuzz_to_case; its origin names the engine, the target and the date. "
+    "Expected results come from the movconf oracle, or for a round-trip finding are the "
+    "original data.";
+
+/* The case writer's name for how the producer made the data. */
+static mc_payload_kind payload_of(mc_fuzz_fill fill) {
+  return fill == MC_FUZZ_FILL_COUNTER ? MC_PAYLOAD_FILL_COUNTER
+         : fill == MC_FUZZ_FILL_PRNG  ? MC_PAYLOAD_FILL_PRNG
+                                      : MC_PAYLOAD_HEX;
+}
+
 /* Appends the case to dir/<slug>.json, checking that the result loads and
    passes check-cases. Returns 0 written or already there, else 2. */
 static int append_case(const char *dir, const mc_case_out *c) {
@@ -238,7 +251,7 @@ static int append_case(const char *dir, const mc_case_out *c) {
     mc_text_printf(&text, "%.*s,\n%s\n  %.*s", (int)keep, (const char *)old, body.p,
                    (int)(old_len - (end - 1)), (const char *)old + end - 1);
   } else {
-    mc_write_file_head(&text, c->req->op);
+    mc_write_file_head(&text, c->req->op, regressions_description);
     mc_text_printf(&text, "%s\n  ]\n}\n", body.p);
   }
   free(old);
@@ -289,7 +302,7 @@ static int oracle_case(finding *f, const mc_request *req, mc_fuzz_fill fill, uin
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = req,
-                   .data_fill = fill,
+                   .data_fill = payload_of(fill),
                    .data_fill_param = param,
                    .expect_error = s != MC_OK,
                    .error = s,
@@ -334,7 +347,7 @@ static int roundtrip_case(finding *f) {
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = shown,
-                   .data_fill = fill,
+                   .data_fill = payload_of(fill),
                    .data_fill_param = f->in.data_fill_param,
                    .output = &f->in.tensors[0]};
   c.n_clauses = pick_clauses(&c, &err, c.clauses, own, sizeof own);
