@@ -69,42 +69,6 @@ static bool parse_options(int argc, char **argv, options *o) {
   return known && plain;
 }
 
-/* ---- files ---- */
-
-/* mkdir -p */
-static bool make_dirs(const char *path) {
-  char buf[4096];
-  if (strlen(path) >= sizeof buf)
-    return false;
-  strcpy(buf, path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-      return false;
-    *p = '/';
-  }
-  return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
-/* Writes through a temporary file and a rename, so that a reader never
-   sees half a file. */
-static bool write_file(const char *path, const void *data, size_t size) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
-    return false;
-  bool ok = fwrite(data, 1, size, f) == size;
-  ok = fclose(f) == 0 && ok;
-  if (ok && rename(tmp, path) != 0)
-    ok = false;
-  if (!ok)
-    remove(tmp);
-  return ok;
-}
-
 /* ---- the case ---- */
 
 static void today(const options *o, char out[16]) {
@@ -279,7 +243,7 @@ static int append_case(const char *dir, const mc_case_out *c) {
     mc_text_free(&text);
     return 2;
   }
-  bool ok = write_file(path, text.p, text.len);
+  bool ok = mc_write_file_atomic(path, text.p, text.len);
   mc_text_free(&text);
   if (!ok) {
     fprintf(stderr, "fuzz_to_case: cannot write %s: %s\n", path, strerror(errno));
@@ -362,7 +326,7 @@ static bool keep_input(const finding *f, const uint8_t *data, size_t size, char 
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/inputs/%s", f->opt->out, f->opt->target);
   snprintf(path, pathlen, "%s/%s", dir, f->short_sha);
-  if (!make_dirs(dir) || !write_file(path, data, size)) {
+  if (!mc_make_dirs(dir) || !mc_write_file_atomic(path, data, size)) {
     fprintf(stderr, "fuzz_to_case: cannot write %s: %s\n", path, strerror(errno));
     return false;
   }
@@ -391,7 +355,7 @@ int main(int argc, char **argv) {
     snprintf(f.sha + 2 * i, 3, "%02x", digest[i]);
   memcpy(f.short_sha, f.sha, 12);
   char kept[4200];
-  if (!make_dirs(opt.out) || !keep_input(&f, data, size, kept, sizeof kept)) {
+  if (!mc_make_dirs(opt.out) || !keep_input(&f, data, size, kept, sizeof kept)) {
     free(data);
     return 2;
   }
