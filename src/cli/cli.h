@@ -10,6 +10,7 @@
 int mc_cmd_run(int argc, char **argv);
 int mc_cmd_check_cases(int argc, char **argv);
 int mc_cmd_bench(int argc, char **argv);
+int mc_cmd_gen(int argc, char **argv);
 
 /* The case files of the given paths (mc_find_case_files); with no paths,
    ./conformance, or the source tree's when absent. Prints why a path is

@@ -16,6 +16,7 @@ static const char usage[] =
     "  check-cases [PATHS...]  validate case files: format, payloads consistent with shapes,\n"
     "                          clause ids that exist, unique case ids\n"
     "  bench                   time the optimized kernels against memcpy and the oracle\n"
+    "  gen                     expand generators/ into the generated conformance cases\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
@@ -54,6 +55,8 @@ int main(int argc, char **argv) {
     return mc_cmd_check_cases(argc, argv);
   if (strcmp(cmd, "bench") == 0)
     return mc_cmd_bench(argc, argv);
+  if (strcmp(cmd, "gen") == 0)
+    return mc_cmd_gen(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }
