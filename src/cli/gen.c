@@ -595,7 +595,45 @@ static int sweep(const char *dir, char **written, int n_written, bool check) {
   return rc;
 }
 
-/* One operation: every group to its file. Returns the worst status. */
+/* True when an earlier group of the file has the name. */
+static bool name_taken(const cJSON *groups, int index, const char *name) {
+  for (int k = 0; k < index; k++) {
+    const cJSON *other = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(groups, k), "group");
+    if (cJSON_IsString(other) && !strcmp(other->valuestring, name))
+      return true;
+  }
+  return false;
+}
+
+/* Group index of the file to dir/<group>.json (or compared with it).
+   Sets *file_name (owned) when the group made a file; returns 0, 1 (a
+   description error, or a difference) or 2 (I/O). */
+static int expand_group(const gen_options *o, const gen_file *gf, const cJSON *groups, int index,
+                        const char *dir, gen_counts *counts, char **file_name) {
+  gen_group g;
+  mc_text text = {0};
+  if (!read_group(gf, cJSON_GetArrayItem(groups, index), index, &g))
+    return 1;
+  if (name_taken(groups, index, g.name))
+    return problem("%s: group %s appears twice", gf->path, g.name);
+  if (!group_text(gf, &g, &text)) {
+    mc_text_free(&text);
+    return 1;
+  }
+  *file_name = mc_strdupf("%s.json", g.name);
+  char *file = mc_strdupf("%s/%s", dir, *file_name);
+  int rc = emit(file, &text, o->check);
+  free(file);
+  mc_text_free(&text);
+  fprintf(stderr, "gen: %s/%s: %d %s cases\n", mc_op_slug(gf->op), g.name, g.n_cases,
+          g.valid ? "valid" : "invalid");
+  counts->groups++;
+  *(g.valid ? &counts->valid : &counts->invalid) += g.n_cases;
+  return rc;
+}
+
+/* One operation: every group to its file, then stale files swept (only
+   when every group succeeded). Returns the worst status. */
 static int gen_op(const gen_options *o, mc_op op, gen_counts *counts) {
   char path[4096], dir[4096];
   snprintf(path, sizeof path, "%s/%s.json", o->generators, mc_op_slug(op));
@@ -611,39 +649,23 @@ static int gen_op(const gen_options *o, mc_op op, gen_counts *counts) {
   const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
   int n = cJSON_GetArraySize(groups), rc = 0;
   char **written = calloc((size_t)n, sizeof *written);
-  for (int i = 0; i < n && rc < 2 && written; i++) {
-    gen_group g;
-    mc_text text = {0};
-    if (!read_group(&gf, cJSON_GetArrayItem(groups, i), i, &g) || !group_text(&gf, &g, &text)) {
-      rc = rc > 1 ? rc : 1;
-      mc_text_free(&text);
-      continue;
-    }
-    written[i] = mc_strdupf("%s.json", g.name);
-    for (int k = 0; k < i; k++)
-      if (written[k] && !strcmp(written[k], written[i])) {
-        rc = rc > 1 ? rc : problem("%s: group %s appears twice", path, g.name);
-        break;
-      }
-    char file[4200];
-    snprintf(file, sizeof file, "%s/%s", dir, written[i]);
-    int e = emit(file, &text, o->check);
-    rc = e > rc ? e : rc;
-    fprintf(stderr, "gen: %s/%s: %d %s cases\n", mc_op_slug(op), g.name, g.n_cases,
-            g.valid ? "valid" : "invalid");
-    counts->groups++;
-    *(g.valid ? &counts->valid : &counts->invalid) += g.n_cases;
-    mc_text_free(&text);
+  if (!written) {
+    cJSON_Delete(root);
+    return problem("out of memory") + 1;
   }
-  if (rc == 0 && written) {
+  for (int i = 0; i < n && rc < 2; i++) {
+    int r = expand_group(o, &gf, groups, i, dir, counts, &written[i]);
+    rc = r > rc ? r : rc;
+  }
+  if (rc == 0) {
     int s = sweep(dir, written, n, o->check);
     rc = s > rc ? s : rc;
   }
-  for (int i = 0; written && i < n; i++)
+  for (int i = 0; i < n; i++)
     free(written[i]);
   free(written);
   cJSON_Delete(root);
-  return written ? rc : problem("out of memory") + 1;
+  return rc;
 }
 
 int mc_cmd_gen(int argc, char **argv) {
