@@ -17,6 +17,10 @@ int mc_cmd_gen(int argc, char **argv);
    missing and returns false then. */
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
 
+/* The operation an --op option names: its name, slug or clause prefix in
+   any case (BatchToSpace-2, batch_to_space_2, b2s); -1 when none. */
+int mc_op_from_option(const char *text);
+
 /* How one case ended (spec/runner.md). */
 typedef enum mc_verdict {
   MC_VERDICT_PASS,

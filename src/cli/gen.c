@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "cases/case_writer.h"
@@ -89,14 +88,6 @@ static int problem(const char *fmt, ...) {
 
 /* ---- options ---- */
 
-static int op_from_text(const char *text) {
-  int op = mc_op_from_name(text);
-  for (int i = 0; op < 0 && i < MC_OP_COUNT; i++)
-    if (strcasecmp(text, mc_op_clause_prefix((mc_op)i)) == 0)
-      op = i;
-  return op;
-}
-
 /* 0 parsed, 1 --help shown, 2 usage error. */
 static int parse_options(int argc, char **argv, gen_options *o) {
   struct stat st;
@@ -128,7 +119,7 @@ static int parse_options(int argc, char **argv, gen_options *o) {
       o->out = value;
     } else if (!strcmp(a, "--generators")) {
       o->generators = value;
-    } else if ((o->op = op_from_text(value)) < 0) {
+    } else if ((o->op = mc_op_from_option(value)) < 0) {
       fprintf(stderr,
               "movconf gen: --op takes an operation (BatchToSpace-2, batch_to_space_2 "
               "or b2s, ...), not '%s'\n",

@@ -96,7 +96,7 @@ static bool read_list(const cJSON *v, const char *what, mc_int *out, int max, in
 
 static bool read_i64_list(const cJSON *v, const char *what, int64_t *out, int max, int *count,
                           char *err, size_t n) {
-  mc_int big[MAX_SIDE];
+  mc_int big[MAX_SIDE] = {{0}};
   if (max > MAX_SIDE)
     max = MAX_SIDE;
   if (!read_list(v, what, big, max, count, err, n))
@@ -212,7 +212,7 @@ static bool side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *sha
 
 static bool side_vector(mc_tensor *t, mc_type type, const int64_t *values, int count,
                         const char *what, char *err, size_t n) {
-  mc_int big[MAX_SIDE];
+  mc_int big[MAX_SIDE] = {{0}};
   for (int i = 0; i < count; i++)
     big[i] = mc_int_from_i64(values[i]);
   int64_t shape[1] = {count};
@@ -409,9 +409,13 @@ static bool policy_of(const mc_gen_params *p, const char *name, int axis, int k,
   return true;
 }
 
-/* Crops of one axis of stretched size s = D * B (B2S-V10: begin + end <= s). */
-static bool crop_policy(const char *policy, int64_t s, uint64_t random, int64_t *begin,
+/* Crops of one axis of size d and block b, on the stretched size s = d * b
+   (B2S-V10: begin + end <= s). */
+static bool crop_policy(const char *policy, int64_t d, int64_t b, uint64_t random, int64_t *begin,
                         int64_t *end, char *err, size_t n) {
+  int64_t s;
+  if (!mc_mul_i64(d, b, &s))
+    return fail(err, n, "block: D * B overflows int64");
   int64_t one = s > 0 ? 1 : 0;
   *begin = *end = 0;
   if (strcmp(policy, "zero") == 0) {
@@ -444,6 +448,8 @@ static bool crop_policy(const char *policy, int64_t s, uint64_t random, int64_t 
    by b); r pads d up to the next multiple of b. */
 static bool pad_policy(const char *policy, int64_t d, int64_t b, uint64_t random, int64_t *begin,
                        int64_t *end, char *err, size_t n) {
+  if (b < 1 || b > INT32_MAX || d > INT32_MAX)
+    return fail(err, n, "block and spatial: rules take blocks in 1..2^31-1 and sizes below 2^31");
   int64_t r = (b - d % b) % b;
   *begin = *end = 0;
   if (strcmp(policy, "zero") == 0) {
@@ -510,71 +516,53 @@ static bool batch_raw(mc_gen_case *c, const mc_gen_params *p, const char *const 
   return true;
 }
 
-/* BatchToSpace-2 by rules: spatial (D_1..D_{N-1}), block, sub_batch
-   (batch / prod(block)), crops policy. */
-static bool b2s_rules(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
-                      size_t n) {
-  int64_t spatial[MC_MAX_RANK], block[MC_MAX_RANK + 1] = {1}, cb[MC_MAX_RANK + 1] = {0},
-                                                    ce[MC_MAX_RANK + 1] = {0};
+/* How the rules of BatchToSpace-2 and SpaceToBatch-2 differ. */
+typedef struct batch_rules {
+  const char *names[3];    /* the side inputs */
+  const char *margins;     /* the policy parameter: crops or pads */
+  const char *batch_param; /* BatchToSpace: sub_batch (times the blocks); SpaceToBatch: batch */
+  bool (*margin)(const char *policy, int64_t d, int64_t b, uint64_t random, int64_t *begin,
+                 int64_t *end, char *err, size_t n);
+  uint64_t salt; /* of the random margins' seeds */
+} batch_rules;
+
+static const batch_rules b2s_rules = {
+    {"block_shape", "crops_begin", "crops_end"}, "crops", "sub_batch", crop_policy, 0xC0};
+static const batch_rules s2b_rules = {
+    {"block_shape", "pads_begin", "pads_end"}, "pads", "batch", pad_policy, 0xAD};
+
+/* By rules: spatial (D_1..D_{N-1}), block, the batch parameter and a
+   margin policy per axis. */
+static bool batch_by_rules(mc_gen_case *c, const mc_gen_params *p, const batch_rules *r,
+                           uint64_t case_seed, char *err, size_t n) {
+  int64_t spatial[MC_MAX_RANK], block[MC_MAX_RANK + 1] = {1}, begin[MC_MAX_RANK + 1] = {0},
+                                                    end[MC_MAX_RANK + 1] = {0};
   int k;
-  int64_t sub_batch;
+  int64_t shape[MC_MAX_RANK] = {0};
   const cJSON *sp = param(p, "spatial");
   if (!sp)
     return fail(err, n, "spatial: missing (or give data_shape and the side inputs)");
   if (!read_i64_list(sp, "spatial", spatial, MC_MAX_RANK - 1, &k, err, n) ||
       !rule_blocks(p, spatial, k, block + 1, err, n) ||
-      !get_i64(p, "sub_batch", 1, &sub_batch, err, n))
+      !get_i64(p, r->batch_param, 1, &shape[0], err, n))
     return false;
-  int64_t shape[MC_MAX_RANK] = {0}, batch = sub_batch;
+  bool times_blocks = r == &b2s_rules; /* batch = sub_batch * prod(block) */
   for (int i = 0; i < k; i++) {
-    int64_t stretched;
-    const char *policy;
-    if (!mc_mul_i64(batch, block[1 + i], &batch) ||
-        !mc_mul_i64(spatial[i], block[1 + i], &stretched))
-      return fail(err, n, "block: the batch or D * B overflows int64");
-    if (!policy_of(p, "crops", i, k, &policy, err, n) ||
-        !crop_policy(policy, stretched, mc_splitmix64(case_seed ^ 0xC0, (uint64_t)i), &cb[1 + i],
-                     &ce[1 + i], err, n))
-      return false;
-    shape[1 + i] = spatial[i];
-  }
-  shape[0] = batch;
-  mc_type types[3];
-  return make_data(c, p, k + 1, shape, case_seed, err, n) && side_types(p, types, err, n) &&
-         side_vector(&c->tensors[1], types[0], block, k + 1, "block_shape", err, n) &&
-         side_vector(&c->tensors[2], types[1], cb, k + 1, "crops_begin", err, n) &&
-         side_vector(&c->tensors[3], types[2], ce, k + 1, "crops_end", err, n);
-}
-
-/* SpaceToBatch-2 by rules: spatial, block, batch, pads policy. */
-static bool s2b_rules(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
-                      size_t n) {
-  int64_t spatial[MC_MAX_RANK], block[MC_MAX_RANK + 1] = {1}, pb[MC_MAX_RANK + 1] = {0},
-                                                    pe[MC_MAX_RANK + 1] = {0};
-  int k;
-  int64_t batch;
-  const cJSON *sp = param(p, "spatial");
-  if (!sp)
-    return fail(err, n, "spatial: missing (or give data_shape and the side inputs)");
-  if (!read_i64_list(sp, "spatial", spatial, MC_MAX_RANK - 1, &k, err, n) ||
-      !rule_blocks(p, spatial, k, block + 1, err, n) || !get_i64(p, "batch", 1, &batch, err, n))
-    return false;
-  int64_t shape[MC_MAX_RANK] = {batch};
-  for (int i = 0; i < k; i++) {
-    const char *policy;
-    if (block[1 + i] < 1 || block[1 + i] > INT32_MAX || spatial[i] > INT32_MAX)
-      return fail(err, n, "block and spatial: rules take blocks in 1..2^31-1 and sizes below 2^31");
-    if (!policy_of(p, "pads", i, k, &policy, err, n) ||
-        !pad_policy(policy, spatial[i], block[1 + i], mc_splitmix64(case_seed ^ 0xAD, (uint64_t)i),
-                    &pb[1 + i], &pe[1 + i], err, n))
+    const char *policy = NULL;
+    if (times_blocks && !mc_mul_i64(shape[0], block[1 + i], &shape[0]))
+      return fail(err, n, "block: the batch overflows int64");
+    if (!policy_of(p, r->margins, i, k, &policy, err, n) ||
+        !r->margin(policy, spatial[i], block[1 + i],
+                   mc_splitmix64(case_seed ^ r->salt, (uint64_t)i), &begin[1 + i], &end[1 + i], err,
+                   n))
       return false;
     shape[1 + i] = spatial[i];
   }
   mc_type types[3];
   return make_data(c, p, k + 1, shape, case_seed, err, n) && side_types(p, types, err, n) &&
-         side_vector(&c->tensors[1], types[0], block, k + 1, "block_shape", err, n) &&
-         side_vector(&c->tensors[2], types[1], pb, k + 1, "pads_begin", err, n) &&
-         side_vector(&c->tensors[3], types[2], pe, k + 1, "pads_end", err, n);
+         side_vector(&c->tensors[1], types[0], block, k + 1, r->names[0], err, n) &&
+         side_vector(&c->tensors[2], types[1], begin, k + 1, r->names[1], err, n) &&
+         side_vector(&c->tensors[3], types[2], end, k + 1, r->names[2], err, n);
 }
 
 /* ---- SpaceToDepth-1, DepthToSpace-1 ---- */
@@ -730,14 +718,14 @@ const char *const *mc_gen_param_names(mc_op op) {
 
 static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, mc_gen_case *c,
                          char *err, size_t n) {
-  static const char *const crops[3] = {"block_shape", "crops_begin", "crops_end"};
-  static const char *const pads[3] = {"block_shape", "pads_begin", "pads_end"};
   bool raw = param(p, "data_shape") != NULL;
   switch (op) {
   case MC_OP_BATCH_TO_SPACE:
-    return raw ? batch_raw(c, p, crops, case_seed, err, n) : b2s_rules(c, p, case_seed, err, n);
+    return raw ? batch_raw(c, p, b2s_rules.names, case_seed, err, n)
+               : batch_by_rules(c, p, &b2s_rules, case_seed, err, n);
   case MC_OP_SPACE_TO_BATCH:
-    return raw ? batch_raw(c, p, pads, case_seed, err, n) : s2b_rules(c, p, case_seed, err, n);
+    return raw ? batch_raw(c, p, s2b_rules.names, case_seed, err, n)
+               : batch_by_rules(c, p, &s2b_rules, case_seed, err, n);
   case MC_OP_SPACE_TO_DEPTH:
     return s2d_build(c, p, case_seed, err, n);
   case MC_OP_DEPTH_TO_SPACE:

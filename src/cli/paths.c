@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
@@ -34,4 +35,12 @@ bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   if (!ok)
     fprintf(stderr, "movconf: %s\n", err);
   return ok;
+}
+
+int mc_op_from_option(const char *text) {
+  int op = mc_op_from_name(text);
+  for (int i = 0; op < 0 && i < MC_OP_COUNT; i++)
+    if (strcasecmp(text, mc_op_clause_prefix((mc_op)i)) == 0)
+      op = i;
+  return op;
 }

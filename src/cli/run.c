@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,14 +77,6 @@ typedef struct run_options {
 #define MAX_TIMEOUT_SECONDS 86400.0
 #define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
 
-static int op_from_filter(const char *text) {
-  int op = mc_op_from_name(text);
-  for (int i = 0; op < 0 && i < MC_OP_COUNT; i++)
-    if (strcasecmp(text, mc_op_clause_prefix((mc_op)i)) == 0)
-      op = i;
-  return op;
-}
-
 static bool parse_size(const char *text, size_t *out) {
   char *end;
   unsigned long long v = strtoull(text, &end, 10);
@@ -135,7 +126,7 @@ static bool apply_value_option(run_options *o, const char *a, const char *value)
       problem = "takes a number from 1 to 1024";
     o->threads = (int)n;
   } else if (strcmp(a, "--op") == 0) {
-    if ((o->op = op_from_filter(value)) < 0)
+    if ((o->op = mc_op_from_option(value)) < 0)
       problem = "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)";
   } else if (strcmp(a, "--type") == 0) {
     if ((o->type = mc_type_from_name(value)) == MC_TYPE_INVALID)
