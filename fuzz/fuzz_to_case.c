@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "case_writer.h"
+#include "cases/case_writer.h"
 #include "cases/cases.h"
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
@@ -67,42 +67,6 @@ static bool parse_options(int argc, char **argv, options *o) {
     plain = plain && ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
                       *p == '_' || *p == '+' || *p == '.');
   return known && plain;
-}
-
-/* ---- files ---- */
-
-/* mkdir -p */
-static bool make_dirs(const char *path) {
-  char buf[4096];
-  if (strlen(path) >= sizeof buf)
-    return false;
-  strcpy(buf, path);
-  for (char *p = buf + 1; *p; p++) {
-    if (*p != '/')
-      continue;
-    *p = '\0';
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-      return false;
-    *p = '/';
-  }
-  return mkdir(buf, 0777) == 0 || errno == EEXIST;
-}
-
-/* Writes through a temporary file and a rename, so that a reader never
-   sees half a file. */
-static bool write_file(const char *path, const void *data, size_t size) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
-    return false;
-  bool ok = fwrite(data, 1, size, f) == size;
-  ok = fclose(f) == 0 && ok;
-  if (ok && rename(tmp, path) != 0)
-    ok = false;
-  if (!ok)
-    remove(tmp);
-  return ok;
 }
 
 /* ---- the case ---- */
@@ -188,6 +152,19 @@ static void print_problem(void *ctx, const char *msg) {
   fprintf(stderr, "fuzz_to_case: %s\n", msg);
 }
 
+static const char regressions_description[] =
+    "Regressions found by fuzzing (fuzz/README.md): each case is a fuzz finding's input turned "
+    "into a case by fuzz_to_case; its origin names the engine, the target and the date. "
+    "Expected results come from the movconf oracle, or for a round-trip finding are the "
+    "original data.";
+
+/* The case writer's name for how the producer made the data. */
+static mc_payload_kind payload_of(mc_fuzz_fill fill) {
+  return fill == MC_FUZZ_FILL_COUNTER ? MC_PAYLOAD_FILL_COUNTER
+         : fill == MC_FUZZ_FILL_PRNG  ? MC_PAYLOAD_FILL_PRNG
+                                      : MC_PAYLOAD_HEX;
+}
+
 /* Appends the case to dir/<slug>.json, checking that the result loads and
    passes check-cases. Returns 0 written or already there, else 2. */
 static int append_case(const char *dir, const mc_case_out *c) {
@@ -238,7 +215,7 @@ static int append_case(const char *dir, const mc_case_out *c) {
     mc_text_printf(&text, "%.*s,\n%s\n  %.*s", (int)keep, (const char *)old, body.p,
                    (int)(old_len - (end - 1)), (const char *)old + end - 1);
   } else {
-    mc_write_file_head(&text, c->req->op);
+    mc_write_file_head(&text, c->req->op, regressions_description);
     mc_text_printf(&text, "%s\n  ]\n}\n", body.p);
   }
   free(old);
@@ -266,7 +243,7 @@ static int append_case(const char *dir, const mc_case_out *c) {
     mc_text_free(&text);
     return 2;
   }
-  bool ok = write_file(path, text.p, text.len);
+  bool ok = mc_write_file_atomic(path, text.p, text.len);
   mc_text_free(&text);
   if (!ok) {
     fprintf(stderr, "fuzz_to_case: cannot write %s: %s\n", path, strerror(errno));
@@ -289,7 +266,7 @@ static int oracle_case(finding *f, const mc_request *req, mc_fuzz_fill fill, uin
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = req,
-                   .data_fill = fill,
+                   .data_fill = payload_of(fill),
                    .data_fill_param = param,
                    .expect_error = s != MC_OK,
                    .error = s,
@@ -334,7 +311,7 @@ static int roundtrip_case(finding *f) {
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = shown,
-                   .data_fill = fill,
+                   .data_fill = payload_of(fill),
                    .data_fill_param = f->in.data_fill_param,
                    .output = &f->in.tensors[0]};
   c.n_clauses = pick_clauses(&c, &err, c.clauses, own, sizeof own);
@@ -349,7 +326,7 @@ static bool keep_input(const finding *f, const uint8_t *data, size_t size, char 
   char dir[4096];
   snprintf(dir, sizeof dir, "%s/inputs/%s", f->opt->out, f->opt->target);
   snprintf(path, pathlen, "%s/%s", dir, f->short_sha);
-  if (!make_dirs(dir) || !write_file(path, data, size)) {
+  if (!mc_make_dirs(dir) || !mc_write_file_atomic(path, data, size)) {
     fprintf(stderr, "fuzz_to_case: cannot write %s: %s\n", path, strerror(errno));
     return false;
   }
@@ -378,7 +355,7 @@ int main(int argc, char **argv) {
     snprintf(f.sha + 2 * i, 3, "%02x", digest[i]);
   memcpy(f.short_sha, f.sha, 12);
   char kept[4200];
-  if (!make_dirs(opt.out) || !keep_input(&f, data, size, kept, sizeof kept)) {
+  if (!mc_make_dirs(opt.out) || !keep_input(&f, data, size, kept, sizeof kept)) {
     free(data);
     return 2;
   }

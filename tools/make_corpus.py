@@ -6,7 +6,8 @@
 
 What it writes (deterministic: the same cases give the same bytes):
 
-  corpus/diff/<id>       every case of conformance/ (but regressions/) encoded in
+  corpus/diff/<id>       every case of conformance/ (but regressions/ and the
+                         generated cases of conformance/<op>/generated/) encoded in
                          the data producer's byte layout (fuzz/README.md), so that
                          fuzz/producer.c decodes each seed to exactly its case's
                          request; <id> is the case id with '/' as '_'. Cases whose
@@ -175,10 +176,11 @@ def seed_name(case_id):
 
 
 def case_files(conformance):
-    """Every case file of conformance/ except regressions/, sorted."""
+    """Every case file of conformance/ except regressions/ and generated/, sorted."""
     found = []
     for top, dirs, files in os.walk(conformance):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "regressions")
+        dirs[:] = sorted(d for d in dirs
+                         if not d.startswith(".") and d not in ("regressions", "generated"))
         found += [os.path.join(top, f) for f in files if f.endswith(".json")]
     return sorted(found)
 

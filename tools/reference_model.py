@@ -18,6 +18,10 @@ implementation reports.
 Standard library only. `python3 tools/reference_model.py --self-test`
 checks the model against a second, reshape/transpose-based derivation and
 against the round-trip properties of the inverse pairs.
+`python3 tools/reference_model.py --check-cases PATH...` runs every case of
+the case files under the paths through the model and reports each one whose
+expected output or error the model does not reproduce (CTest runs it over
+the generated cases, whose expectations come from the C oracle).
 """
 
 import base64
@@ -364,7 +368,20 @@ def fill_bits(type_name, fill, count):
         start = int(fill["counter"])
         modulus = 1 << type_bits(type_name)
         return [(start + i) % modulus for i in range(count)]
+    if list(fill) == ["prng"] and list(fill["prng"]) == ["seed"]:
+        seed = int(fill["prng"]["seed"])
+        mask = (1 << type_bits(type_name)) - 1
+        return [splitmix64(seed, i) & mask for i in range(count)]
     raise FormatError("fill %r is not implemented by the reference model" % (fill,))
+
+
+def splitmix64(seed, index):
+    """Output number index + 1 of SplitMix64 seeded with seed (case-format.md 7.4)."""
+    mask = (1 << 64) - 1
+    z = (seed + (index + 1) * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
 
 
 def tensor_matches_json(tensor, desc):
@@ -856,12 +873,55 @@ def self_test():
     assert unpack("i4", bytes([0xF8]), 2) == [8, 15]
     assert float_bits("f8e4m3", 448) == 0x7E and float_bits("f8e5m2", -0.0) == 0x80
     assert float_bits("bf16", 1.0) == 0x3F80 and float_bits("f16", 65504) == 0x7BFF
-    print("reference_model self-test: %d property checks passed" % (checks + 5))
+    # SplitMix64 test vectors of spec/case-format.md 7.4.
+    assert [splitmix64(42, i) for i in range(2)] == [0xbdd732262feb6e95, 0x28efe333b266f103]
+    assert splitmix64((1 << 64) - 1, 3) == 0x6d1db36ccba982d2
+    assert fill_bits("u4", {"prng": {"seed": 42}}, 4) == [5, 3, 2, 4]
+    print("reference_model self-test: %d property checks passed" % (checks + 8))
+
+
+def check_case_files(paths):
+    """Runs every case of the case files under paths through the model and
+    compares with its expectation: the output bit for bit (or its sha256),
+    or the error name. Returns the number of disagreements."""
+    import json
+    import os
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for top, dirs, names in os.walk(path):
+                dirs.sort()
+                files += [os.path.join(top, n) for n in sorted(names) if n.endswith(".json")]
+        else:
+            files.append(path)
+    cases = disagreements = 0
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        for case in doc["cases"]:
+            cases += 1
+            kind, result = run_case(doc["op"], case)
+            expect = case["expect"]
+            if "error" in expect:
+                ok = kind == "error" and result == expect["error"]
+                got = result if kind == "error" else "an output of shape %s" % result.shape
+                want = expect["error"]
+            else:
+                ok = kind == "output" and tensor_matches_json(result, expect["output"])
+                got = result if kind == "error" else "a different output (shape %s)" % result.shape
+                want = "the expected output"
+            if not ok:
+                disagreements += 1
+                print("%s: %s: the model gives %s, the case expects %s" % (path, case["id"], got, want))
+    print("reference_model: %d files, %d cases, %d disagreements" % (len(files), cases, disagreements))
+    return disagreements
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--self-test"]:
         self_test()
+    elif sys.argv[1:2] == ["--check-cases"] and sys.argv[2:]:
+        sys.exit(1 if check_case_files(sys.argv[2:]) else 0)
     else:
         print(__doc__)
         sys.exit(0 if not sys.argv[1:] else 2)

@@ -84,6 +84,16 @@ bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char
                         size_t errlen);
 void mc_path_list_free(mc_path_list *list);
 
+/* Reads the file at path into a malloc'ed buffer of *len bytes, reading at
+   most limit + 1 bytes (so *len > limit tells an oversized file). NULL with
+   an errno value in *error when it cannot be opened or read. */
+char *mc_read_file_bounded(const char *path, size_t limit, size_t *len, int *error);
+/* mkdir -p. */
+bool mc_make_dirs(const char *path);
+/* Writes through a temporary file and a rename, so that a reader never
+   sees half a file. */
+bool mc_write_file_atomic(const char *path, const void *data, size_t size);
+
 /* SHA-256 of len bytes. */
 void mc_sha256(const void *data, size_t len, uint8_t digest[32]);
 

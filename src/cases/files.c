@@ -1,9 +1,11 @@
-/* Finding case files on disk. */
+/* Files on disk: finding case files, reading, writing. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cases/cases.h"
 
@@ -80,4 +82,79 @@ void mc_path_list_free(mc_path_list *list) {
     free(list->paths[i]);
   free(list->paths);
   memset(list, 0, sizeof *list);
+}
+
+/* Reads at most limit + 1 bytes, so an oversized file is noticed without
+   reading it whole. */
+static char *read_bounded(FILE *fp, size_t limit, size_t *len, int *error) {
+  size_t cap = 1 << 16, used = 0;
+  char *buf = malloc(cap);
+  *error = 0;
+  while (buf) {
+    size_t want = cap - used;
+    size_t got = fread(buf + used, 1, want, fp);
+    used += got;
+    if (got < want) {
+      if (ferror(fp)) {
+        *error = errno ? errno : EIO;
+        free(buf);
+        return NULL;
+      }
+      break;
+    }
+    if (used > limit)
+      break;
+    size_t next = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
+    char *grown = realloc(buf, next);
+    if (!grown)
+      free(buf);
+    buf = grown;
+    cap = next;
+  }
+  if (!buf)
+    *error = ENOMEM;
+  *len = used;
+  return buf;
+}
+
+char *mc_read_file_bounded(const char *path, size_t limit, size_t *len, int *error) {
+  FILE *fp = fopen(path, "rb");
+  if (!fp) {
+    *error = errno;
+    return NULL;
+  }
+  char *text = read_bounded(fp, limit, len, error);
+  fclose(fp);
+  return text;
+}
+
+bool mc_make_dirs(const char *path) {
+  char buf[4096];
+  if (strlen(path) >= sizeof buf)
+    return false;
+  strcpy(buf, path);
+  for (char *p = buf + 1; *p; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      return false;
+    *p = '/';
+  }
+  return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+bool mc_write_file_atomic(const char *path, const void *data, size_t size) {
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f)
+    return false;
+  bool ok = fwrite(data, 1, size, f) == size;
+  ok = fclose(f) == 0 && ok;
+  if (ok && rename(tmp, path) != 0)
+    ok = false;
+  if (!ok)
+    remove(tmp);
+  return ok;
 }

@@ -343,39 +343,6 @@ bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_
   return ok;
 }
 
-/* Reads at most limit + 1 bytes, so an oversized file is noticed without
-   reading it whole. */
-static char *read_bounded(FILE *fp, size_t limit, size_t *len, int *error) {
-  size_t cap = 1 << 16, used = 0;
-  char *buf = malloc(cap);
-  *error = 0;
-  while (buf) {
-    size_t want = cap - used;
-    size_t got = fread(buf + used, 1, want, fp);
-    used += got;
-    if (got < want) {
-      if (ferror(fp)) {
-        *error = errno ? errno : EIO;
-        free(buf);
-        return NULL;
-      }
-      break;
-    }
-    if (used > limit)
-      break;
-    size_t next = cap * 2 > limit + 1 ? limit + 1 : cap * 2;
-    char *grown = realloc(buf, next);
-    if (!grown)
-      free(buf);
-    buf = grown;
-    cap = next;
-  }
-  if (!buf)
-    *error = ENOMEM;
-  *len = used;
-  return buf;
-}
-
 bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t errlen) {
   if (out)
     memset(out, 0, sizeof *out);
@@ -383,15 +350,9 @@ bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t er
     set_error(err, errlen, path ? path : "<null>", "no path or output given");
     return false;
   }
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    set_error(err, errlen, path, strerror(errno));
-    return false;
-  }
   size_t len = 0;
   int error = 0;
-  char *text = read_bounded(fp, MC_CASE_MAX_FILE_BYTES, &len, &error);
-  fclose(fp);
+  char *text = mc_read_file_bounded(path, MC_CASE_MAX_FILE_BYTES, &len, &error);
   if (!text) {
     set_error(err, errlen, path, strerror(error));
     return false;

@@ -55,7 +55,7 @@ static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
       return 2;
     }
     if (strcmp(a, "--op") == 0) {
-      if ((o->op = mc_op_from_filter(argv[++i])) < 0) {
+      if ((o->op = mc_op_from_option(argv[++i])) < 0) {
         fprintf(stderr,
                 "movconf clauses: --op takes an operation (BatchToSpace-2, "
                 "batch_to_space_2 or b2s...), not '%s'\n",

@@ -18,6 +18,7 @@ static const char usage[] =
     "  bench                   time the optimized kernels against memcpy and the oracle\n"
     "  clauses [PATHS...]      traceability matrix: the cases citing each clause of spec/;\n"
     "                          fails when a clause has no case\n"
+    "  gen                     expand generators/ into the generated conformance cases\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
@@ -58,6 +59,8 @@ int main(int argc, char **argv) {
     return mc_cmd_bench(argc, argv);
   if (strcmp(cmd, "clauses") == 0)
     return mc_cmd_clauses(argc, argv);
+  if (strcmp(cmd, "gen") == 0)
+    return mc_cmd_gen(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }

@@ -37,7 +37,7 @@ bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   return ok;
 }
 
-int mc_op_from_filter(const char *text) {
+int mc_op_from_option(const char *text) {
   int op = mc_op_from_name(text);
   for (int i = 0; op < 0 && i < MC_OP_COUNT; i++)
     if (strcasecmp(text, mc_op_clause_prefix((mc_op)i)) == 0)

@@ -126,7 +126,7 @@ static bool apply_value_option(run_options *o, const char *a, const char *value)
       problem = "takes a number from 1 to 1024";
     o->threads = (int)n;
   } else if (strcmp(a, "--op") == 0) {
-    if ((o->op = mc_op_from_filter(value)) < 0)
+    if ((o->op = mc_op_from_option(value)) < 0)
       problem = "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)";
   } else if (strcmp(a, "--type") == 0) {
     if ((o->type = mc_type_from_name(value)) == MC_TYPE_INVALID)

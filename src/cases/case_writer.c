@@ -9,7 +9,8 @@
 #include "cases/cases.h"
 #include "movconf/tensor.h"
 
-/* Above these, tensors are written as hex, and expected outputs as sha256. */
+/* Above these (by default), tensors are written as hex, and expected
+   outputs as sha256. */
 enum { MAX_VALUES = 4096, MAX_EXPECTED_HEX_BYTES = 64 * 1024 };
 
 #define MAX_EXACT_NUMBER (INT64_C(1) << 53) /* larger integers go in strings */
@@ -98,10 +99,10 @@ static int64_t element_count(const mc_tensor *x) {
 }
 
 /* Integer types, and booleans holding only 0 and 1, read best as values. */
-static bool values_readable(const mc_tensor *x) {
+static bool values_readable(const mc_tensor *x, int64_t max_values) {
   const mc_type_info *info = mc_type_get(x->type);
   int64_t n = element_count(x);
-  if (!info || n > MAX_VALUES)
+  if (!info || n > max_values)
     return false;
   if (info->is_integer)
     return true;
@@ -150,7 +151,7 @@ static void write_tensor_head(mc_text *t, const mc_tensor *x) {
 
 static void write_input(mc_text *t, const mc_tensor *x) {
   write_tensor_head(t, x);
-  if (values_readable(x))
+  if (values_readable(x, MAX_VALUES))
     write_values(t, x);
   else
     write_hex(t, x->data, x->nbytes);
@@ -159,15 +160,17 @@ static void write_input(mc_text *t, const mc_tensor *x) {
 
 static void write_data(mc_text *t, const mc_case_out *c) {
   const mc_tensor *x = c->req->inputs[0];
-  if (c->data_fill == MC_FUZZ_FILL_BYTES) {
+  if (c->data_fill != MC_PAYLOAD_FILL_COUNTER && c->data_fill != MC_PAYLOAD_FILL_IOTA &&
+      c->data_fill != MC_PAYLOAD_FILL_PRNG) {
     write_input(t, x);
     return;
   }
   write_tensor_head(t, x);
-  if (c->data_fill == MC_FUZZ_FILL_COUNTER) {
+  if (c->data_fill != MC_PAYLOAD_FILL_PRNG) {
     int64_t start;
     memcpy(&start, &c->data_fill_param, sizeof start);
-    mc_text_printf(t, "\"fill\": {\"counter\": ");
+    mc_text_printf(
+        t, "\"fill\": {\"%s\": ", c->data_fill == MC_PAYLOAD_FILL_IOTA ? "iota" : "counter");
     write_int(t, start);
     mc_text_printf(t, "}}");
   } else {
@@ -177,11 +180,14 @@ static void write_data(mc_text *t, const mc_case_out *c) {
   }
 }
 
-static void write_expected(mc_text *t, const mc_tensor *x) {
+static void write_expected(mc_text *t, const mc_case_out *c) {
+  const mc_tensor *x = c->output;
+  int64_t max_values = c->max_values > 0 ? c->max_values : MAX_VALUES;
+  size_t max_inline = c->max_inline_bytes > 0 ? c->max_inline_bytes : MAX_EXPECTED_HEX_BYTES;
   write_tensor_head(t, x);
-  if (values_readable(x)) {
+  if (x->nbytes <= max_inline && values_readable(x, max_values)) {
     write_values(t, x);
-  } else if (x->nbytes <= MAX_EXPECTED_HEX_BYTES) {
+  } else if (x->nbytes <= max_inline) {
     write_hex(t, x->data, x->nbytes);
   } else {
     uint8_t digest[32];
@@ -261,18 +267,14 @@ void mc_write_case(mc_text *t, const mc_case_out *c) {
     mc_text_printf(t, "      \"expect\": {\"error\": \"%s\"}\n    }", mc_status_name(c->error));
   } else {
     mc_text_printf(t, "      \"expect\": {\"output\": ");
-    write_expected(t, c->output);
+    write_expected(t, c);
     mc_text_printf(t, "}\n    }");
   }
 }
 
-void mc_write_file_head(mc_text *t, mc_op op) {
-  mc_text_printf(t,
-                 "{\n  \"format\": \"movconf-cases/1\",\n  \"op\": \"%s\",\n"
-                 "  \"description\": \"Regressions found by fuzzing (fuzz/README.md): each case "
-                 "is a fuzz finding's input turned into a case by fuzz_to_case; its origin names "
-                 "the engine, the target and the date. Expected results come from the movconf "
-                 "oracle, or for a round-trip finding are the original data.\",\n"
-                 "  \"cases\": [\n",
+void mc_write_file_head(mc_text *t, mc_op op, const char *description) {
+  mc_text_printf(t, "{\n  \"format\": \"movconf-cases/1\",\n  \"op\": \"%s\",\n  \"description\": ",
                  mc_op_name(op));
+  write_string(t, description);
+  mc_text_printf(t, ",\n  \"cases\": [\n");
 }

@@ -1,0 +1,53 @@
+/* movconf gen: conformance vectors expanded from the descriptions in
+   generators/ (generators/README.md). gen.c reads the descriptions and
+   writes the files; gen_build.c turns one combination of parameters into a
+   request. */
+#ifndef MOVCONF_CLI_GEN_H
+#define MOVCONF_CLI_GEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "cases/cases.h"
+#include "movconf/ops.h"
+
+/* Parameters one case is built from: names and JSON values of the
+   description (the group's "set", one combination of "vary", one entry of
+   each "cycle"). */
+#define MC_GEN_MAX_PARAMS 32
+typedef struct mc_gen_params {
+  int n;
+  const char *name[MC_GEN_MAX_PARAMS];
+  const cJSON *value[MC_GEN_MAX_PARAMS];
+} mc_gen_params;
+
+/* Largest data input gen builds: generated cases stay small. */
+#define MC_GEN_MAX_INPUT_BYTES ((size_t)1 << 20)
+#define MC_GEN_MAX_STRING 64
+
+/* One built request; owns its tensors. */
+typedef struct mc_gen_case {
+  mc_request req;
+  mc_tensor tensors[MC_MAX_INPUTS];
+  char mode[MC_GEN_MAX_STRING], auto_pad[MC_GEN_MAX_STRING];
+  mc_payload_kind fill; /* how the data was made, for the case writer */
+  uint64_t fill_param;
+} mc_gen_case;
+
+/* Builds the request of op from params; case_seed seeds a prng fill and
+   random margins. On failure writes why to err (the description is wrong)
+   and returns false, owning nothing. */
+bool mc_gen_build(mc_op op, const mc_gen_params *params, uint64_t case_seed, mc_gen_case *out,
+                  char *err, size_t errlen);
+void mc_gen_case_free(mc_gen_case *c);
+
+/* The parameter names mc_gen_build accepts for op, NULL-terminated. */
+const char *const *mc_gen_param_names(mc_op op);
+
+/* Writes a parameter value compactly (integers, strings, null, arrays). */
+void mc_gen_format_value(const cJSON *v, char *buf, size_t n);
+
+#endif
