@@ -50,6 +50,8 @@ FILE_DESCRIPTIONS = {
              "patterns; expected outputs computed by tools/reference_model.py.",
     "invalid": "Inputs the operation must reject: each breaks one validity clause (or pins "
                "the check order between two) and expects that clause's error name.",
+    "libraries": "Minimal reproductions of bugs the conformance matrix found in other "
+                 "libraries (docs/conformance-matrix.md); origin names the library and version.",
 }
 
 # ---------------------------------------------------------------- expectations
@@ -1731,6 +1733,119 @@ def eip_invalid_output_too_large():
                        "[2^16, 2^16]: output [1, 2^32, 1, 1] f32 is 16 GiB, above the 1 GiB cap",
                        ["MC-L4"], "output_too_large", data=iota("f32", [1, 1, 1, 1]),
                        sizes=[1 << 16, 1 << 16], auto_pad="same_upper")
+
+
+# =============================================================== library bugs
+# One minimal case per real bug that docs/conformance-matrix.md lists, named
+# <op>/libraries/<library>-<what>. The expected results follow from the
+# specification (worked out in origin) and are checked against
+# tools/reference_model.py like every other case.
+
+def library_bug(library, text):
+    return "library bug: %s; expected result by hand: %s; %s" % (library, text, CROSS_CHECK)
+
+
+ORT = "onnxruntime-node 1.30.0 (ONNX Runtime CPU)"
+TFJS = "@tensorflow/tfjs-backend-cpu 4.22.0"
+# float16 NaNs with payloads, quiet and signaling, and a denormal.
+F16_NANS = [0x7E01, 0xFD55, 0x7C01, 0x0001]
+
+
+@case(S2D, "libraries")
+def s2d_library_ort_f16_nan_payload():
+    return dict(
+        id="s2d/libraries/onnxruntime-f16-nan-payload",
+        origin=library_bug(ORT + ", SpaceToDepth float16 returns every NaN as 0x7E00/0xFE00",
+                           "one 2x2 block of a single channel becomes 4 channels in the same "
+                           "order, bit for bit"),
+        clauses=S2D_STEPS + ["MC-S1"],
+        inputs={"data": hexed("f16", [1, 1, 2, 2], F16_NANS)},
+        attributes={"block_size": 2, "mode": "blocks_first"},
+        expect=Typed(hexed("f16", [1, 4, 1, 1], F16_NANS)))
+
+
+@case(D2S, "libraries")
+def d2s_library_ort_f16_nan_payload():
+    return dict(
+        id="d2s/libraries/onnxruntime-f16-nan-payload",
+        origin=library_bug(ORT + ", DepthToSpace float16 (DCR and CRD) returns every NaN as "
+                           "0x7E00/0xFE00", "4 channels of one pixel become one 2x2 block in "
+                           "the same order, bit for bit"),
+        clauses=D2S_STEPS + ["MC-S1"],
+        inputs={"data": hexed("f16", [1, 4, 1, 1], F16_NANS)},
+        attributes={"block_size": 2, "mode": "depth_first"},
+        expect=Typed(hexed("f16", [1, 1, 2, 2], F16_NANS)))
+
+
+# float32 signaling NaNs (quiet bit clear, payload set), then two ordinary values.
+F32_SNANS = [0x7F800001, 0xFFBADBAD, 0x3F800000, 0x00000001]
+
+
+@case(S2B, "libraries")
+def s2b_library_tfjs_f32_snan():
+    return dict(
+        id="s2b/libraries/tfjs-f32-signaling-nan",
+        origin=library_bug(TFJS + ", spaceToBatchND copies float32 elements through JavaScript "
+                           "numbers, which sets the quiet bit of signaling NaNs",
+                           "[1,4] block [1,2]: batch k takes columns k, k+2: [[a,c],[b,d]] "
+                           "-> rows a c / b d"),
+        clauses=S2B_STEPS + ["MC-S1"],
+        inputs=s2b_inputs(hexed("f32", [1, 4], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+        expect=Typed(hexed("f32", [2, 2], [F32_SNANS[0], F32_SNANS[2], F32_SNANS[1],
+                                           F32_SNANS[3]])))
+
+
+@case(B2S, "libraries")
+def b2s_library_tfjs_f32_snan():
+    return dict(
+        id="b2s/libraries/tfjs-f32-signaling-nan",
+        origin=library_bug(TFJS + ", batchToSpaceND copies float32 elements through JavaScript "
+                           "numbers, which sets the quiet bit of signaling NaNs",
+                           "[2,2] block [1,2]: output row interleaves batch 0 and 1: "
+                           "a c b d"),
+        clauses=B2S_STEPS + ["MC-S1"],
+        inputs=b2s_inputs(hexed("f32", [2, 2], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+        expect=Typed(hexed("f32", [1, 4], [F32_SNANS[0], F32_SNANS[2], F32_SNANS[1],
+                                           F32_SNANS[3]])))
+
+
+@case(B2S, "libraries")
+def b2s_library_tfjs_crop_exceeds():
+    return dict(
+        id="b2s/libraries/tfjs-crop-exceeds",
+        origin="library bug: " + TFJS + ", batchToSpaceND does not check crops against the "
+               "interleaved axis (its documentation requires crop_start + crop_end <= "
+               "block_shape * size) and returns [1,2] data; by construction: D_1*B_1 = 2 < "
+               "crops 0 + 3",
+        clauses=["B2S-V10"],
+        inputs=b2s_inputs(tensor("f32", [2, 1], [1, 2]), [1, 2], [0, 0], [0, 3]),
+        expect=Rejected("crop_exceeds"))
+
+
+@case(S2B, "libraries")
+def s2b_library_tfjs_negative_pad():
+    return dict(
+        id="s2b/libraries/tfjs-negative-pad",
+        origin="library bug: " + TFJS + ", spaceToBatchND accepts a negative padding (its "
+               "documentation requires paddings >= 0) and crops instead, returning [2,1]; "
+               "by construction: pads_begin[1] = -2",
+        clauses=["S2B-V7"],
+        inputs=s2b_inputs(tensor("f32", [1, 4], [1, 2, 3, 4]), [1, 2], [0, -2], [0, 0]),
+        expect=Rejected("pad_negative"))
+
+
+@case(D2S, "libraries")
+def d2s_library_tfjs_empty_huge_block():
+    return dict(
+        id="d2s/libraries/tfjs-empty-output-huge-block",
+        origin=library_bug(TFJS + ", depthToSpace visits every output pixel even when the depth "
+                           "is 0: 2^34 iterations here, minutes instead of microseconds",
+                           "C = 0 is divisible by bs^2 = 2^34; output [1, 0, 2^17, 2^17], "
+                           "no elements"),
+        clauses=D2S_STEPS + ["D2S-V5"],
+        inputs={"data": empty("f32", [1, 0, 1, 1])},
+        attributes={"block_size": 1 << 17, "mode": "blocks_first"},
+        expect=Typed(empty("f32", [1, 0, 1 << 17, 1 << 17])))
 
 
 # =============================================================== building files
