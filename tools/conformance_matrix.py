@@ -188,6 +188,8 @@ def reproducer(entry, cases):
 def cell(counts):
     if not counts:
         return "no cases"
+    if set(counts) == {"unsupported"}:
+        return "unsupported (%d)" % counts["unsupported"]
     parts = ["%d pass" % counts.get("pass", 0)]
     parts += ["%d %s" % (counts[v], v) for v in FAILURES if counts.get(v)]
     if counts.get("unsupported"):
@@ -219,7 +221,7 @@ def render_failures(results):
     for r in results:
         name = r["adapter"]["name"]
         groups, unexplained = r["groups"], r["unexplained"]
-        lines.append("### %s (%s %s)" % (name, r["adapter"]["library"], r["version"]))
+        lines.append("### %s (%s)" % (name, r["version"]))
         lines.append("")
         if not groups and not unexplained:
             lines += ["No failures.", ""]
@@ -296,6 +298,9 @@ def parse_args(argv):
                         help="movconf's per-request timeout in seconds (default 10)")
     parser.add_argument("--reports", metavar="DIR",
                         help="keep movconf's JSON reports in DIR (default: a temporary folder)")
+    parser.add_argument("--write-expect", nargs=2, metavar=("NAME", "FILE"),
+                        help="write the explanations of adapter NAME as a movconf --expect "
+                             "file (spec/runner.md) to FILE and exit; runs nothing")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a failure is unexplained or a reproducer does not "
                              "fail, or when no adapter is installed")
@@ -347,8 +352,25 @@ def run_all(args, workdir):
     return results, missing, paths, entries
 
 
+def write_expect(entries, name, path):
+    """movconf's expectations for one adapter: every case pattern of its entries."""
+    expect = [{"case": pattern, "verdict": e["verdict"],
+               "reason": "%s: %s" % (e["class"], e["title"])}
+              for e in entries if e["adapter"] == name for pattern in e["cases"]]
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        json.dump(expect, f, indent=1)
+        f.write("\n")
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if args.write_expect:
+        try:
+            return write_expect(load_explanations(args.explanations), *args.write_expect)
+        except UsageError as e:
+            print("conformance_matrix: %s" % e, file=sys.stderr)
+            return 2
     if not os.access(args.movconf, os.X_OK):
         print("conformance_matrix: %s is not an executable; build movconf first "
               "(cmake -S . -B build && cmake --build build)" % args.movconf, file=sys.stderr)

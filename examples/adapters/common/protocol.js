@@ -309,6 +309,7 @@ async function serve({ name, version, ops, handle }) {
 }
 
 module.exports = {
+  answer,
   ELEMENT_BITS,
   INT64_MAX,
   INT64_MIN,

@@ -50,8 +50,10 @@ async function session(opType, attributes, type, rank) {
                               type, rank]);
   let s = sessions.get(key);
   if (!s) {
+    // One thread: many tiny requests on a shared machine. Log level fatal:
+    // errors come back as exceptions, which the reply carries.
     s = await ort.InferenceSession.create(oneNodeModel(opType, attributes, type, rank), {
-      intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 3,
+      intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
     });
     sessions.set(key, s);
   }

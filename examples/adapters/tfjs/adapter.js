@@ -18,6 +18,13 @@ const common = require('../common/protocol.js');
 const NAME = 'tfjs';
 const { Unsupported } = common;
 
+// TensorFlow.js greets every Node.js process with an advertisement for its
+// native backend; the CPU backend is the point here, so it is left out.
+const warn = console.warn;
+console.warn = (...parts) => {
+  if (!String(parts[0]).includes('install our node backend')) warn(...parts);
+};
+
 let tf;
 try {
   tf = require('@tensorflow/tfjs-core');
