@@ -54,7 +54,8 @@ async function libraryCall(what, fn) {
   } catch (e) {
     if (e instanceof Unsupported) throw e;
     const text = e && e.message !== undefined ? e.message : String(e);
-    if (/allocation failed|Invalid typed array length|Array buffer allocation/i.test(text))
+    // Out of memory, as opposed to a size the library computed negative.
+    if (/allocation failed|Invalid typed array length: \d/i.test(text))
       throw new Unsupported(`${what}: the library could not allocate memory: ${text}`);
     throw new Rejected(`${what}: ${text}`);
   }

@@ -86,7 +86,9 @@ function spatialBlocks(inputs, beginName, endName) {
   if (begin.length !== block.length || end.length !== block.length)
     throw new Unsupported(`TensorFlow.js takes ${beginName}/${endName} as one pair per ` +
                           `block_shape entry: lengths ${block.length}, ${begin.length}, ${end.length}`);
-  if (block.length === 0 || block[0] !== 1 || begin[0] !== 0 || end[0] !== 0)
+  if (block.length === 0)
+    throw new Unsupported('TensorFlow.js has no batch entry to drop from an empty block_shape');
+  if (block[0] !== 1 || begin[0] !== 0 || end[0] !== 0)
     throw new Unsupported(`TensorFlow.js has no batch entry in block_shape/${beginName}/` +
                           `${endName}: batch entries ${block[0]}, ${begin[0]}, ${end[0]}`);
   const pairs = begin.slice(1).map((b, i) => [b, end[i + 1]]);
