@@ -1781,32 +1781,32 @@ def d2s_library_ort_f16_nan_payload():
 F32_SNANS = [0x7F800001, 0xFFBADBAD, 0x3F800000, 0x00000001]
 
 
+def tfjs_snan_case(op, case_id, kernel, inputs, out_shape, text):
+    """Batch/space interleaving of F32_SNANS whose output order is a c b d."""
+    steps = S2B_STEPS if op == S2B else B2S_STEPS
+    return dict(
+        id=case_id,
+        origin=library_bug(TFJS + ", %s copies float32 elements through JavaScript numbers, "
+                           "which sets the quiet bit of signaling NaNs" % kernel, text),
+        clauses=steps + ["MC-S1"],
+        inputs=inputs,
+        expect=Typed(hexed("f32", out_shape, [F32_SNANS[i] for i in (0, 2, 1, 3)])))
+
+
 @case(S2B, "libraries")
 def s2b_library_tfjs_f32_snan():
-    return dict(
-        id="s2b/libraries/tfjs-f32-signaling-nan",
-        origin=library_bug(TFJS + ", spaceToBatchND copies float32 elements through JavaScript "
-                           "numbers, which sets the quiet bit of signaling NaNs",
-                           "[1,4] block [1,2]: batch k takes columns k, k+2: [[a,c],[b,d]] "
-                           "-> rows a c / b d"),
-        clauses=S2B_STEPS + ["MC-S1"],
-        inputs=s2b_inputs(hexed("f32", [1, 4], F32_SNANS), [1, 2], [0, 0], [0, 0]),
-        expect=Typed(hexed("f32", [2, 2], [F32_SNANS[0], F32_SNANS[2], F32_SNANS[1],
-                                           F32_SNANS[3]])))
+    return tfjs_snan_case(S2B, "s2b/libraries/tfjs-f32-signaling-nan", "spaceToBatchND",
+                          s2b_inputs(hexed("f32", [1, 4], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+                          [2, 2], "[1,4] block [1,2]: batch k takes columns k, k+2: "
+                          "[[a,c],[b,d]] -> rows a c / b d")
 
 
 @case(B2S, "libraries")
 def b2s_library_tfjs_f32_snan():
-    return dict(
-        id="b2s/libraries/tfjs-f32-signaling-nan",
-        origin=library_bug(TFJS + ", batchToSpaceND copies float32 elements through JavaScript "
-                           "numbers, which sets the quiet bit of signaling NaNs",
-                           "[2,2] block [1,2]: output row interleaves batch 0 and 1: "
-                           "a c b d"),
-        clauses=B2S_STEPS + ["MC-S1"],
-        inputs=b2s_inputs(hexed("f32", [2, 2], F32_SNANS), [1, 2], [0, 0], [0, 0]),
-        expect=Typed(hexed("f32", [1, 4], [F32_SNANS[0], F32_SNANS[2], F32_SNANS[1],
-                                           F32_SNANS[3]])))
+    return tfjs_snan_case(B2S, "b2s/libraries/tfjs-f32-signaling-nan", "batchToSpaceND",
+                          b2s_inputs(hexed("f32", [2, 2], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+                          [1, 4], "[2,2] block [1,2]: output row interleaves batch 0 and 1: "
+                          "a c b d")
 
 
 @case(B2S, "libraries")

@@ -32,4 +32,4 @@ function detect(folder, packages) {
   process.exit(0);
 }
 
-module.exports = { detect };
+module.exports = { detect, installedPackage };

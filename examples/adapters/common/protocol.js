@@ -122,49 +122,45 @@ function parseJson(text) {
     return Number.isSafeInteger(n) ? n : BigInt(m[0]);
   };
 
+  // The members of an object or array: from its opening character to `close`,
+  // reading each with readItem.
+  const parseSequence = (close, readItem) => {
+    pos++;
+    skipSpace();
+    if (text[pos] === close) {
+      pos++;
+      return;
+    }
+    for (;;) {
+      readItem();
+      skipSpace();
+      if (text[pos] === ',') pos++;
+      else if (text[pos] === close) {
+        pos++;
+        return;
+      } else fail(`expected ',' or '${close}'`);
+    }
+  };
+
   const parseValue = (depth) => {
     if (depth > 64) fail('nesting too deep');
     skipSpace();
     const c = text[pos];
     if (c === '{') {
-      pos++;
       const object = {};
-      skipSpace();
-      if (text[pos] === '}') {
-        pos++;
-        return object;
-      }
-      for (;;) {
+      parseSequence('}', () => {
         skipSpace();
         if (text[pos] !== '"') fail('expected a key');
         const key = parseString();
         expect(':');
         object[key] = parseValue(depth + 1);
-        skipSpace();
-        if (text[pos] === ',') pos++;
-        else if (text[pos] === '}') {
-          pos++;
-          return object;
-        } else fail("expected ',' or '}'");
-      }
+      });
+      return object;
     }
     if (c === '[') {
-      pos++;
       const array = [];
-      skipSpace();
-      if (text[pos] === ']') {
-        pos++;
-        return array;
-      }
-      for (;;) {
-        array.push(parseValue(depth + 1));
-        skipSpace();
-        if (text[pos] === ',') pos++;
-        else if (text[pos] === ']') {
-          pos++;
-          return array;
-        } else fail("expected ',' or ']'");
-      }
+      parseSequence(']', () => array.push(parseValue(depth + 1)));
+      return array;
     }
     if (c === '"') return parseString();
     for (const [word, value] of [['true', true], ['false', false], ['null', null]]) {
@@ -299,14 +295,29 @@ async function answer(line, handle, name) {
 }
 
 // Writes the handshake, then answers request lines one at a time until
-// stdin ends.
-async function serve({ name, version, ops, handle }) {
+// stdin ends; handlers maps an operation name to its handler, and a request
+// for another operation is unsupported (`library` names what lacks it).
+async function serve({ name, version, ops, handlers, library }) {
+  const handle = (request) => {
+    const handler = handlers[request.op];
+    if (!handler) throw new Unsupported(`${library} has no ${request.op}`);
+    return handler(request);
+  };
   await writeLine({ protocol: PROTOCOL, name, version, ops });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.length === 0) continue;
     await writeLine(await answer(line, handle, name));
   }
+}
+
+// Runs an adapter's async main; a failure before or outside a request (a
+// library that does not load, a broken stdin) ends the process with status 2.
+function runAdapter(name, main) {
+  main().catch((e) => {
+    log(name, e && e.stack ? e.stack : String(e));
+    process.exit(2);
+  });
 }
 
 module.exports = {
@@ -325,6 +336,7 @@ module.exports = {
   shapeNumbers,
   sideInputNumbers,
   sideInputValues,
+  runAdapter,
   storageBytes,
   tensorBytes,
   typedView,

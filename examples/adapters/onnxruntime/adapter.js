@@ -13,8 +13,8 @@
 // Everything else is unsupported. Element types: those ONNX Runtime has a
 // kernel for, found by running each one at start-up.
 
-const path = require('path');
 const common = require('../common/protocol.js');
+const { installedPackage } = require('../common/detect.js');
 const { oneNodeModel } = require('./onnx_model.js');
 
 const NAME = 'onnxruntime';
@@ -144,8 +144,7 @@ async function probeTypes() {
 }
 
 async function main() {
-  const version = require(path.join(path.dirname(require.resolve('onnxruntime-node')), '..',
-                                    'package.json')).version;
+  const { version } = installedPackage(__dirname, 'onnxruntime-node');
   const ops = await probeTypes();
   common.log(NAME, `onnxruntime-node ${version}; kernels for`,
              Object.entries(ops).map(([op, { types }]) => `${op}: ${types.join(' ')}`).join('; '));
@@ -153,15 +152,9 @@ async function main() {
     name: 'onnxruntime-node',
     version,
     ops,
-    handle: (request) => {
-      const handler = HANDLERS[request.op];
-      if (!handler) throw new Unsupported(`ONNX has no ${request.op}`);
-      return handler(request);
-    },
+    handlers: HANDLERS,
+    library: 'ONNX',
   });
 }
 
-main().catch((e) => {
-  common.log(NAME, e && e.stack ? e.stack : String(e));
-  process.exit(2);
-});
+common.runAdapter(NAME, main);

@@ -12,8 +12,8 @@
 //                   back: a composite of three library ops (see README.md)
 // Element types: float32, int32 and bool, TensorFlow.js's own data types.
 
-const path = require('path');
 const common = require('../common/protocol.js');
+const { installedPackage } = require('../common/detect.js');
 
 const NAME = 'tfjs';
 const { Unsupported } = common;
@@ -131,8 +131,7 @@ const HANDLERS = {
 async function main() {
   await tf.setBackend('cpu');
   await tf.ready();
-  const version = require(path.join(path.dirname(require.resolve('@tensorflow/tfjs-core')), '..',
-                                    'package.json')).version;
+  const { version } = installedPackage(__dirname, '@tensorflow/tfjs-backend-cpu');
   const types = Object.keys(TF_TYPES);
   const ops = Object.fromEntries(Object.keys(HANDLERS).map((op) => [op, { types }]));
   // tf.depthToSpace takes float32 tensors only (it rejects int32 and bool).
@@ -141,15 +140,9 @@ async function main() {
     name: 'tfjs-backend-cpu',
     version,
     ops,
-    handle: (request) => {
-      const handler = HANDLERS[request.op];
-      if (!handler) throw new Unsupported(`TensorFlow.js has no ${request.op}`);
-      return handler(request);
-    },
+    handlers: HANDLERS,
+    library: 'TensorFlow.js',
   });
 }
 
-main().catch((e) => {
-  common.log(NAME, e && e.stack ? e.stack : String(e));
-  process.exit(2);
-});
+common.runAdapter(NAME, main);
