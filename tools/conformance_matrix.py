@@ -295,17 +295,17 @@ def render(results, missing, paths):
 # ---------------------------------------------------------------- main
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(
-        description=__doc__.splitlines()[0],
-        epilog="Writes docs/conformance-matrix.md; see the module docstring (python3 -c "
-               "'import tools.conformance_matrix as m; help(m)') or README.md.")
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", help="case files or folders (default: conformance)")
     parser.add_argument("--movconf", default=os.path.join(REPO, "build", "movconf"),
                         help="the movconf binary (default: build/movconf)")
     parser.add_argument("--registry", default=os.path.join(REPO, "examples", "adapters",
-                                                           "adapters.json"))
+                                                           "adapters.json"),
+                        help="the adapter registry (default: examples/adapters/adapters.json)")
     parser.add_argument("--explanations", default=os.path.join(REPO, "docs",
-                                                               "conformance-explanations.json"))
+                                                               "conformance-explanations.json"),
+                        help="default: docs/conformance-explanations.json")
     parser.add_argument("--out", default=os.path.join(REPO, "docs", "conformance-matrix.md"),
                         help="the matrix to write ('-': standard output)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
