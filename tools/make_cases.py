@@ -50,8 +50,8 @@ FILE_DESCRIPTIONS = {
              "patterns; expected outputs computed by tools/reference_model.py.",
     "invalid": "Inputs the operation must reject: each breaks one validity clause (or pins "
                "the check order between two) and expects that clause's error name.",
-    "third_party": "Bugs found in other implementations by the adapters of examples/adapters/: "
-                   "each the smallest readable case, with the library and its version in origin.",
+    "libraries": "Minimal reproductions of bugs the conformance matrix found in other "
+                 "libraries (docs/conformance-matrix.md); origin names the library and version.",
 }
 
 # ---------------------------------------------------------------- expectations
@@ -1746,10 +1746,10 @@ def third_party(library, what):
     return "bug found in %s by examples/adapters: %s" % (library, what)
 
 
-@case(D2S, "third_party")
+@case(D2S, "libraries")
 def d2s_third_party_pytorch_shuffle_block_square_overflow():
     return dict(
-        id="d2s/third-party/pytorch-pixel-shuffle-block-square-overflow",
+        id="d2s/libraries/pytorch-pixel-shuffle-block-square-overflow",
         origin=third_party(TORCH, "pixel_shuffle(x, 2**32) dies of SIGFPE: upscale_factor^2 = "
                            "2^64 wraps to 0 and the divisibility check divides by it; block_size^2 "
                            "does not fit in int64, so the expected error is shape_overflow (MC-L3), "
@@ -1759,10 +1759,10 @@ def d2s_third_party_pytorch_shuffle_block_square_overflow():
         expect=Rejected("shape_overflow"))
 
 
-@case(S2D, "third_party")
+@case(S2D, "libraries")
 def s2d_third_party_pytorch_unshuffle_block_square_overflow():
     return dict(
-        id="s2d/third-party/pytorch-pixel-unshuffle-block-square-overflow",
+        id="s2d/libraries/pytorch-pixel-unshuffle-block-square-overflow",
         origin=third_party(TORCH, "pixel_unshuffle(x, 2**32) on an empty [1, 1, 0, 0] returns "
                            "shape [1, 1, 0, 0] instead of failing: C * downscale_factor^2 = 2^64 "
                            "wraps silently; block_size^2 does not fit in int64, so the expected "
@@ -1772,10 +1772,10 @@ def s2d_third_party_pytorch_unshuffle_block_square_overflow():
         expect=Rejected("shape_overflow"))
 
 
-@case(S2D, "third_party")
+@case(S2D, "libraries")
 def s2d_third_party_pytorch_unshuffle_empty_batch():
     return dict(
-        id="s2d/third-party/pytorch-pixel-unshuffle-empty-batch",
+        id="s2d/libraries/pytorch-pixel-unshuffle-empty-batch",
         origin=third_party(TORCH, "pixel_unshuffle on a zero-element input returns it unchanged "
                            "([0, 1, 2, 2] stays [0, 1, 2, 2]); by hand: S2D-O1 gives [N, C * bs^2, "
                            "H / bs, W / bs] = [0, 4, 1, 1], with no elements; " + CROSS_CHECK),
@@ -1784,10 +1784,10 @@ def s2d_third_party_pytorch_unshuffle_empty_batch():
         expect=Typed(empty("f32", [0, 4, 1, 1])))
 
 
-@case(EIP, "third_party")
+@case(EIP, "libraries")
 def eip_third_party_pytorch_unfold_kernel_overflow():
     return dict(
-        id="eip/third-party/pytorch-unfold-kernel-overflow",
+        id="eip/libraries/pytorch-unfold-kernel-overflow",
         origin=third_party(TORCH, "unfold(x, kernel_size=(2**32, 2**32)) on [1, 1, 1, 1] returns a "
                            "tensor of shape [1, 0, -17179869180] (a negative dimension) instead of "
                            "failing; the output depth C * 2^32 * 2^32 does not fit in int64, so the "
@@ -1795,6 +1795,119 @@ def eip_third_party_pytorch_unfold_kernel_overflow():
         clauses=["MC-L3"], inputs={"data": iota("f32", [1, 1, 1, 1])},
         attributes=eip_attrs([1 << 32, 1 << 32], [1, 1], [1, 1], "valid"),
         expect=Rejected("shape_overflow"))
+
+
+# =============================================================== library bugs
+# One minimal case per real bug that docs/conformance-matrix.md lists, named
+# <op>/libraries/<library>-<what>. The expected results follow from the
+# specification (worked out in origin) and are checked against
+# tools/reference_model.py like every other case.
+
+def library_bug(library, text):
+    return "library bug: %s; expected result by hand: %s; %s" % (library, text, CROSS_CHECK)
+
+
+ORT = "onnxruntime-node 1.30.0 (ONNX Runtime CPU)"
+TFJS = "@tensorflow/tfjs-backend-cpu 4.22.0"
+# float16 NaNs with payloads, quiet and signaling, and a denormal.
+F16_NANS = [0x7E01, 0xFD55, 0x7C01, 0x0001]
+
+
+@case(S2D, "libraries")
+def s2d_library_ort_f16_nan_payload():
+    return dict(
+        id="s2d/libraries/onnxruntime-f16-nan-payload",
+        origin=library_bug(ORT + ", SpaceToDepth float16 returns every NaN as 0x7E00/0xFE00",
+                           "one 2x2 block of a single channel becomes 4 channels in the same "
+                           "order, bit for bit"),
+        clauses=S2D_STEPS + ["MC-S1"],
+        inputs={"data": hexed("f16", [1, 1, 2, 2], F16_NANS)},
+        attributes={"block_size": 2, "mode": "blocks_first"},
+        expect=Typed(hexed("f16", [1, 4, 1, 1], F16_NANS)))
+
+
+@case(D2S, "libraries")
+def d2s_library_ort_f16_nan_payload():
+    return dict(
+        id="d2s/libraries/onnxruntime-f16-nan-payload",
+        origin=library_bug(ORT + ", DepthToSpace float16 (DCR and CRD) returns every NaN as "
+                           "0x7E00/0xFE00", "4 channels of one pixel become one 2x2 block in "
+                           "the same order, bit for bit"),
+        clauses=D2S_STEPS + ["MC-S1"],
+        inputs={"data": hexed("f16", [1, 4, 1, 1], F16_NANS)},
+        attributes={"block_size": 2, "mode": "depth_first"},
+        expect=Typed(hexed("f16", [1, 1, 2, 2], F16_NANS)))
+
+
+# float32 signaling NaNs (quiet bit clear, payload set), then two ordinary values.
+F32_SNANS = [0x7F800001, 0xFFBADBAD, 0x3F800000, 0x00000001]
+
+
+def tfjs_snan_case(op, case_id, kernel, inputs, out_shape, text):
+    """Batch/space interleaving of F32_SNANS whose output order is a c b d."""
+    steps = S2B_STEPS if op == S2B else B2S_STEPS
+    return dict(
+        id=case_id,
+        origin=library_bug(TFJS + ", %s copies float32 elements through JavaScript numbers, "
+                           "which sets the quiet bit of signaling NaNs" % kernel, text),
+        clauses=steps + ["MC-S1"],
+        inputs=inputs,
+        expect=Typed(hexed("f32", out_shape, [F32_SNANS[i] for i in (0, 2, 1, 3)])))
+
+
+@case(S2B, "libraries")
+def s2b_library_tfjs_f32_snan():
+    return tfjs_snan_case(S2B, "s2b/libraries/tfjs-f32-signaling-nan", "spaceToBatchND",
+                          s2b_inputs(hexed("f32", [1, 4], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+                          [2, 2], "[1,4] block [1,2]: batch k takes columns k, k+2: "
+                          "[[a,c],[b,d]] -> rows a c / b d")
+
+
+@case(B2S, "libraries")
+def b2s_library_tfjs_f32_snan():
+    return tfjs_snan_case(B2S, "b2s/libraries/tfjs-f32-signaling-nan", "batchToSpaceND",
+                          b2s_inputs(hexed("f32", [2, 2], F32_SNANS), [1, 2], [0, 0], [0, 0]),
+                          [1, 4], "[2,2] block [1,2]: output row interleaves batch 0 and 1: "
+                          "a c b d")
+
+
+@case(B2S, "libraries")
+def b2s_library_tfjs_crop_exceeds():
+    return dict(
+        id="b2s/libraries/tfjs-crop-exceeds",
+        origin="library bug: " + TFJS + ", batchToSpaceND does not check crops against the "
+               "interleaved axis (its documentation requires crop_start + crop_end <= "
+               "block_shape * size) and returns [1,2] data; by construction: D_1*B_1 = 2 < "
+               "crops 0 + 3",
+        clauses=["B2S-V10"],
+        inputs=b2s_inputs(tensor("f32", [2, 1], [1, 2]), [1, 2], [0, 0], [0, 3]),
+        expect=Rejected("crop_exceeds"))
+
+
+@case(S2B, "libraries")
+def s2b_library_tfjs_negative_pad():
+    return dict(
+        id="s2b/libraries/tfjs-negative-pad",
+        origin="library bug: " + TFJS + ", spaceToBatchND accepts a negative padding (its "
+               "documentation requires paddings >= 0) and crops instead, returning [2,1]; "
+               "by construction: pads_begin[1] = -2",
+        clauses=["S2B-V7"],
+        inputs=s2b_inputs(tensor("f32", [1, 4], [1, 2, 3, 4]), [1, 2], [0, -2], [0, 0]),
+        expect=Rejected("pad_negative"))
+
+
+@case(D2S, "libraries")
+def d2s_library_tfjs_empty_huge_block():
+    return dict(
+        id="d2s/libraries/tfjs-empty-output-huge-block",
+        origin=library_bug(TFJS + ", depthToSpace visits every output pixel even when the depth "
+                           "is 0: 2^34 iterations here, minutes instead of microseconds",
+                           "C = 0 is divisible by bs^2 = 2^34; output [1, 0, 2^17, 2^17], "
+                           "no elements"),
+        clauses=D2S_STEPS + ["D2S-V5"],
+        inputs={"data": empty("f32", [1, 0, 1, 1])},
+        attributes={"block_size": 1 << 17, "mode": "blocks_first"},
+        expect=Typed(empty("f32", [1, 0, 1 << 17, 1 << 17])))
 
 
 # =============================================================== building files

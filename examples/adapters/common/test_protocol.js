@@ -1,0 +1,112 @@
+'use strict';
+// Unit tests of the shared protocol module and of the ONNX model encoder's
+// varints (node:test; run `node examples/adapters/common/test_protocol.js`).
+// Expected values come from the protocol page (spec/adapter-protocol.md) and
+// from protobuf's documented encodings, worked out by hand.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const p = require('./protocol.js');
+const { varint } = require('../onnxruntime/onnx_model.js');
+
+const b64 = (bytes) => Buffer.from(bytes).toString('base64');
+
+test('parseJson keeps int64 values exact and small integers as numbers', () => {
+  const v = p.parseJson('{"a":9223372036854775807,"b":-9223372036854775808,"c":12,' +
+                        '"d":9007199254740993,"e":[],"f":{},"g":[true,false,null],"h":-0.5e1}');
+  assert.equal(v.a, 9223372036854775807n);
+  assert.equal(v.b, -9223372036854775808n);
+  assert.equal(v.c, 12);
+  assert.equal(v.d, 9007199254740993n);
+  assert.deepEqual(v.e, []);
+  assert.deepEqual(v.f, {});
+  assert.deepEqual(v.g, [true, false, null]);
+  assert.equal(v.h, -5);
+});
+
+test('parseJson reads escapes wherever they are', () => {
+  const v = p.parseJson(' {"x":"plain","y":"a\\"b\\\\c\\u00e9\\n","z":"after"} ');
+  assert.equal(v.x, 'plain');
+  assert.equal(v.y, 'a"b\\c\u00e9\n');
+  assert.equal(v.z, 'after');
+});
+
+test('parseJson rejects broken lines', () => {
+  for (const text of ['{"a":1', '{"a":1} x', '{"a" 1}', '[1,]', '"open'])
+    assert.throws(() => p.parseJson(text), SyntaxError, text);
+});
+
+test('storageBytes packs sub-byte types (section 6)', () => {
+  assert.equal(p.storageBytes('u1', 9), 2n);
+  assert.equal(p.storageBytes('u4', 3), 2n);
+  assert.equal(p.storageBytes('i4', 4), 2n);
+  assert.equal(p.storageBytes('f32', 0), 0n);
+  assert.equal(p.storageBytes('i64', 3), 24n);
+});
+
+test('sideInputValues reads every integer type little-endian', () => {
+  assert.deepEqual(p.sideInputValues({ type: 'i8', shape: [2], base64: b64([0xff, 0x7f]) }),
+                   [-1n, 127n]);
+  assert.deepEqual(p.sideInputValues({ type: 'u16', shape: [1], base64: b64([0x34, 0x12]) }),
+                   [0x1234n]);
+  assert.deepEqual(p.sideInputValues({ type: 'i32', shape: [2],
+                                       base64: b64([1, 0, 0, 0, 2, 0, 0, 0]) }), [1n, 2n]);
+  assert.deepEqual(p.sideInputValues({ type: 'u64', shape: [1], base64: b64(Array(8).fill(0xff)) }),
+                   [(1n << 64n) - 1n]);
+  assert.deepEqual(p.sideInputValues({ type: 'i64', shape: [1],
+                                       base64: b64([0, 0, 0, 0, 0, 0, 0, 0x80]) }), [-(1n << 63n)]);
+  assert.equal(p.sideInputValues({ type: 'f32', shape: [1], base64: b64([0, 0, 0x80, 0x3f]) }),
+               null);
+});
+
+test('tensorBytes checks the byte count against type and shape', () => {
+  assert.throws(() => p.tensorBytes({ type: 'f32', shape: [2], base64: b64([0, 0, 0, 0]) }, 'd'));
+  assert.equal(p.tensorBytes({ type: 'u1', shape: [9], base64: 'sIA=' }, 'd').length, 2);
+});
+
+test('sideInputNumbers refuses values a JavaScript number would change', () => {
+  assert.deepEqual(p.sideInputNumbers([1n, -2n], 'x'), [1, -2]);
+  assert.throws(() => p.sideInputNumbers([(1n << 53n) + 1n], 'x'), p.Unsupported);
+});
+
+test('outputTensor encodes exactly the bytes of a typed-array view', () => {
+  const whole = new Float32Array([5, 1, -2]);
+  const out = p.outputTensor('f32', [2], whole.subarray(1));
+  assert.equal(out.base64, 'AACAPwAAAMA='); // 1.0 and -2.0, section 6's table
+  assert.deepEqual(out.shape, [2]);
+});
+
+test('typedView copies to an aligned buffer', () => {
+  const bytes = Buffer.from([9, 0, 0, 0x80, 0x3f]).subarray(1);
+  assert.equal(p.typedView(Float32Array, bytes)[0], 1);
+});
+
+test('answer turns handler outcomes into replies', async () => {
+  const line = '{"id":7,"op":"DepthToSpace-1","attributes":{},"inputs":{},"max_output_bytes":4}';
+  const output = { type: 'f32', shape: [1], base64: 'AACAPw==' };
+  assert.deepEqual(await p.answer(line, () => output, 't'), { id: 7, output });
+  assert.deepEqual(await p.answer(line, () => { throw new p.Unsupported('no'); }, 't'),
+                   { id: 7, unsupported: 'no' });
+  assert.deepEqual(await p.answer(line, () => { throw new p.Rejected('bad'); }, 't'),
+                   { id: 7, error: 'bad' });
+  const big = await p.answer(line, () => ({ type: 'f32', shape: [2], base64: '' }), 't');
+  assert.match(big.unsupported, /more than max_output_bytes/);
+  const huge = await p.answer(line, () => ({ type: 'f32', shape: [0, 2 ** 32, 2 ** 32],
+                                             base64: '' }), 't');
+  assert.match(huge.unsupported, /beyond int64/);
+});
+
+test('libraryCall maps library exceptions to Rejected', async () => {
+  await assert.rejects(p.libraryCall('op', () => { throw new Error('nope'); }), p.Rejected);
+  await assert.rejects(p.libraryCall('op', () => { throw new RangeError('Array buffer allocation failed'); }),
+                       p.Unsupported);
+  assert.equal(await p.libraryCall('op', () => 3), 3);
+});
+
+test('protobuf varints (protobuf encoding guide)', () => {
+  assert.deepEqual([...varint(1)], [0x01]);
+  assert.deepEqual([...varint(150)], [0x96, 0x01]);
+  assert.deepEqual([...varint(300)], [0xac, 0x02]);
+  assert.deepEqual([...varint(-1)], [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+  assert.deepEqual([...varint(1n << 62n)], [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40]);
+});

@@ -1,0 +1,77 @@
+'use strict';
+// A one-node ONNX model (ModelProto) written in protobuf's wire format by
+// hand: the few fields ONNX Runtime needs, no protobuf library. Field numbers
+// are those of onnx/onnx.proto.
+
+// ONNX TensorProto.DataType codes.
+const ONNX_TYPES = {
+  f32: 1, u8: 2, i8: 3, u16: 4, i16: 5, i32: 6, i64: 7, boolean: 9,
+  f16: 10, f64: 11, u32: 12, u64: 13, bf16: 16, f8e4m3: 17, f8e5m2: 19,
+  u4: 21, i4: 22,
+};
+
+const IR_VERSION = 10; // ONNX 1.16, the first with 4-bit types
+const OPSET = 21;
+
+// A varint of an integer in 0 .. 2^64-1; negative int64 values are written
+// as their two's complement, as protobuf does.
+function varint(value) {
+  let v = BigInt.asUintN(64, BigInt(value));
+  const bytes = [];
+  do {
+    const low = Number(v & 0x7fn);
+    v >>= 7n;
+    bytes.push(v === 0n ? low : low | 0x80);
+  } while (v !== 0n);
+  return Buffer.from(bytes);
+}
+
+const key = (field, wireType) => varint((field << 3) | wireType);
+const intField = (field, value) => Buffer.concat([key(field, 0), varint(value)]);
+function bytesField(field, content) {
+  const body = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  return Buffer.concat([key(field, 2), varint(body.length), body]);
+}
+
+// AttributeProto: name = 1, i = 3, s = 4, type = 20 (INT 2, STRING 3).
+function intAttribute(name, value) {
+  return Buffer.concat([bytesField(1, name), intField(3, value), intField(20, 2)]);
+}
+function stringAttribute(name, value) {
+  return Buffer.concat([bytesField(1, name), bytesField(4, value), intField(20, 3)]);
+}
+
+// ValueInfoProto of a tensor whose dimensions are symbolic (dim_param), so one
+// model serves every shape of its rank.
+function tensorValueInfo(name, elemType, rank, prefix) {
+  const dims = [];
+  for (let i = 0; i < rank; i++) dims.push(bytesField(1, bytesField(2, `${prefix}${i}`)));
+  const shape = Buffer.concat(dims); // TensorShapeProto.dim = 1
+  const tensorType = Buffer.concat([intField(1, elemType), bytesField(2, shape)]);
+  const typeProto = bytesField(1, tensorType); // TypeProto.tensor_type = 1
+  return Buffer.concat([bytesField(1, name), bytesField(2, typeProto)]);
+}
+
+// The model: graph with one node `opType(x) -> y` with the given attributes
+// ({name: bigint|number|string}); `type` is a movconf element type name.
+function oneNodeModel(opType, attributes, type, rank) {
+  const elemType = ONNX_TYPES[type];
+  if (elemType === undefined) throw new Error(`no ONNX type for ${type}`);
+  const attributeFields = Object.entries(attributes).map(([name, value]) =>
+    bytesField(5, typeof value === 'string' ? stringAttribute(name, value)
+                                            : intAttribute(name, value)));
+  // NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5.
+  const node = Buffer.concat([bytesField(1, 'x'), bytesField(2, 'y'), bytesField(3, 'node'),
+                              bytesField(4, opType), ...attributeFields]);
+  // GraphProto: node = 1, name = 2, input = 11, output = 12.
+  const graph = Buffer.concat([bytesField(1, node), bytesField(2, 'movconf'),
+                               bytesField(11, tensorValueInfo('x', elemType, rank, 'in')),
+                               bytesField(12, tensorValueInfo('y', elemType, rank, 'out'))]);
+  // OperatorSetIdProto: domain = 1 (default ""), version = 2.
+  const opset = intField(2, OPSET);
+  // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8.
+  return new Uint8Array(Buffer.concat([intField(1, IR_VERSION), bytesField(2, 'movconf'),
+                                       bytesField(7, graph), bytesField(8, opset)]));
+}
+
+module.exports = { ONNX_TYPES, oneNodeModel, varint };
