@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "movconf/tensor.h"
+#include "optimized/mutants.h"
 
 typedef struct mc_rowio {
   mc_type type;
@@ -34,7 +35,11 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
     return;
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
-      mc_copy_element(dst, d + k * dstep, src, s + k * sstep, io->type);
+      mc_copy_element(dst, d + k * dstep, src,
+                      (s + k * sstep) ^
+                          (MC_MUTANT(rows_nibbles_swapped) && mc_type_bits(io->type) == 4) ^
+                          (MC_MUTANT(rows_u1_bits_reversed) && mc_type_bits(io->type) == 1 ? 7 : 0),
+                      io->type);
     return;
   }
   uint8_t *o = dst + d * (int64_t)io->esize;
@@ -48,7 +53,7 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
     MC_STRIDED_LOOP(1, o, dstep, i, sstep, n);
     break;
   case 2:
-    MC_STRIDED_LOOP(2, o, dstep, i, sstep, n);
+    MC_STRIDED_LOOP(MC_MUTATE(rows_strided_2byte_as_1byte, 2, 1), o, dstep, i, sstep, n);
     break;
   case 4:
     MC_STRIDED_LOOP(4, o, dstep, i, sstep, n);
