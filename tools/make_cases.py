@@ -52,6 +52,10 @@ FILE_DESCRIPTIONS = {
                "the check order between two) and expects that clause's error name.",
     "libraries": "Minimal reproductions of bugs the conformance matrix found in other "
                  "libraries (docs/conformance-matrix.md); origin names the library and version.",
+
+    "mutation": "Cases added because a deliberate fault of the optimized kernels "
+                "(docs/mutation.md) passed every other case; expected results by hand, "
+                "cross-checked against tools/reference_model.py.",
 }
 
 # ---------------------------------------------------------------- expectations
@@ -1908,6 +1912,61 @@ def d2s_library_tfjs_empty_huge_block():
         inputs={"data": empty("f32", [1, 0, 1, 1])},
         attributes={"block_size": 1 << 17, "mode": "blocks_first"},
         expect=Typed(empty("f32", [1, 0, 1 << 17, 1 << 17])))
+
+# =============================================================== mutation cases
+# Each closes a gap that a mutant of src/optimized/mutants.h (docs/mutation.md)
+# went through; the mutant is named in origin.
+
+def for_mutant(mutant, text):
+    return by_hand(text) + "; kills mutant " + mutant
+
+
+@case(B2S, "mutation")
+def b2s_mutation_wide_block_crops():
+    data = [100 + k for k in range(130)]  # batch o, position d holds 100 + 2*o + d
+    return dict(
+        id="b2s/mutation/wide-block-crops",
+        origin=for_mutant("b2s_wide_crop_sign", "block 65 on the last axis (beyond 64 ways) "
+                          "with crops 1 and 2: batch' = 1, so batch o holds block offset o; "
+                          "uncropped position x = d*65 + o holds 100 + 2*(x % 65) + x // 65; "
+                          "crops keep x in [1, 128)"),
+        clauses=B2S_STEPS,
+        inputs=b2s_inputs(tensor("i32", [65, 2], data), [1, 65], [0, 1], [0, 2]),
+        expect=Typed(tensor("i32", [1, 127], [100 + 2 * (x % 65) + x // 65
+                                              for x in range(1, 128)])))
+
+
+@case(S2B, "mutation")
+def s2b_mutation_wide_block_pads():
+    return dict(
+        id="s2b/mutation/wide-block-pads",
+        origin=for_mutant("b2s_wide_crop_sign (the inverse direction)", "block 65 on the last "
+                          "axis (beyond 64 ways), pads 1 and 2: padded row [0, 101..162, 0, 0] of "
+                          "65 elements; output batch o takes padded position o"),
+        clauses=S2B_STEPS + ["MC-S2"],
+        inputs=s2b_inputs(tensor("i32", [1, 62], list(range(101, 163))), [1, 65], [0, 1], [0, 2]),
+        expect=Typed(tensor("i32", [65, 1], [0] + list(range(101, 163)) + [0, 0])))
+
+
+@case(B2S, "mutation")
+def b2s_mutation_rank_16():
+    shape = [2] + [1] * 15
+    return dict(
+        id="b2s/mutation/rank-16",
+        origin=for_mutant("rank_limit_off_by_one", "rank 16 is the largest rank allowed (MC-L1); "
+                          "block 2 on the last axis interleaves batches [5] and [7] into [5, 7]"),
+        clauses=B2S_STEPS + ["MC-L1"],
+        inputs=b2s_inputs(tensor("i32", shape, [5, 7]), [1] * 15 + [2], [0] * 16, [0] * 16),
+        expect=Typed(tensor("i32", [1] * 15 + [2], [5, 7])))
+
+
+@case(S2D, "mutation")
+def s2d_mutation_first_spatial_not_divisible():
+    return invalid("s2d/mutation/first-spatial-not-divisible", "D_1 = 3 with block_size 2, the "
+                   "last axis D_2 = 4 divides: every spatial axis is checked, not only the last; "
+                   "kills mutant s2d_divisibility_last_axis_only", ["S2D-V5"],
+                   {"data": iota("f32", [1, 1, 3, 4])}, "spatial_not_divisible",
+                   {"block_size": 2, "mode": "blocks_first"})
 
 
 # =============================================================== building files

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
+#include "movconf/tensor.h"
 
 static void fill_from_status(mc_status s, const mc_error *err, mc_impl_result *result) {
   if (s == MC_OK) {
@@ -26,10 +28,24 @@ static void oracle_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   fill_from_status(s, &err, result);
 }
 
+/* The output starts as junk (0xA5, as a plugin's does in plugin_host.c), not as
+   the zeros of a fresh allocation: an element the kernels never write, such as
+   a forgotten zero fill, then fails its case (docs/mutation.md). */
 static void optimized_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   mc_error err;
-  mc_status s = mc_optimized_run(req, self->options.max_output_bytes, self->options.threads,
-                                 &result->output, &err);
+  mc_type type;
+  int rank;
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  size_t cap = self->options.max_output_bytes;
+  mc_status s = mc_optimized_output_shape(req, cap, &type, &rank, shape, &err);
+  if (s == MC_OK && (s = mc_tensor_alloc(&result->output, type, rank, shape, cap)) != MC_OK)
+    s = mc_fail(&err, s, NULL, "cannot allocate the output");
+  if (s == MC_OK) {
+    memset(result->output.data, 0xA5, result->output.nbytes);
+    s = mc_optimized_run_into(req, self->options.threads, &result->output, &err);
+    if (s != MC_OK)
+      mc_tensor_free(&result->output);
+  }
   fill_from_status(s, &err, result);
 }
 

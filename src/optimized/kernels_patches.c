@@ -3,54 +3,44 @@
    j*stride_c + c*rate_c - pad_left; positions in the padding are zero. */
 #include "optimized/kernels.h"
 
-/* Output row (b, channel, i) of the walk, from element out0 of j->out;
-   channel = (r*size_cols + c)*depth + d. */
-static void patch_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t r, int64_t c, int64_t d,
-                      int64_t out0) {
-  const mc_opt_plan *p = j->plan;
-  const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
-  const int64_t width = p->out_shape[3], stride = p->stride[1];
-  /* Offset r*rate - pad first: the padded row itself may exceed int64. */
-  const int64_t in_row = w->idx[2] * p->stride[0] + (r * p->rate[0] - p->pad_begin[0]);
-  if (in_row < 0 || in_row >= rows) {
-    mc_row_zero(&j->io, j->out, out0, 1, width);
-    return;
-  }
-  /* Column of output j is j*stride + shift: inside for j in [lo, hi). */
-  const int64_t shift = c * p->rate[1] - p->pad_begin[1];
-  int64_t lo, hi;
-  mc_strided_inside(shift, stride, cols, width, &lo, &hi);
-  mc_row_zero(&j->io, j->out, out0, 1, lo);
-  if (hi > lo) { /* only then is column lo*stride + shift inside: stride may be huge */
-    const int64_t src = ((w->idx[0] * depth + d) * rows + in_row) * cols + lo * stride + shift;
-    mc_row_copy(&j->io, j->out, out0 + lo, 1, j->in, src, stride, hi - lo);
-  }
-  mc_row_zero(&j->io, j->out, out0 + hi, 1, width - hi);
-}
-
 static void patch_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
   const mc_opt_plan *p = j->plan;
-  const int64_t depth = p->in_shape[1], width = p->out_shape[3];
+  const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
+  const int64_t width = p->out_shape[3],
+                stride = p->stride[MC_MUTATE(eip_column_stride_from_rows, 1, 0)];
   int64_t d = 0, r = 0, c = 0, decoded = -1;
-  mc_row_stage stage;
-  mc_row_stage_init(&stage, j, width);
   mc_row_walk w;
   mc_row_walk_start(&w, 3, p->out_shape, begin);
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    if (w.idx[1] != decoded) {
+    if (w.idx[1] != decoded) { /* channel = (r*size_cols + c)*depth + d */
       d = w.idx[1] % depth;
       r = w.idx[1] / depth / p->size[1];
       c = w.idx[1] / depth % p->size[1];
+      if (MC_MUTANT(eip_channel_order_depth_major)) /* channel = (d*size_rows + r)*size_cols + c */
+        d = w.idx[1] / (p->size[0] * p->size[1]), r = w.idx[1] / p->size[1] % p->size[0],
+        c = w.idx[1] % p->size[1];
       decoded = w.idx[1];
     }
-    if (stage.active)
-      patch_row(&stage.job, &w, r, c, d, mc_row_stage_claim(&stage, j, row * width, width));
-    else
-      patch_row(j, &w, r, c, d, row * width);
+    /* Offset r*rate - pad first: the padded row itself may exceed int64. */
+    const int64_t in_row = w.idx[2] * p->stride[0] +
+                           (r * MC_MUTATE(eip_row_rate_ignored, p->rate[0], 1) - p->pad_begin[0]);
+    const int64_t out0 = row * width;
+    if (in_row < 0 || in_row >= rows) {
+      mc_row_zero(&j->io, j->out, out0, 1, MC_MUTATE(eip_padded_rows_unzeroed, width, 0));
+      continue;
+    }
+    /* Column of output j is j*stride + shift: inside for j in [lo, hi). */
+    const int64_t shift = c * p->rate[1] - p->pad_begin[1];
+    int64_t lo, hi;
+    mc_strided_inside(shift, stride, cols, width, &lo, &hi);
+    mc_row_zero(&j->io, j->out, out0, 1, lo);
+    if (hi > lo) { /* only then is column lo*stride + shift inside: stride may be huge */
+      const int64_t src = ((w.idx[0] * depth + d) * rows + in_row) * cols + lo * stride + shift;
+      mc_row_copy(&j->io, j->out, out0 + lo, 1, j->in, src, stride, hi - lo);
+    }
+    mc_row_zero(&j->io, j->out, out0 + hi, 1, width - hi);
   }
-  if (stage.active)
-    mc_row_stage_flush(&stage, j);
 }
 
 void mc_kernel_extract_image_patches(const mc_kernel_job *job) {

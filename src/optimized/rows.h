@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "movconf/tensor.h"
+#include "optimized/mutants.h"
 #include "optimized/stream.h"
 
 /* Beyond this many ways (block size along the last axis) the weave index
@@ -42,7 +43,11 @@ static inline void mc_row_copy_cached(const mc_rowio *io, uint8_t *dst, int64_t 
                                       const uint8_t *src, int64_t s, int64_t sstep, int64_t n) {
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
-      mc_copy_element(dst, d + k * dstep, src, s + k * sstep, io->type);
+      mc_copy_element(dst, d + k * dstep, src,
+                      (s + k * sstep) ^
+                          (MC_MUTANT(rows_nibbles_swapped) && mc_type_bits(io->type) == 4) ^
+                          (MC_MUTANT(rows_u1_bits_reversed) && mc_type_bits(io->type) == 1 ? 7 : 0),
+                      io->type);
     return;
   }
   uint8_t *o = dst + d * (int64_t)io->esize;
@@ -56,7 +61,7 @@ static inline void mc_row_copy_cached(const mc_rowio *io, uint8_t *dst, int64_t 
     MC_STRIDED_LOOP(1, o, dstep, i, sstep, n);
     break;
   case 2:
-    MC_STRIDED_LOOP(2, o, dstep, i, sstep, n);
+    MC_STRIDED_LOOP(MC_MUTATE(rows_strided_2byte_as_1byte, 2, 1), o, dstep, i, sstep, n);
     break;
   case 4:
     MC_STRIDED_LOOP(4, o, dstep, i, sstep, n);

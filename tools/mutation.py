@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Mutation score of movconf's test suite (docs/mutation.md).
+
+For each deliberate fault of src/optimized/mutants.h: build the optimized
+kernels with it (-DMOVCONF_MUTANT=<name>), run the conformance suite against
+them at 1, 2, 3 and 7 threads (MOVCONF_PARALLEL_MIN_BYTES=0, so that even tiny
+requests are split), and, when every case still passes, a libFuzzer campaign
+of fuzz_diff (oracle against the mutated kernels). Verdicts:
+killed-by-conformance, killed-by-fuzz, survived. Standard library only;
+tools/mutation.sh is the entry point.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import queue
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REGISTRY = os.path.join(ROOT, "src", "optimized", "mutants.h")
+ENTRY = re.compile(r'^\s*X\(([a-z0-9_]+), "(.*)"\)')
+THREAD_COUNTS = (1, 2, 3, 7)
+MAX_FUZZ_TIME = 60
+CONFORMANCE_TIMEOUT = 300  # seconds per movconf run: a hang is a kill
+FUZZ_CORPORA = ("corpus/diff", "corpus/diff-found")
+
+HELP_EPILOG = """\
+verdicts:
+  killed-by-conformance  `movconf run --impl optimized --threads T` failed (some case
+                         failed, or movconf crashed or hung) for T in 1, 2, 3, 7
+  killed-by-fuzz         every case passed, but fuzz_diff (libFuzzer, oracle against the
+                         mutated kernels, ASan+UBSan) found a difference or a crash
+  survived               neither noticed the fault
+  error                  the mutant did not build, or a tool failed to start
+
+builds (reused from mutant to mutant; only the optimized kernels recompile):
+  OUT/slot-K/conformance  gcc, RelWithDebInfo: target movconf
+  OUT/slot-K/fuzz         clang, cmake preset `fuzz`: target fuzz_diff (only when needed)
+  OUT/results/NAME/       build and fuzz logs, runner JSON, fuzz findings
+
+exit status: 0 score >= --min-score; 1 below it; 2 usage, build or tool errors.
+
+examples:
+  tools/mutation.sh --list
+  tools/mutation.sh --mutant eip_same_upper_lower_swapped --fuzz-time 30
+  tools/mutation.sh --fuzz-time 60 --jobs 2 --json build-mutants/score.json
+"""
+
+
+def parse_registry(path=REGISTRY):
+    """[(name, description)] in registry order (the MOVCONF_MUTANT_ID order)."""
+    entries = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = ENTRY.match(line)
+            if m:
+                entries.append((m.group(1), m.group(2)))
+    return entries
+
+
+class Reporter:
+    """Progress lines on stderr, one writer at a time."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.start = time.monotonic()
+
+    def say(self, text):
+        with self.lock:
+            elapsed = time.monotonic() - self.start
+            print(f"mutation [{elapsed:6.0f}s] {text}", file=sys.stderr, flush=True)
+
+
+def run_logged(cmd, log_path, env=None, timeout=None, cwd=ROOT):
+    """Runs cmd with its output appended to log_path; returns (returncode or
+    'timeout', seconds)."""
+    start = time.monotonic()
+    with open(log_path, "a", encoding="utf-8") as log:
+        log.write("$ " + " ".join(cmd) + "\n")
+        log.flush()
+        try:
+            proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  timeout=timeout, check=False)
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            code = "timeout"
+        except OSError as e:
+            log.write(f"cannot run: {e}\n")
+            code = "not-started"
+    return code, time.monotonic() - start
+
+
+def configure_and_build(build_dir, kind, mutant, target, log_path, build_jobs):
+    """Configures (once per slot, then only MOVCONF_MUTANT changes) and builds
+    one target. Returns (ok, seconds)."""
+    cache = os.path.join(build_dir, "CMakeCache.txt")
+    if kind == "fuzz":
+        base = ["cmake", "--preset", "fuzz", "-B", build_dir]
+    else:
+        base = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
+    # Mutants may leave a variable unused: warnings are not errors here.
+    configure = base + ["-DMOVCONF_WERROR=OFF", f"-DMOVCONF_MUTANT={mutant}"]
+    if os.path.exists(cache):
+        configure = ["cmake", "-B", build_dir, f"-DMOVCONF_MUTANT={mutant}"]
+    code, t1 = run_logged(configure, log_path)
+    if code != 0:
+        return False, t1
+    code, t2 = run_logged(["cmake", "--build", build_dir, "-j", str(build_jobs), "--target", target],
+                          log_path)
+    return code == 0, t1 + t2
+
+
+def failing_cases(json_path):
+    """Every failing case of a runner JSON report, as 'id (verdict)'."""
+    try:
+        with open(json_path, encoding="utf-8") as f:
+            report = json.load(f)
+    except (OSError, ValueError):
+        return []
+    return [f"{c['id']} ({c['verdict']})" for c in report.get("cases", []) if c.get("problem")]
+
+
+def run_conformance(movconf, results, report, name):
+    """First thread count that fails the suite: (threads, detail, cases) or None."""
+    for threads in THREAD_COUNTS:
+        env = dict(os.environ, MOVCONF_PARALLEL_MIN_BYTES="0")
+        env.pop("MOVCONF_THREADS", None)
+        json_path = os.path.join(results, f"conformance-{threads}.json")
+        code, _ = run_logged([movconf, "run", "--impl", "optimized", "--threads", str(threads),
+                              "--quiet", "--json", json_path],
+                             os.path.join(results, "conformance.log"), env=env,
+                             timeout=CONFORMANCE_TIMEOUT)
+        if code == 0:
+            continue
+        if code == "timeout":
+            return threads, f"movconf hung (over {CONFORMANCE_TIMEOUT} s)", []
+        if isinstance(code, int) and code < 0:
+            return threads, f"movconf died of signal {-code}", []
+        if code == 1:
+            cases = failing_cases(json_path)
+            detail = f"{len(cases)} failing case{'s' if len(cases) != 1 else ''}"
+            return threads, detail if cases else "run failed", cases
+        raise RuntimeError(f"movconf run exited with {code} (see {results}/conformance.log)")
+    report.say(f"{name}: every conformance case passes at threads {THREAD_COUNTS}")
+    return None
+
+
+def run_fuzz(fuzzer, results, seconds, seed):
+    """libFuzzer on fuzz_diff from the seed corpus: (killed, detail, seconds)."""
+    work = os.path.join(results, "fuzz-corpus")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    artifacts = os.path.join(results, "fuzz-findings")
+    shutil.rmtree(artifacts, ignore_errors=True)
+    os.makedirs(artifacts)
+    log_path = os.path.join(results, "fuzz.log")
+    if os.path.exists(log_path):
+        os.remove(log_path)
+    corpora = [os.path.join(ROOT, c) for c in FUZZ_CORPORA if os.path.isdir(os.path.join(ROOT, c))]
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=1",
+               UBSAN_OPTIONS="halt_on_error=1")
+    cmd = [fuzzer, f"-max_total_time={seconds}", f"-seed={seed}", "-timeout=10",
+           "-rss_limit_mb=2560", "-entropic_scale_per_exec_time=1", "-print_final_stats=1",
+           f"-artifact_prefix={artifacts}/", work] + corpora
+    code, elapsed = run_logged(cmd, log_path, env=env, timeout=seconds + 120)
+    shutil.rmtree(work, ignore_errors=True)  # the corpus is not kept: only findings matter
+    found = sorted(os.listdir(artifacts))
+    if code == 0 and not found:
+        return False, f"no finding in {seconds} s", elapsed
+    with open(log_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    m = re.search(r"MOVCONF-MISMATCH (.*)", text) or re.search(r"ERROR: (\w+Sanitizer: [^\n]*)", text) \
+        or re.search(r"==\d+== ERROR: (libFuzzer: [^\n]*)", text)
+    if not found and not m:
+        raise RuntimeError(f"fuzz_diff exited with {code} without a finding (see {log_path})")
+    what = m.group(1).strip() if m else "crash"
+    where = os.path.relpath(os.path.join(artifacts, found[0]), ROOT) if found else "no input saved"
+    return True, f"{what}; input {where}", elapsed
+
+
+def fuzz_available():
+    """clang with libFuzzer, probed once."""
+    probe_dir = tempfile.mkdtemp(prefix="movconf-mutation-")
+    src = os.path.join(probe_dir, "probe.c")
+    with open(src, "w", encoding="utf-8") as f:
+        f.write("int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\n"
+                "int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) "
+                "{ (void)d; (void)n; return 0; }\n")
+    try:
+        ok = subprocess.run(["clang", "-fsanitize=fuzzer", src, "-o", os.path.join(probe_dir, "probe")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            check=False).returncode == 0
+    except OSError:
+        ok = False
+    shutil.rmtree(probe_dir, ignore_errors=True)
+    return ok
+
+
+def assess(name, description, slot, args, report, can_fuzz):
+    """One mutant through the two stages."""
+    out = os.path.abspath(args.out)
+    results = os.path.join(out, "results", name)
+    shutil.rmtree(results, ignore_errors=True)
+    os.makedirs(results)
+    row = {"name": name, "description": description, "verdict": "error", "detail": "",
+           "threads": None, "failing_cases": [], "build_seconds": 0.0,
+           "conformance_seconds": 0.0, "fuzz_seconds": 0.0}
+    slot_dir = os.path.join(out, f"slot-{slot}")
+    build_log = os.path.join(results, "build.log")
+    ok, secs = configure_and_build(os.path.join(slot_dir, "conformance"), "conformance", name,
+                                   "movconf", build_log, args.build_jobs)
+    row["build_seconds"] = round(secs, 1)
+    if not ok:
+        row["detail"] = f"build failed (see {os.path.relpath(build_log, ROOT)})"
+        report.say(f"{name}: {row['detail']}")
+        return row
+    start = time.monotonic()
+    try:
+        hit = run_conformance(os.path.join(slot_dir, "conformance", "movconf"), results, report, name)
+    except RuntimeError as e:
+        row["detail"] = str(e)
+        return row
+    row["conformance_seconds"] = round(time.monotonic() - start, 1)
+    if hit:
+        row["verdict"], row["threads"] = "killed-by-conformance", hit[0]
+        row["detail"], row["failing_cases"] = f"threads {hit[0]}: {hit[1]}", hit[2]
+        example = f", e.g. {hit[2][0]}" if hit[2] else ""
+        report.say(f"{name}: killed by conformance ({row['detail']}{example})")
+        return row
+    if args.fuzz_time <= 0 or not can_fuzz:
+        row["verdict"] = "survived"
+        row["detail"] = "conformance passes; no fuzzing (" + \
+            ("--fuzz-time 0" if args.fuzz_time <= 0 else "clang's libFuzzer is not installed") + ")"
+        report.say(f"{name}: survived ({row['detail']})")
+        return row
+    ok, secs = configure_and_build(os.path.join(slot_dir, "fuzz"), "fuzz", name, "fuzz_diff",
+                                   build_log, args.build_jobs)
+    row["build_seconds"] = round(row["build_seconds"] + secs, 1)
+    if not ok:
+        row["detail"] = f"fuzz build failed (see {os.path.relpath(build_log, ROOT)})"
+        report.say(f"{name}: {row['detail']}")
+        return row
+    report.say(f"{name}: fuzzing fuzz_diff for up to {args.fuzz_time} s")
+    try:
+        killed, detail, secs = run_fuzz(os.path.join(slot_dir, "fuzz", "fuzz", "fuzz_diff"), results,
+                                        args.fuzz_time, args.seed)
+    except RuntimeError as e:
+        row["detail"] = str(e)
+        return row
+    row["fuzz_seconds"] = round(secs, 1)
+    row["verdict"] = "killed-by-fuzz" if killed else "survived"
+    row["detail"] = f"after {secs:.0f} s: {detail}" if killed else f"conformance passes; {detail}"
+    report.say(f"{name}: {row['verdict']} ({row['detail']})")
+    return row
+
+
+def print_table(rows, out):
+    width = max(len(r["name"]) for r in rows)
+    print(f"{'mutant':<{width}}  {'verdict':<21}  {'build':>6}  {'conf':>5}  {'fuzz':>5}  detail",
+          file=out)
+    for r in rows:
+        detail = r["detail"]
+        if r["failing_cases"]:
+            detail += f"; e.g. {r['failing_cases'][0]}"
+        print(f"{r['name']:<{width}}  {r['verdict']:<21}  {r['build_seconds']:5.1f}s  "
+              f"{r['conformance_seconds']:4.1f}s  {r['fuzz_seconds']:4.0f}s  {detail}", file=out)
+
+
+def summarize(rows):
+    count = {v: sum(r["verdict"] == v for r in rows)
+             for v in ("killed-by-conformance", "killed-by-fuzz", "survived", "error")}
+    killed = count["killed-by-conformance"] + count["killed-by-fuzz"]
+    return count, killed, (killed / len(rows) if rows else 0.0)
+
+
+def parse_args(argv, names):
+    ap = argparse.ArgumentParser(
+        prog="tools/mutation.sh", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Mutation score: builds the optimized kernels once per deliberate fault of "
+        "src/optimized/mutants.h and checks that the conformance suite (at 1, 2, 3 and 7 "
+        "threads) or, failing that, a short libFuzzer campaign of fuzz_diff notices it. "
+        "Prints a table and the score (killed / total); progress goes to stderr.",
+        epilog=HELP_EPILOG)
+    ap.add_argument("--list", action="store_true", help="list the mutants and what each breaks")
+    ap.add_argument("--mutant", action="append", metavar="NAME",
+                    help="assess only this mutant (repeatable; default: all)")
+    ap.add_argument("--fuzz-time", type=int, default=MAX_FUZZ_TIME, metavar="S",
+                    help=f"seconds of fuzzing per conformance survivor, 0 to {MAX_FUZZ_TIME} "
+                    f"(default {MAX_FUZZ_TIME}; 0: no fuzzing)")
+    ap.add_argument("--jobs", type=int, default=1, metavar="N",
+                    help="mutants assessed at once, each in its own build slot (default 1)")
+    ap.add_argument("--build-jobs", type=int, default=0, metavar="N",
+                    help="parallel compile jobs per build (default: CPUs / --jobs)")
+    ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    ap.add_argument("--min-score", type=float, default=0.95, metavar="X",
+                    help="exit 1 when killed / total is below X (default 0.95)")
+    ap.add_argument("--seed", type=int, default=1, help="libFuzzer -seed (default 1)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build-mutants"), metavar="DIR",
+                    help="build slots and results (default build-mutants/)")
+    args = ap.parse_args(argv)
+    if not 0 <= args.fuzz_time <= MAX_FUZZ_TIME:
+        ap.error(f"--fuzz-time must be between 0 and {MAX_FUZZ_TIME}")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    if not 0.0 <= args.min_score <= 1.0:
+        ap.error("--min-score must be between 0 and 1")
+    for m in args.mutant or []:
+        if m not in names:
+            ap.error(f"unknown mutant '{m}' (tools/mutation.sh --list shows them)")
+    if args.build_jobs < 1:
+        args.build_jobs = max(1, (os.cpu_count() or 1) // args.jobs)
+    return args
+
+
+def main(argv):
+    entries = parse_registry()
+    descriptions = dict(entries)
+    args = parse_args(argv, descriptions)
+    if args.list:
+        width = max(len(n) for n, _ in entries)
+        for name, description in entries:
+            print(f"{name:<{width}}  {description}")
+        return 0
+    chosen = args.mutant or [n for n, _ in entries]
+    report = Reporter()
+    can_fuzz = args.fuzz_time > 0 and fuzz_available()
+    if args.fuzz_time > 0 and not can_fuzz:
+        report.say("clang's libFuzzer is not installed: conformance survivors stay survived")
+    report.say(f"{len(chosen)} mutants, {args.jobs} at a time, fuzz time {args.fuzz_time} s")
+    slots = queue.Queue()
+    for k in range(args.jobs):
+        slots.put(k)
+    done = [0]
+
+    def work(name):
+        slot = slots.get()
+        try:
+            row = assess(name, descriptions[name], slot, args, report, can_fuzz)
+        finally:
+            slots.put(slot)
+        with report.lock:
+            done[0] += 1
+        report.say(f"{done[0]}/{len(chosen)} done")
+        return row
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        rows = list(pool.map(work, chosen))
+    count, killed, score = summarize(rows)
+    print_table(rows, sys.stdout)
+    print(f"\nmutation score: {killed}/{len(rows)} killed = {score:.1%} "
+          f"(conformance {count['killed-by-conformance']}, fuzz {count['killed-by-fuzz']}, "
+          f"survived {count['survived']}, errors {count['error']}); "
+          f"{time.monotonic() - started:.0f} s")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"score": round(score, 4), "killed": killed, "total": len(rows),
+                       "counts": count, "min_score": args.min_score,
+                       "fuzz_time": args.fuzz_time, "thread_counts": list(THREAD_COUNTS),
+                       "seconds": round(time.monotonic() - started, 1), "mutants": rows},
+                      f, indent=1)
+            f.write("\n")
+    if count["error"]:
+        return 2
+    return 0 if score >= args.min_score else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
