@@ -104,22 +104,34 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
 /* Interleave and de-interleave of `ways` rows in one pass, the inner loop
    of every block operation: the element size and (for 2 and 4) the number
    of ways are compile-time constants so that the compiler can vectorize. */
-#define MC_WEAVE_LOOP(T, WAYS, GROUPS, BODY)                                                       \
+/* The row start pointers are copied into a local array first: read through
+   the caller's index array, they could alias the output for all the compiler
+   knows, and would be reloaded after every store (no vectorization). */
+#define MC_INTERLEAVE(T, WAYS, DST, SRC, SIDX, GROUPS)                                             \
   do {                                                                                             \
+    const uint8_t *row_[MC_MAX_WAYS];                                                              \
+    for (int64_t o_ = 0; o_ < (WAYS); o_++)                                                        \
+      row_[o_] = (SRC) + (SIDX)[o_] * (int64_t)sizeof(T);                                          \
     for (int64_t g_ = 0; g_ < (GROUPS); g_++)                                                      \
       for (int64_t o_ = 0; o_ < (WAYS); o_++) {                                                    \
         T v_;                                                                                      \
-        BODY                                                                                       \
+        memcpy(&v_, row_[o_] + g_ * (int64_t)sizeof(T), sizeof(T));                                \
+        memcpy((DST) + (g_ * (WAYS) + o_) * (int64_t)sizeof(T), &v_, sizeof(T));                   \
       }                                                                                            \
   } while (0)
 
-#define MC_INTERLEAVE(T, WAYS, DST, SRC, SIDX, GROUPS)                                             \
-  MC_WEAVE_LOOP(T, WAYS, GROUPS, memcpy(&v_, (SRC) + ((SIDX)[o_] + g_) * sizeof(T), sizeof(T));    \
-                memcpy((DST) + (g_ * (WAYS) + o_) * sizeof(T), &v_, sizeof(T));)
-
 #define MC_DEINTERLEAVE(T, WAYS, DST, DIDX, SRC, GROUPS)                                           \
-  MC_WEAVE_LOOP(T, WAYS, GROUPS, memcpy(&v_, (SRC) + (g_ * (WAYS) + o_) * sizeof(T), sizeof(T));   \
-                memcpy((DST) + ((DIDX)[o_] + g_) * sizeof(T), &v_, sizeof(T));)
+  do {                                                                                             \
+    uint8_t *row_[MC_MAX_WAYS];                                                                    \
+    for (int64_t o_ = 0; o_ < (WAYS); o_++)                                                        \
+      row_[o_] = (DST) + (DIDX)[o_] * (int64_t)sizeof(T);                                          \
+    for (int64_t g_ = 0; g_ < (GROUPS); g_++)                                                      \
+      for (int64_t o_ = 0; o_ < (WAYS); o_++) {                                                    \
+        T v_;                                                                                      \
+        memcpy(&v_, (SRC) + (g_ * (WAYS) + o_) * (int64_t)sizeof(T), sizeof(T));                   \
+        memcpy(row_[o_] + g_ * (int64_t)sizeof(T), &v_, sizeof(T));                                \
+      }                                                                                            \
+  } while (0)
 
 #define MC_BY_WAYS(MACRO, T, WAYS, ...)                                                            \
   do {                                                                                             \
