@@ -16,7 +16,8 @@ usage: coverage/run.sh [--jobs N] [--no-build] [--list]
 
 Builds movconf with gcc --coverage -O0 in build-coverage/, runs the unit tests,
 the conformance runs of the oracle and of the optimized kernels (1, 2, 3, 7
-threads with MOVCONF_PARALLEL_MIN_BYTES=0, and the default cut-off) and the
+threads with MOVCONF_PARALLEL_MIN_BYTES=0, with and without MOVCONF_STREAM_MIN_BYTES=0,
+and the default cut-offs) and the
 fuzz replay drivers over corpus/ and conformance/regressions/inputs/, then:
 
   build-coverage/html/index.html   the lcov HTML report (line and branch)
@@ -113,6 +114,9 @@ for threads in 1 2 3 7; do
   step "conformance run: optimized, $threads threads, every request split"
   (cd "$root" && MOVCONF_PARALLEL_MIN_BYTES=0 logged "$movconf" run --impl optimized \
     --threads "$threads" --quiet)
+  step "conformance run: optimized, $threads threads, split, streaming stores"
+  (cd "$root" && MOVCONF_PARALLEL_MIN_BYTES=0 MOVCONF_STREAM_MIN_BYTES=0 logged "$movconf" run \
+    --impl optimized --threads "$threads" --quiet)
 done
 step "conformance run: optimized, default threads and cut-off"
 (cd "$root" && logged "$movconf" run --impl optimized --quiet)

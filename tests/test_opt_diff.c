@@ -7,7 +7,7 @@
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "optimized/rows.h"
+#include "optimized/kernels.h"
 
 #define CAP MC_DEFAULT_MAX_OUTPUT_BYTES
 
@@ -325,12 +325,56 @@ static void test_row_edges(void) {
   CHECK(w.idx[0] == 0 && w.idx[1] == 0);
 }
 
+/* The row stage: contiguous claims accumulate into one run, a claim that
+   does not continue the run or does not fit streams the run out first. */
+static void test_row_stage(void) {
+  static uint8_t out[3 * MC_ROW_STAGE_BYTES];
+  mc_opt_plan plan;
+  memset(&plan, 0, sizeof plan);
+  mc_kernel_job job = {.plan = &plan, .io = mc_rowio_make(MC_F32, true), .out = out};
+  static mc_row_stage stage;
+  mc_row_stage_init(&stage, &job, MC_ROW_STAGE_BYTES / 4 + 1);
+  CHECK(!stage.active); /* one row would not fit */
+  mc_row_stage_init(&stage, &job, 100);
+  CHECK(stage.active && stage.capacity == MC_ROW_STAGE_BYTES / 4);
+  memset(out, 0xAA, sizeof out);
+  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 10, 100), 0);
+  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 110, 100), 100); /* continues the run */
+  memset(stage.bytes, 1, 200 * 4);
+  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 500, 100), 0); /* elsewhere: 10..209 out */
+  CHECK(out[10 * 4] == 1 && out[210 * 4 - 1] == 1 && out[210 * 4] == 0xAA && out[39] == 0xAA);
+  memset(stage.bytes, 2, 100 * 4);
+  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 600, stage.capacity), 0); /* would not fit */
+  CHECK(out[500 * 4] == 2 && out[600 * 4 - 1] == 2 && out[600 * 4] == 0xAA);
+  memset(stage.bytes, 3, (size_t)stage.capacity * 4);
+  mc_row_stage_flush(&stage, &job);
+  CHECK(out[600 * 4] == 3 && out[(600 + stage.capacity) * 4 - 1] == 3);
+  CHECK_EQ_I64(stage.filled, 0);
+}
+
+/* A malformed MOVCONF_STREAM_MIN_BYTES is ignored (the default applies). */
+static void test_stream_env_ignored_when_malformed(void) {
+  request_store s;
+  memset(&s, 0, sizeof s);
+  make_space_depth(&s, true);
+  setenv("MOVCONF_STREAM_MIN_BYTES", "lots", 1);
+  mc_tensor want, got;
+  CHECK(mc_oracle_run(&s.req, CAP, &want, NULL) == MC_OK);
+  CHECK(mc_optimized_run(&s.req, CAP, 2, &got, NULL) == MC_OK);
+  CHECK(same_tensor(&want, &got));
+  mc_tensor_free(&want);
+  mc_tensor_free(&got);
+  free_store(&s);
+}
+
 int main(void) {
   /* Split even these small requests over the threads. */
   setenv("MOVCONF_PARALLEL_MIN_BYTES", "0", 1);
   test_rows();
   test_streamed_rows();
   test_row_edges();
+  test_row_stage();
+  test_stream_env_ignored_when_malformed();
   test_run_into_overwrites();
   test_random_requests();
   return check_report();

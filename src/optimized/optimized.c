@@ -36,8 +36,8 @@ int64_t mc_kernel_power(int64_t bs, int k) {
 }
 
 void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements) {
-  stage->active = job->io.stream && job->io.esize > 0 &&
-                  elements <= MC_ROW_STAGE_BYTES / (int64_t)job->io.esize;
+  /* io.stream implies whole-byte elements (mc_rowio_make). */
+  stage->active = job->io.stream && elements <= MC_ROW_STAGE_BYTES / (int64_t)job->io.esize;
   if (!stage->active)
     return;
   stage->job = *job;
@@ -80,7 +80,7 @@ static size_t env_bytes(const char *name, size_t otherwise) {
     char *end;
     unsigned long long v = strtoull(env, &end, 10);
     if (*end == '\0')
-      return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+      return (size_t)v; /* strtoull saturates; size_t is 64 bits here */
   }
   return otherwise;
 }
