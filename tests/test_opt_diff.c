@@ -325,8 +325,8 @@ static void test_row_edges(void) {
   CHECK(w.idx[0] == 0 && w.idx[1] == 0);
 }
 
-/* The row stage: contiguous claims accumulate into one run, a claim that
-   does not continue the run or does not fit streams the run out first. */
+/* The row stage: consecutive claims accumulate into one run; a claim that
+   would not fit streams the run out first. */
 static void test_row_stage(void) {
   static uint8_t out[3 * MC_ROW_STAGE_BYTES];
   mc_opt_plan plan;
@@ -341,14 +341,13 @@ static void test_row_stage(void) {
   CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 10, 100), 0);
   CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 110, 100), 100); /* continues the run */
   memset(stage.bytes, 1, 200 * 4);
-  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 500, 100), 0); /* elsewhere: 10..209 out */
+  CHECK(out[10 * 4] == 0xAA); /* nothing streamed yet */
+  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 210, stage.capacity - 199), 0); /* too big */
   CHECK(out[10 * 4] == 1 && out[210 * 4 - 1] == 1 && out[210 * 4] == 0xAA && out[39] == 0xAA);
-  memset(stage.bytes, 2, 100 * 4);
-  CHECK_EQ_I64(mc_row_stage_claim(&stage, &job, 600, stage.capacity), 0); /* would not fit */
-  CHECK(out[500 * 4] == 2 && out[600 * 4 - 1] == 2 && out[600 * 4] == 0xAA);
-  memset(stage.bytes, 3, (size_t)stage.capacity * 4);
+  memset(stage.bytes, 3, (size_t)(stage.capacity - 199) * 4);
   mc_row_stage_flush(&stage, &job);
-  CHECK(out[600 * 4] == 3 && out[(600 + stage.capacity) * 4 - 1] == 3);
+  CHECK(out[210 * 4] == 3 && out[(210 + stage.capacity - 199) * 4 - 1] == 3);
+  CHECK(out[(210 + stage.capacity - 199) * 4] == 0xAA);
   CHECK_EQ_I64(stage.filled, 0);
 }
 

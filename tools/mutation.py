@@ -4,7 +4,8 @@
 For each deliberate fault of src/optimized/mutants.h: build the optimized
 kernels with it (-DMOVCONF_MUTANT=<name>), run the conformance suite against
 them at 1, 2, 3 and 7 threads (MOVCONF_PARALLEL_MIN_BYTES=0, so that even tiny
-requests are split), and, when every case still passes, a libFuzzer campaign
+requests are split), then at 1 and 3 with streaming stores forced
+(MOVCONF_STREAM_MIN_BYTES=0), and, when every case still passes, a libFuzzer campaign
 of fuzz_diff (oracle against the mutated kernels). Verdicts:
 killed-by-conformance, killed-by-fuzz, survived. Standard library only;
 tools/mutation.sh is the entry point.
@@ -26,7 +27,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REGISTRY = os.path.join(ROOT, "src", "optimized", "mutants.h")
 ENTRY = re.compile(r'^\s*X\(([a-z0-9_]+), "(.*)"\)')
-THREAD_COUNTS = (1, 2, 3, 7)
+# (threads, streaming stores forced on every request): ordinary stores at
+# every thread count, then the streaming paths (MOVCONF_STREAM_MIN_BYTES=0).
+CONFORMANCE_RUNS = ((1, False), (2, False), (3, False), (7, False), (1, True), (3, True))
 MAX_FUZZ_TIME = 60
 CONFORMANCE_TIMEOUT = 300  # seconds per movconf run: a hang is a kill
 FUZZ_CORPORA = ("corpus/diff", "corpus/diff-found")
@@ -129,10 +132,14 @@ def failing_cases(json_path):
 
 def run_conformance(movconf, results, report, name):
     """First thread count that fails the suite: (threads, detail, cases) or None."""
-    for threads in THREAD_COUNTS:
+    for threads, streaming in CONFORMANCE_RUNS:
         env = dict(os.environ, MOVCONF_PARALLEL_MIN_BYTES="0")
         env.pop("MOVCONF_THREADS", None)
-        json_path = os.path.join(results, f"conformance-{threads}.json")
+        env.pop("MOVCONF_STREAM_MIN_BYTES", None)
+        if streaming:
+            env["MOVCONF_STREAM_MIN_BYTES"] = "0"
+        label = f"{threads} streaming" if streaming else str(threads)
+        json_path = os.path.join(results, f"conformance-{label.replace(' ', '-')}.json")
         code, _ = run_logged([movconf, "run", "--impl", "optimized", "--threads", str(threads),
                               "--quiet", "--json", json_path],
                              os.path.join(results, "conformance.log"), env=env,
@@ -140,15 +147,15 @@ def run_conformance(movconf, results, report, name):
         if code == 0:
             continue
         if code == "timeout":
-            return threads, f"movconf hung (over {CONFORMANCE_TIMEOUT} s)", []
+            return label, f"movconf hung (over {CONFORMANCE_TIMEOUT} s)", []
         if isinstance(code, int) and code < 0:
-            return threads, f"movconf died of signal {-code}", []
+            return label, f"movconf died of signal {-code}", []
         if code == 1:
             cases = failing_cases(json_path)
             detail = f"{len(cases)} failing case{'s' if len(cases) != 1 else ''}"
-            return threads, detail if cases else "run failed", cases
+            return label, detail if cases else "run failed", cases
         raise RuntimeError(f"movconf run exited with {code} (see {results}/conformance.log)")
-    report.say(f"{name}: every conformance case passes at threads {THREAD_COUNTS}")
+    report.say(f"{name}: every conformance case passes in every run {CONFORMANCE_RUNS}")
     return None
 
 
@@ -363,7 +370,7 @@ def main(argv):
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"score": round(score, 4), "killed": killed, "total": len(rows),
                        "counts": count, "min_score": args.min_score,
-                       "fuzz_time": args.fuzz_time, "thread_counts": list(THREAD_COUNTS),
+                       "fuzz_time": args.fuzz_time, "conformance_runs": [{"threads": t, "streaming": st} for t, st in CONFORMANCE_RUNS],
                        "seconds": round(time.monotonic() - started, 1), "mutants": rows},
                       f, indent=1)
             f.write("\n")

@@ -35,8 +35,10 @@ typedef struct mc_row_stage {
 
 /* Activates the stage when the job streams and `elements` fit at least once. */
 void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements);
-/* Room for n elements bound for output element `to`, contiguous with what is
-   staged (else that is streamed out first): returns their stage offset. */
+/* Room for n elements bound for output element `to`, which must continue
+   the staged run (kernels claim the consecutive rows of their range); what is
+   staged is streamed out first when they would not fit. Returns their stage
+   offset. */
 int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n);
 /* Streams out what is staged. */
 void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);

@@ -154,6 +154,23 @@ static void s2b_split_row(const mc_kernel_job *j, const int64_t *out0, int64_t s
     mc_rows_deinterleave(&j->io, j->out, dst, j->in, src + f_lo * block - pad, block, f_hi - f_lo);
 }
 
+/* With the stage: the input row is laid out with its pads in the stage, so
+   that one unweave of whole groups makes the B_last rows, ends included. */
+static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job *j,
+                                 const int64_t *staged0, int64_t src) {
+  const mc_opt_plan *p = j->plan;
+  const int last = p->rank - 1;
+  const int64_t block = p->block[last], width = p->out_shape[last], esize = (int64_t)j->io.esize;
+  const int64_t pad = p->begin[last], in_width = p->in_shape[last];
+  uint8_t *padded = (uint8_t *)stage->bytes + block * width * esize;
+  memset(padded, 0, (size_t)(pad * esize));
+  memcpy(padded + pad * esize, j->in + src * esize, (size_t)(in_width * esize));
+  memset(
+      padded + (pad + in_width) * esize, 0,
+      (size_t)(MC_MUTATE(s2b_staged_pad_end_unzeroed, block * width - pad - in_width, 0) * esize));
+  mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, padded, 0, block, width);
+}
+
 /* SpaceToBatch, second pass: input row (b, x_1..x_{N-2}) goes to the B_last
    output rows (((o_1..o_{N-2}, o) in mixed radix) * batch + b, y_1..y_{N-2})
    where x_i + PB_i = y_i*B_i + o_i. */
@@ -167,7 +184,8 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   const int64_t f_lo = mc_ceil_div(pad, block), f_hi = (in_width + pad) / block;
   const bool woven = block <= MC_MAX_WAYS;
   mc_row_stage stage;
-  mc_row_stage_init(&stage, j, woven ? block * width : INT64_MAX);
+  /* Staged: the B_last output rows, then the input row padded to width*B. */
+  mc_row_stage_init(&stage, j, woven ? 2 * block * width : INT64_MAX);
   int64_t out0[MC_MAX_WAYS], staged0[MC_MAX_WAYS];
   for (int64_t o = 0; stage.active && o < block; o++)
     staged0[o] = o * width;
@@ -192,7 +210,7 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
         s2b_row_ends(j, at, src, o, f_lo, f_lo); /* every element by strided copies */
     }
     if (stage.active) { /* the B_last rows are far apart: one run each */
-      s2b_split_row(&stage.job, staged0, src, f_lo, f_hi);
+      s2b_split_padded_row(&stage, j, staged0, src);
       for (int64_t o = 0; o < block; o++)
         mc_stream_copy(j->out + out0[o] * esize, stage.bytes + staged0[o] * esize,
                        (size_t)(width * esize));

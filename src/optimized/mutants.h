@@ -47,7 +47,9 @@
   X(rows_nibbles_swapped, "all: packed u4/i4 elements read high nibble first") \
   X(rows_u1_bits_reversed, "all: packed u1 elements read from bit 0 first instead of bit 7") \
   X(pool_last_range_short, "thread pool: the last range ends one row early (gap at the end)") \
-  X(pool_range_start_skipped, "thread pool: every range but the first starts one row late (gaps between chunks)")
+  X(pool_range_start_skipped, "thread pool: every range but the first starts one row late (gaps between chunks)") \
+  X(stream_tail_dropped, "streaming stores: the bytes after a run's last whole line are not written") \
+  X(s2b_staged_pad_end_unzeroed, "SpaceToBatch, streaming: the pads_end part of the staged padded row keeps stale bytes")
 /* clang-format on */
 
 enum {

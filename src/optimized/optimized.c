@@ -49,7 +49,7 @@ void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t el
 }
 
 int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n) {
-  if (stage->filled > 0 && (to != stage->to + stage->filled || stage->filled + n > stage->capacity))
+  if (stage->filled + n > stage->capacity)
     mc_row_stage_flush(stage, job);
   if (stage->filled == 0)
     stage->to = to;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "optimized/mutants.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define MC_STREAM_VECTOR 1
@@ -39,7 +41,7 @@ static inline void mc_stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
       for (size_t v = k; v < k + MC_STREAM_LINE; v += 16)
         _mm_stream_si128((__m128i *)(void *)(dst + v),
                          _mm_loadu_si128((const __m128i *)(const void *)(src + v)));
-    memcpy(dst + k, src + k, n - k);
+    memcpy(dst + k, src + k, MC_MUTATE(stream_tail_dropped, n - k, 0));
     return;
   }
 #endif
