@@ -87,6 +87,24 @@ fault_is wrong-error-name 3 3-mode-missing wrong-error "mode_invalid"
 run_fault unsupported 2
 expect "unsupported: case 2 declined" case_is unsupported 2-f32 unsupported "declined on purpose"
 
+# The JSON report's "rejection" says whether a rejection named the error:
+# an unnamed one passes an invalid case whatever its reason.
+rejection_is() { # rejection_is FAULT CASE VALUE ("none": no such key)
+  "$python" -c 'import json, sys
+cases = {c["id"]: c for c in json.load(open(sys.argv[1]))["cases"]}
+sys.exit(cases["s2d/mock/" + sys.argv[2]].get("rejection", "none") != sys.argv[3])' \
+    "$work/$1.json" "$2" "$3"
+}
+run_fault none 0
+expect "none: the named rejection is named" rejection_is none 3-mode-missing named
+expect "none: an output is no rejection" rejection_is none 1-u8 none
+run_fault unnamed-rejection 3
+expect "unnamed-rejection: the invalid case passes" case_is unnamed-rejection 3-mode-missing pass
+expect "unnamed-rejection: as an unnamed rejection" \
+  rejection_is unnamed-rejection 3-mode-missing unnamed
+run_fault wrong-rejection 2
+expect "wrong-rejection: unnamed" rejection_is wrong-rejection 2-f32 unnamed
+
 # An output above --max-output-bytes should have been output_too_large.
 run_fault none 0 --max-output-bytes 8
 expect "output above the cap is a violation" \

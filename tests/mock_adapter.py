@@ -26,6 +26,7 @@ Faults at request MOCK_AT:
     missed-rejection   answer an invalid input with an output
     wrong-rejection    reject a valid input
     wrong-error-name   reject with the error name mode_invalid
+    unnamed-rejection  reject without an error name
     unsupported        reply unsupported
     restart-fails      exit; every later start sends a bad handshake
     stderr-noise       (every request) log a lot to stderr; still correct
@@ -153,6 +154,8 @@ def faulty_reply(request_id, reply):
         send({"id": request_id, "error": "rejected on purpose"})
     elif FAULT == "wrong-error-name":
         send({"id": request_id, "error": "wrong name on purpose", "error_name": "mode_invalid"})
+    elif FAULT == "unnamed-rejection":
+        send({"id": request_id, "error": "rejected without a name on purpose"})
     elif FAULT == "unsupported":
         send({"id": request_id, "unsupported": "declined on purpose"})
     else:

@@ -2,6 +2,8 @@
 """Run the conformance suite against every installed adapter and write the matrix.
 
     tools/conformance_matrix.py [--strict] [--only NAME ...] [PATHS ...]
+    tools/conformance_matrix.py --ctest NAME --work DIR [--impl IMPL] [--no-detect]
+    tools/conformance_matrix.py --write-expect NAME FILE
 
 For each adapter of the registry (examples/adapters/adapters.json) whose
 detection command succeeds, runs `movconf run --impl IMPL --json FILE
@@ -11,33 +13,54 @@ detection command succeeds, runs `movconf run --impl IMPL --json FILE
     unsupported. Operations an adapter can only express as a composite of
     several library ops (the registry's "composite") are kept out of the
     headline table and shown in a table of their own;
+  - for each implementation x operation, how many invalid cases passed by a
+    named rejection (the error name was compared) and how many by an unnamed
+    one (any rejection passes: the reason is not verified), from the
+    "rejection" field of movconf's JSON report (spec/runner.md);
   - every distinct failure: the cases that show it, a minimal reproducing
     case id, its class (bug, semantic-difference, limitation) and an
     explanation, taken from docs/conformance-explanations.json.
 
-The explanations file is maintained by people; the matrix merges it in, so
-regenerating the matrix never loses an explanation. Each entry:
+The explanations file is maintained by people, and is the one record of
+every adapter's expected failures: the matrix merges it in, and --ctest and
+--write-expect turn it into movconf's --expect file. Each entry is one
+cause, for every adapter it applies to:
 
-  {"adapter": "tfjs", "cases": ["s2b/types/f32", "s2b/libraries/tfjs-*"],
-   "verdict": "wrong-output", "class": "bug", "title": "one line",
-   "explanation": "why", "reproducer": "s2b/libraries/tfjs-snan-pad"}
+  {"adapters": ["pytorch", "pytorch-composite"], "class": "bug",
+   "title": "one line", "explanation": "why",
+   "reproducer": "s2d/libraries/pytorch-pixel-unshuffle-empty-batch",
+   "cases": {"wrong-shape": ["s2d/libraries/pytorch-*", "s2d/gen/empty/0017-i64"],
+             "crash": ["..."]}}
 
-`cases` are shell patterns on case ids; a failing case belongs to the first
-entry whose adapter, verdict and a pattern match. `reproducer` (optional)
-names the minimal case; it must be among the entry's failing cases. Failures
-no entry explains are listed as unexplained.
+`cases` maps each verdict the cause produces to shell patterns on case ids.
+They become expectations in this order: every pattern without a wildcard
+(entries in file order), then every pattern with one; a case's expectation
+is the first whose pattern matches its id (as in movconf run --expect), and
+the case is explained when it failed with that verdict. So a pattern must
+match only cases that fail that way (or are unsupported): one that matches
+a passing case would make the CTest run fail with an unexpected pass, and
+--strict reports it. `reproducer` (optional) names the minimal case; it must
+be among the entry's failing cases of each adapter that ran. Failures no
+entry explains are listed as unexplained.
 
 The registry: {"adapters": [{"name", "library", "impl", "detect", "version",
-"composite"?}]}; detect and version are argument lists run from the
-repository root (detect: exit 0 when installed; version: prints the
-library's version), impl is movconf's --impl string, composite maps an
-operation name to how the adapter composes it.
+"composite"?, "self_test"?}]}; detect, version and self_test are argument
+lists run from the repository root (detect: exit 0 when installed; version:
+prints the library's version; self_test: the adapter's own check, run by
+--ctest before the suite), impl is movconf's --impl string, composite maps
+an operation name to how the adapter composes it.
+
+--ctest NAME is the CTest driver of one adapter: exits 77 (skipped) when the
+adapter is not installed, runs its self_test, then the whole suite with the
+explanations as expected failures, and exits with movconf's status (1 on a
+new failure or an unexpected pass). --impl replaces the registry's impl
+(a plugin built in another build folder) and --no-detect skips detection.
 
 The output has no dates or timings: the same results give the same file.
 Progress goes to stderr. Exit status: 0 on success, 1 with --strict when a
-failure is unexplained, an explanation's reproducer does not reproduce it,
-or no adapter is installed; 2 on a usage error or when movconf cannot run.
-Standard library only.
+failure is unexplained, an explanation's reproducer does not reproduce it, a
+pattern matches a passing case, or no adapter is installed; 2 on a usage
+error or when movconf cannot run. Standard library only.
 """
 
 import argparse
@@ -54,8 +77,11 @@ OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
 FAILURES = ["wrong-output", "wrong-shape", "wrong-error", "missed-rejection",
             "wrong-rejection", "crash", "timeout"]
 CLASSES = ["bug", "semantic-difference", "limitation"]
-ENTRY_KEYS = {"adapter", "cases", "verdict", "class", "title", "explanation"}
+ENTRY_KEYS = {"adapters", "cases", "class", "title", "explanation"}
 OPTIONAL_ENTRY_KEYS = {"reproducer"}
+
+
+SKIPPED = 77  # CTest's SKIP_RETURN_CODE
 
 
 class UsageError(Exception):
@@ -88,6 +114,27 @@ def load_registry(path):
     return adapters
 
 
+def entry_problem(e):
+    """What is wrong with one explanation entry, or None."""
+    keys = set(e)
+    if not ENTRY_KEYS <= keys or keys - ENTRY_KEYS - OPTIONAL_ENTRY_KEYS:
+        return "must have keys %s (and optionally %s)" % (sorted(ENTRY_KEYS),
+                                                          sorted(OPTIONAL_ENTRY_KEYS))
+    if e["class"] not in CLASSES:
+        return "class must be one of %s" % CLASSES
+    if not e["adapters"] or not all(isinstance(a, str) for a in e["adapters"]):
+        return "adapters must be a non-empty list of names"
+    cases = e["cases"]
+    if not isinstance(cases, dict) or not cases:
+        return "cases must map verdicts to lists of patterns"
+    for verdict, patterns in cases.items():
+        if verdict not in FAILURES:
+            return "cases: verdict %r is not one of %s" % (verdict, FAILURES)
+        if not patterns or not all(isinstance(p, str) and p for p in patterns):
+            return "cases[%s] must be a non-empty list of patterns" % verdict
+    return None
+
+
 def load_explanations(path):
     if not os.path.exists(path):
         return []
@@ -95,14 +142,31 @@ def load_explanations(path):
     if not isinstance(entries, list):
         raise UsageError("explanations %s: no \"explanations\" list" % path)
     for i, e in enumerate(entries):
-        keys = set(e)
-        if not ENTRY_KEYS <= keys or keys - ENTRY_KEYS - OPTIONAL_ENTRY_KEYS:
-            raise UsageError("explanations %s: entry %d must have keys %s (and optionally %s)"
-                             % (path, i, sorted(ENTRY_KEYS), sorted(OPTIONAL_ENTRY_KEYS)))
-        if e["class"] not in CLASSES or e["verdict"] not in FAILURES:
-            raise UsageError("explanations %s: entry %d: class must be one of %s, verdict one of %s"
-                             % (path, i, CLASSES, FAILURES))
+        problem = entry_problem(e) if isinstance(e, dict) else "must be an object"
+        if problem:
+            raise UsageError("explanations %s: entry %d (%s): %s"
+                             % (path, i, e.get("title", "?") if isinstance(e, dict) else "?",
+                                problem))
     return entries
+
+
+def is_glob(pattern):
+    return any(ch in pattern for ch in "*?[")
+
+
+def expectations(entries, name):
+    """[(pattern, verdict, entry)] of one adapter in movconf's matching order:
+    exact ids first, then patterns with wildcards, each in file order."""
+    mine = [(p, v, e) for e in entries if name in e["adapters"]
+            for v, patterns in e["cases"].items() for p in patterns]
+    return [x for x in mine if not is_glob(x[0])] + [x for x in mine if is_glob(x[0])]
+
+
+def expectation_of(expects, case_id):
+    for x in expects:
+        if fnmatch.fnmatchcase(case_id, x[0]):
+            return x
+    return None
 
 
 # ---------------------------------------------------------------- running
@@ -150,28 +214,26 @@ def op_counts(cases):
     return counts
 
 
-def matching_entry(entries, adapter, case):
-    for e in entries:
-        if e["adapter"] == adapter and e["verdict"] == case["verdict"] and any(
-                fnmatch.fnmatchcase(case["id"], p) for p in e["cases"]):
-            return e
-    return None
-
-
-def distinct_failures(name, cases, entries):
-    """(explained groups [(entry, cases)], unexplained cases) of one adapter."""
+def distinct_failures(cases, expects):
+    """(explained groups [(entry, cases)], unexplained cases, cases an
+    expectation names that passed) of one adapter's report."""
     groups = {}
-    unexplained = []
+    unexplained, passed = [], []
     for c in cases:
+        x = expectation_of(expects, c["id"])
+        if c["verdict"] == "pass" and x is not None:
+            passed.append((c, x))
         if c["verdict"] not in FAILURES:
             continue
-        e = matching_entry(entries, name, c)
-        if e is None:
+        if x is None or x[1] != c["verdict"]:
             unexplained.append(c)
         else:
-            groups.setdefault(id(e), (e, []))[1].append(c)
-    ordered = [groups[id(e)] for e in entries if id(e) in groups]
-    return ordered, unexplained
+            groups.setdefault(id(x[2]), (x[2], []))[1].append(c)
+    order = []
+    for _, _, e in expects:
+        if id(e) in groups and id(e) not in order:
+            order.append(id(e))
+    return [groups[i] for i in order], unexplained, passed
 
 
 def reproducer(entry, cases):
@@ -216,6 +278,13 @@ def table(results, composite_cells):
     return lines
 
 
+def verdict_counts(cases):
+    counts = {}
+    for c in cases:
+        counts[c["verdict"]] = counts.get(c["verdict"], 0) + 1
+    return ", ".join("%s %d" % (v, counts[v]) for v in FAILURES if v in counts)
+
+
 def render_failures(results):
     lines = []
     for r in results:
@@ -228,8 +297,8 @@ def render_failures(results):
         for entry, cases in groups:
             case_id, ok = reproducer(entry, cases)
             note = "" if ok else " **(does not fail in this run)**"
-            lines.append("- **%s** (%s, %s): %s" % (entry["title"], entry["class"],
-                                                    entry["verdict"], entry["explanation"]))
+            lines.append("- **%s** (%s; %s): %s" % (entry["title"], entry["class"],
+                                                    verdict_counts(cases), entry["explanation"]))
             lines.append("  - minimal reproducing case: `%s`%s" % (case_id, note))
             lines.append("  - failing cases: " + ", ".join(
                 "`%s`" % c["id"] for c in sorted(cases, key=lambda c: c["id"])))
@@ -239,6 +308,27 @@ def render_failures(results):
         for c in sorted(r["uncarried"], key=lambda c: c["id"]):
             lines.append("- not reportable: `%s` (%s): %s" % (c["id"], c["op"], c["detail"]))
         lines.append("")
+    return lines
+
+
+def rejection_counts(cases):
+    """{op: [passed by a named rejection, passed by an unnamed one]}."""
+    counts = {}
+    for c in cases:
+        if c["verdict"] == "pass" and c.get("rejection") in ("named", "unnamed"):
+            counts.setdefault(c["op"], [0, 0])[c["rejection"] == "unnamed"] += 1
+    return counts
+
+
+def rejection_table(results):
+    lines = ["| implementation | " + " | ".join(OPS) + " |",
+             "|---|" + "---|" * len(OPS)]
+    for r in results:
+        row = []
+        for op in OPS:
+            named, unnamed = r["rejections"].get(op, [0, 0])
+            row.append("%d named, %d unnamed" % (named, unnamed) if named or unnamed else "")
+        lines.append("| %s | %s |" % (r["adapter"]["name"], " | ".join(row)))
     return lines
 
 
@@ -259,7 +349,9 @@ def render(results, missing, paths):
            "Generated by `tools/conformance_matrix.py` from `movconf run` over %s, against "
            "every adapter of `examples/adapters/adapters.json` that is installed. Explanations "
            "come from `docs/conformance-explanations.json`; regenerate with "
-           "`python3 tools/conformance_matrix.py` after building movconf." % (
+           "`python3 tools/conformance_matrix.py` after building movconf (`--reports DIR` keeps "
+           "movconf's reports, `--from-reports DIR` renders them again after an edit of the "
+           "explanations)." % (
                ", ".join("`%s`" % p for p in paths)),
            "",
            "Each cell: cases passed, failed by verdict (spec/runner.md), and unsupported (the "
@@ -279,6 +371,19 @@ def render(results, missing, paths):
     if missing:
         out += ["", "Not installed when this matrix was generated: " +
                 ", ".join(sorted(missing)) + "."]
+    out += ["", "## Invalid cases passed by a rejection, named or not", "",
+            "A case that expects an error passes when the implementation rejects the input. "
+            "When the rejection names the error (`error_name` of the adapter protocol, or the "
+            "plugin ABI's error name), movconf compares it with the expected one, so the pass "
+            "says the library rejected the input for the specification's reason. None of these "
+            "libraries knows movconf's error names, so their rejections are unnamed, and an "
+            "unnamed rejection passes whatever the library's reason was: an input rejected for "
+            "an unrelated reason (its own limits, an exception in an unrelated step, running out "
+            "of memory) counts as a pass. The unnamed counts below are therefore an upper bound "
+            "on the validity checks a library really performs; the adapters' READMEs and the "
+            "rejection messages in `movconf run --json` reports (case `detail` on failures) say "
+            "more. Each cell: invalid cases passed by a named rejection, by an unnamed one.", ""]
+    out += rejection_table(results)
     out += ["", "## Failures", "",
             "Every distinct failure, its class (bug: the library is wrong by its own "
             "documentation or by any reading of the operation; semantic-difference: the "
@@ -314,9 +419,21 @@ def parse_args(argv):
                         help="movconf's per-request timeout in seconds (default 10)")
     parser.add_argument("--reports", metavar="DIR",
                         help="keep movconf's JSON reports in DIR (default: a temporary folder)")
+    parser.add_argument("--from-reports", metavar="DIR",
+                        help="read each adapter's report from DIR/NAME.json (kept by an earlier "
+                             "--reports DIR) instead of running it: after editing the "
+                             "explanations")
     parser.add_argument("--write-expect", nargs=2, metavar=("NAME", "FILE"),
                         help="write the explanations of adapter NAME as a movconf --expect "
                              "file (spec/runner.md) to FILE and exit; runs nothing")
+    parser.add_argument("--ctest", metavar="NAME",
+                        help="run adapter NAME over the suite with its explained failures "
+                             "expected, as CTest does; exit 77 when it is not installed")
+    parser.add_argument("--work", default=os.path.join(REPO, "build", "adapter-ctest"),
+                        help="--ctest: folder for the expect file and the JSON report")
+    parser.add_argument("--impl", help="--ctest: movconf's --impl instead of the registry's")
+    parser.add_argument("--no-detect", action="store_true",
+                        help="--ctest: do not run the registry's detection command")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a failure is unexplained or a reproducer does not "
                              "fail, or when no adapter is installed")
@@ -326,22 +443,25 @@ def parse_args(argv):
 def problems_of(results):
     problems = []
     for r in results:
+        name = r["adapter"]["name"]
         for c in r["unexplained"]:
-            problems.append("%s: unexplained %s %s" % (r["adapter"]["name"], c["verdict"],
-                                                       c["id"]))
+            problems.append("%s: unexplained %s %s" % (name, c["verdict"], c["id"]))
         for entry, cases in r["groups"]:
             case_id, ok = reproducer(entry, cases)
             if not ok:
-                problems.append("%s: reproducer %s of \"%s\" does not fail with %s"
-                                % (r["adapter"]["name"], case_id, entry["title"],
-                                   entry["verdict"]))
+                problems.append("%s: reproducer %s of \"%s\" does not fail" % (name, case_id,
+                                                                                entry["title"]))
+        for c, x in r["passed"]:
+            problems.append("%s: %s passed, but pattern %s of \"%s\" expects %s (CTest would "
+                            "report an unexpected pass)" % (name, c["id"], x[0], x[2]["title"],
+                                                             x[1]))
     return problems
 
 
 def stale_entries(entries, results):
     used = {id(e) for r in results for e, _ in r["groups"]}
     ran = {r["adapter"]["name"] for r in results}
-    return [e for e in entries if e["adapter"] in ran and id(e) not in used]
+    return [e for e in entries if ran & set(e["adapters"]) and id(e) not in used]
 
 
 def run_all(args, workdir):
@@ -360,23 +480,56 @@ def run_all(args, workdir):
             progress(adapter["name"], "is not installed; skipped")
             missing.append(adapter["name"])
             continue
-        report = run_suite(adapter, args.movconf, paths, extra, workdir)
-        groups, unexplained = distinct_failures(adapter["name"], report["cases"], entries)
+        kept = os.path.join(args.from_reports or "", adapter["name"] + ".json")
+        if args.from_reports and os.path.exists(kept):
+            progress("reading", kept)
+            report = load_json(kept, "movconf report")
+        else:
+            report = run_suite(adapter, args.movconf, paths, extra, workdir)
+        groups, unexplained, passed = distinct_failures(report["cases"],
+                                                        expectations(entries, adapter["name"]))
         results.append({"adapter": adapter, "version": library_version(adapter),
                         "counts": op_counts(report["cases"]), "groups": groups,
-                        "unexplained": unexplained, "uncarried": uncarried(report["cases"])})
+                        "unexplained": unexplained, "passed": passed,
+                        "uncarried": uncarried(report["cases"]),
+                        "rejections": rejection_counts(report["cases"])})
     return results, missing, paths, entries
 
 
 def write_expect(entries, name, path):
-    """movconf's expectations for one adapter: every case pattern of its entries."""
-    expect = [{"case": pattern, "verdict": e["verdict"],
+    """movconf's expectations for one adapter, from its explanations."""
+    expect = [{"case": pattern, "verdict": verdict,
                "reason": "%s: %s" % (e["class"], e["title"])}
-              for e in entries if e["adapter"] == name for pattern in e["cases"]]
+              for pattern, verdict, e in expectations(entries, name)]
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         json.dump(expect, f, indent=1)
         f.write("\n")
     return 0
+
+
+def ctest(args):
+    """The CTest run of one adapter (see --ctest in the description)."""
+    name = args.ctest
+    adapters = {a["name"]: a for a in load_registry(args.registry)}
+    if name not in adapters:
+        raise UsageError("--ctest: no adapter named %s in %s" % (name, args.registry))
+    adapter = adapters[name]
+    if not args.no_detect and not installed(adapter):
+        print("skipped: %s is not installed (%s failed); see examples/adapters/README.md "
+              "or run tools/install-adapters.sh" % (name, " ".join(adapter["detect"])))
+        return SKIPPED
+    if "self_test" in adapter:
+        status = subprocess.run(adapter["self_test"], cwd=REPO).returncode
+        if status != 0:
+            print("%s: self test %s failed with status %d" % (name, adapter["self_test"], status))
+            return 1
+    os.makedirs(args.work, exist_ok=True)
+    expect = os.path.join(args.work, "expect.json")
+    write_expect(load_explanations(args.explanations), name, expect)
+    argv = [args.movconf, "run", "--impl", args.impl or adapter["impl"], "--expect", expect,
+            "--json", os.path.join(args.work, "results.json"), "--timeout", str(args.timeout)]
+    progress(" ".join(argv))
+    return subprocess.run(argv + (args.paths or []), cwd=REPO).returncode
 
 
 def main(argv):
@@ -384,6 +537,12 @@ def main(argv):
     if args.write_expect:
         try:
             return write_expect(load_explanations(args.explanations), *args.write_expect)
+        except UsageError as e:
+            print("conformance_matrix: %s" % e, file=sys.stderr)
+            return 2
+    if args.ctest:
+        try:
+            return ctest(args)
         except UsageError as e:
             print("conformance_matrix: %s" % e, file=sys.stderr)
             return 2

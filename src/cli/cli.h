@@ -54,6 +54,16 @@ typedef enum mc_expect_state {
   MC_EXPECT_NOT_RUN          /* unsupported: neither */
 } mc_expect_state;
 
+/* Whether the implementation rejected the case's input, and if so whether
+   the rejection named one of movconf's errors (then compared with the
+   expected one) or not (then any rejection of an invalid input passes, so
+   its reason is not verified). */
+typedef enum mc_rejection {
+  MC_REJECTION_NONE,   /* not rejected: an output, unsupported, crash, timeout */
+  MC_REJECTION_NAMED,  /* rejected with an error name */
+  MC_REJECTION_UNNAMED /* rejected without one */
+} mc_rejection;
+
 typedef struct mc_case_result {
   char *id;
   char *file;
@@ -64,6 +74,7 @@ typedef struct mc_case_result {
   mc_expect_state expect;
   mc_verdict expected_verdict; /* when expect != MC_EXPECT_NONE */
   char *expect_reason;         /* when expect != MC_EXPECT_NONE */
+  mc_rejection rejection;
 } mc_case_result;
 
 /* True when the case makes the run fail: an unexpected failure or an

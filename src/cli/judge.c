@@ -165,6 +165,12 @@ static const char *rejection_name(const mc_impl *impl, const mc_impl_result *r) 
   return r->error_name[0] ? r->error_name : NULL;
 }
 
+mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r) {
+  if (r->outcome != MC_OUTCOME_REJECTED)
+    return MC_REJECTION_NONE;
+  return rejection_name(impl, r) ? MC_REJECTION_NAMED : MC_REJECTION_UNNAMED;
+}
+
 /* "NAME [CLAUSE]: message", or the message alone when there is no name. */
 static char *rejection_text(const mc_impl_result *r, const char *name) {
   if (!name)

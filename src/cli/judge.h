@@ -12,4 +12,7 @@
    elements the wrong and the expected value come from. */
 mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result *r, char **detail);
 
+/* How the implementation's answer rejected the input, if it did. */
+mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
+
 #endif

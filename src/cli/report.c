@@ -196,6 +196,9 @@ static cJSON *json_case(const mc_case_result *c) {
     cJSON_AddStringToObject(x, "outcome", expect_state_name(c->expect));
   }
   cJSON_AddBoolToObject(item, "problem", mc_case_result_is_problem(c));
+  if (c->rejection != MC_REJECTION_NONE)
+    cJSON_AddStringToObject(item, "rejection",
+                            c->rejection == MC_REJECTION_NAMED ? "named" : "unnamed");
   return item;
 }
 

@@ -260,6 +260,7 @@ static bool run_case(const mc_case *c, const char *file, run_context *ctx) {
   ctx->impl->run(ctx->impl, &req, &result);
   mc_case_result *res = new_result(ctx->report);
   res->verdict = mc_judge(c, ctx->impl, &result, &res->detail);
+  res->rejection = mc_judge_rejection(ctx->impl, &result);
   mc_tensor_free(&result.output);
   res->id = mc_strdupf("%s", c->id);
   res->file = mc_strdupf("%s", file);
