@@ -162,6 +162,10 @@ static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job 
   const int last = p->rank - 1;
   const int64_t block = p->block[last], width = p->out_shape[last], esize = (int64_t)j->io.esize;
   const int64_t pad = p->begin[last], in_width = p->in_shape[last];
+  if (in_width == block * width) { /* no pads on this axis: unweave the input itself */
+    mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, j->in, src, block, width);
+    return;
+  }
   uint8_t *padded = (uint8_t *)stage->bytes + block * width * esize;
   memset(padded, 0, (size_t)(pad * esize));
   memcpy(padded + pad * esize, j->in + src * esize, (size_t)(in_width * esize));
