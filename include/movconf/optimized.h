@@ -1,6 +1,15 @@
 /* The optimized kernels: the same call shape and error codes as the oracle,
    validated independently of it, multithreaded, no materialized
-   intermediates. Results are bitwise identical for every thread count. */
+   intermediates. Results are bitwise identical for every thread count.
+
+   Tuning by environment (read at each call; tests use them to reach every
+   path on small requests):
+     MOVCONF_THREADS             default thread count
+     MOVCONF_PARALLEL_MIN_BYTES  outputs below this run on the calling thread
+                                 (default 256 KiB)
+     MOVCONF_STREAM_MIN_BYTES    outputs of at least this many bytes are
+                                 written with streaming stores, except by
+                                 ExtractImagePatches (default 32 MiB) */
 #ifndef MOVCONF_OPTIMIZED_H
 #define MOVCONF_OPTIMIZED_H
 
