@@ -253,26 +253,32 @@ static int append_case(const char *dir, const mc_case_out *c) {
   return 0;
 }
 
+/* Names the case after the finding, gives it its origin and clauses, and
+   appends it to the operation's regression file. */
+static int write_case(const finding *f, mc_case_out *c, const char *what, const mc_error *err) {
+  char id[128], prefix[8], origin[1024], own[16];
+  lower(mc_op_clause_prefix(c->req->op), prefix, sizeof prefix);
+  snprintf(id, sizeof id, "%s/regression/%s-%s", prefix, f->opt->target, f->short_sha);
+  make_origin(f, what, origin, sizeof origin);
+  c->id = id;
+  c->origin = origin;
+  c->n_clauses = pick_clauses(c, err, c->clauses, own, sizeof own);
+  return append_case(f->opt->out, c);
+}
+
 /* The case of a differential finding: the request and the oracle's answer. */
 static int oracle_case(finding *f, const mc_request *req, mc_fuzz_fill fill, uint64_t param,
                        const char *what) {
   mc_tensor out;
   mc_error err;
   mc_status s = mc_oracle_run(req, MC_DEFAULT_MAX_OUTPUT_BYTES, &out, &err);
-  char id[128], prefix[8], origin[1024], own[16];
-  lower(mc_op_clause_prefix(req->op), prefix, sizeof prefix);
-  snprintf(id, sizeof id, "%s/regression/%s-%s", prefix, f->opt->target, f->short_sha);
-  make_origin(f, what, origin, sizeof origin);
-  mc_case_out c = {.id = id,
-                   .origin = origin,
-                   .req = req,
+  mc_case_out c = {.req = req,
                    .data_fill = payload_of(fill),
                    .data_fill_param = param,
                    .expect_error = s != MC_OK,
                    .error = s,
                    .output = &out};
-  c.n_clauses = pick_clauses(&c, &err, c.clauses, own, sizeof own);
-  int rc = append_case(f->opt->out, &c);
+  int rc = write_case(f, &c, what, &err);
   mc_tensor_free(&out);
   return rc;
 }
@@ -285,7 +291,7 @@ static int roundtrip_case(finding *f) {
   if (mc_oracle_run(req, MC_DEFAULT_MAX_OUTPUT_BYTES, &forward, &err) != MC_OK)
     return oracle_case(f, req, f->in.data_fill, f->in.data_fill_param,
                        "expected result from the movconf oracle (it rejects the input)");
-  char id[128], prefix[8], origin[1024], own[16], what[256];
+  char what[256];
   mc_request inv;
   const mc_request *shown = req;
   mc_fuzz_fill fill = f->in.data_fill;
@@ -305,17 +311,11 @@ static int roundtrip_case(finding *f) {
     return oracle_case(f, req, f->in.data_fill, f->in.data_fill_param,
                        "expected result from the movconf oracle (no round trip applies)");
   }
-  lower(mc_op_clause_prefix(shown->op), prefix, sizeof prefix);
-  snprintf(id, sizeof id, "%s/regression/%s-%s", prefix, f->opt->target, f->short_sha);
-  make_origin(f, what, origin, sizeof origin);
-  mc_case_out c = {.id = id,
-                   .origin = origin,
-                   .req = shown,
+  mc_case_out c = {.req = shown,
                    .data_fill = payload_of(fill),
                    .data_fill_param = f->in.data_fill_param,
                    .output = &f->in.tensors[0]};
-  c.n_clauses = pick_clauses(&c, &err, c.clauses, own, sizeof own);
-  int rc = append_case(f->opt->out, &c);
+  int rc = write_case(f, &c, what, &err);
   mc_tensor_free(&forward);
   return rc;
 }

@@ -23,15 +23,6 @@
 #define MOVCONF_SOURCE_DIR "."
 #endif
 
-static bool same_tensor(const mc_tensor *a, const mc_tensor *b) {
-  if (a->type != b->type || a->rank != b->rank || a->nbytes != b->nbytes)
-    return false;
-  for (int d = 0; d < a->rank; d++)
-    if (a->shape[d] != b->shape[d])
-      return false;
-  return a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0;
-}
-
 static bool same_string(const char *a, const char *b) {
   return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
@@ -49,7 +40,7 @@ static bool same_request(const mc_request *want, const mc_request *got) {
   if (want->op != got->op || want->n_inputs != got->n_inputs)
     return false;
   for (int i = 0; i < want->n_inputs; i++)
-    if (!same_tensor(want->inputs[i], got->inputs[i]))
+    if (!mc_tensor_same(want->inputs[i], got->inputs[i]))
       return false;
   const mc_attrs *a = &want->attrs, *b = &got->attrs;
   return a->has_block_size == b->has_block_size &&

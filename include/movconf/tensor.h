@@ -31,6 +31,9 @@ void mc_tensor_free(mc_tensor *t);
 /* Element count of t (rank and shape already valid). */
 int64_t mc_tensor_elements(const mc_tensor *t);
 
+/* Same type, shape and bytes (bit for bit). */
+bool mc_tensor_same(const mc_tensor *a, const mc_tensor *b);
+
 /* Reads element index of an integer side input as int64. Returns false
    (value untouched) when the stored value does not fit in int64, i.e. a u64
    above INT64_MAX. t must be a side-integer type. */

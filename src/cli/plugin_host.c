@@ -158,10 +158,11 @@ static void install_fault_handler(void) {
 
 /* ---- socket I/O (the child blocks; the parent enforces the timeout) ---- */
 
-static bool read_full(int fd, void *buf, size_t len) {
-  char *p = buf;
+/* Moves all len bytes through fd, retrying short transfers and EINTR;
+   false on EOF or error. Sends never raise SIGPIPE. */
+static bool transfer_full(int fd, char *p, size_t len, bool sending) {
   while (len > 0) {
-    ssize_t n = read(fd, p, len);
+    ssize_t n = sending ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -172,18 +173,12 @@ static bool read_full(int fd, void *buf, size_t len) {
   return true;
 }
 
+static bool read_full(int fd, void *buf, size_t len) {
+  return transfer_full(fd, buf, len, false);
+}
+
 static bool write_full(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    len -= (size_t)n;
-  }
-  return true;
+  return transfer_full(fd, (char *)(uintptr_t)buf, len, true); /* send only reads it */
 }
 
 static void send_reply(mc_wire_reply *r) {

@@ -204,3 +204,15 @@ bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value) {
   *value = (int64_t)raw;
   return true;
 }
+
+bool mc_tensor_same(const mc_tensor *a, const mc_tensor *b) {
+  if (a->type != b->type || a->rank != b->rank || a->nbytes != b->nbytes) {
+    return false;
+  }
+  for (int d = 0; d < a->rank; d++) {
+    if (a->shape[d] != b->shape[d]) {
+      return false;
+    }
+  }
+  return a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0;
+}

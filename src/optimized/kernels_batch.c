@@ -224,10 +224,19 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
+/* Whole zero rows exist only when an axis between batch and last is padded. */
+static bool s2b_has_zero_rows(const mc_opt_plan *p) {
+  for (int i = 1; i < p->rank - 1; i++)
+    if (p->begin[i] != 0 || p->end[i] != 0)
+      return true;
+  return false;
+}
+
 void mc_kernel_space_to_batch(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
-  mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, s2b_zero_rows,
-                  (void *)job);
+  if (s2b_has_zero_rows(p))
+    mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, s2b_zero_rows,
+                    (void *)job);
   mc_parallel_for(job->threads, mc_kernel_rows(p->in_shape, p->rank - 1), 1, s2b_input_rows,
                   (void *)job);
 }

@@ -30,39 +30,40 @@ static inline size_t mc_stream_head(const uint8_t *dst) {
   return (size_t)(-(uintptr_t)dst & (MC_STREAM_LINE - 1));
 }
 
-/* dst[0..n) = src[0..n). */
-static inline void mc_stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+/* Ordinary stores: dst[0..n) = src[0..n), or zeros when src is NULL. */
+static inline void mc_stream_plain(uint8_t *dst, const uint8_t *src, size_t n) {
+  if (src)
+    memcpy(dst, src, n);
+  else
+    memset(dst, 0, n);
+}
+
+/* dst[0..n) = src[0..n), or zeros when src is NULL (the test on src
+   leaves the loop: the wrappers below pass a known pointer or NULL). */
+static inline void mc_stream_store(uint8_t *dst, const uint8_t *src, size_t n) {
 #if MC_STREAM_VECTOR
   if (n >= MC_STREAM_MIN_RUN) {
-    size_t head = mc_stream_head(dst);
-    memcpy(dst, src, head);
-    size_t k = head;
+    size_t head = mc_stream_head(dst), k = head;
+    mc_stream_plain(dst, src, head);
     for (; k + MC_STREAM_LINE <= n; k += MC_STREAM_LINE)
       for (size_t v = k; v < k + MC_STREAM_LINE; v += 16)
         _mm_stream_si128((__m128i *)(void *)(dst + v),
-                         _mm_loadu_si128((const __m128i *)(const void *)(src + v)));
-    memcpy(dst + k, src + k, MC_MUTATE(stream_tail_dropped, n - k, 0));
+                         src ? _mm_loadu_si128((const __m128i *)(const void *)(src + v))
+                             : _mm_setzero_si128());
+    size_t tail = MC_MUTATE(stream_tail_dropped, n - k, 0);
+    mc_stream_plain(dst + k, src ? src + k : NULL, tail);
     return;
   }
 #endif
-  memcpy(dst, src, n);
+  mc_stream_plain(dst, src, n);
 }
 
-/* dst[0..n) = 0. */
+static inline void mc_stream_copy(uint8_t *dst, const uint8_t *src, size_t n) {
+  mc_stream_store(dst, src, n);
+}
+
 static inline void mc_stream_zero(uint8_t *dst, size_t n) {
-#if MC_STREAM_VECTOR
-  if (n >= MC_STREAM_MIN_RUN) {
-    size_t head = mc_stream_head(dst);
-    memset(dst, 0, head);
-    size_t k = head;
-    for (; k + MC_STREAM_LINE <= n; k += MC_STREAM_LINE)
-      for (size_t v = k; v < k + MC_STREAM_LINE; v += 16)
-        _mm_stream_si128((__m128i *)(void *)(dst + v), _mm_setzero_si128());
-    memset(dst + k, 0, n - k);
-    return;
-  }
-#endif
-  memset(dst, 0, n);
+  mc_stream_store(dst, NULL, n);
 }
 
 /* Streaming stores are weakly ordered: a thread fences them before it
