@@ -15,41 +15,6 @@ enum { MAX_VALUES = 4096, MAX_EXPECTED_HEX_BYTES = 64 * 1024 };
 
 #define MAX_EXACT_NUMBER (INT64_C(1) << 53) /* larger integers go in strings */
 
-void mc_text_printf(mc_text *t, const char *fmt, ...) {
-  if (t->oom)
-    return;
-  for (;;) {
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = t->cap - t->len;
-    int n = vsnprintf(t->p ? t->p + t->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-      t->oom = true;
-      return;
-    }
-    if ((size_t)n < room) {
-      t->len += (size_t)n;
-      return;
-    }
-    size_t cap = t->cap ? t->cap : 1024;
-    while (cap - t->len <= (size_t)n)
-      cap *= 2;
-    char *p = realloc(t->p, cap);
-    if (!p) {
-      t->oom = true;
-      return;
-    }
-    t->p = p;
-    t->cap = cap;
-  }
-}
-
-void mc_text_free(mc_text *t) {
-  free(t->p);
-  memset(t, 0, sizeof *t);
-}
-
 static void write_string(mc_text *t, const char *s) {
   mc_text_printf(t, "\"");
   for (const unsigned char *p = (const unsigned char *)s; *p; p++) {

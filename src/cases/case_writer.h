@@ -10,21 +10,8 @@
 #include <stddef.h>
 
 #include "cases/cases.h"
+#include "common/text.h"
 #include "movconf/ops.h"
-
-/* A growable text; oom is set (and the text left as it was) when memory
-   runs out. */
-typedef struct mc_text {
-  char *p;
-  size_t len, cap;
-  bool oom;
-} mc_text;
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-void mc_text_printf(mc_text *t, const char *fmt, ...);
-void mc_text_free(mc_text *t);
 
 #define MC_CASE_OUT_MAX_CLAUSES 8
 

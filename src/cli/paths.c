@@ -8,22 +8,6 @@
 
 #include "cli/cli.h"
 
-char *mc_strdupf(const char *fmt, ...) {
-  va_list args;
-  va_start(args, fmt);
-  int n = vsnprintf(NULL, 0, fmt, args);
-  va_end(args);
-  char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
-  if (!s) {
-    fputs("movconf: out of memory\n", stderr);
-    abort();
-  }
-  va_start(args, fmt);
-  vsnprintf(s, (size_t)n + 1, fmt, args);
-  va_end(args);
-  return s;
-}
-
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   memset(out, 0, sizeof *out);
   struct stat st;

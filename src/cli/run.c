@@ -7,9 +7,6 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/expect.h"
-#include "cli/impl.h"
-#include "cli/judge.h"
 #include "movconf/tensor.h"
 
 static const char run_usage[] =

@@ -1,8 +1,8 @@
 /* What crosses the socket between movconf and the forked child that hosts a
    plugin (impl_plugin.c is the parent side, plugin_host.c the child). Both
    sides are the same binary, so the messages are plain structs. */
-#ifndef MOVCONF_CLI_PLUGIN_WIRE_H
-#define MOVCONF_CLI_PLUGIN_WIRE_H
+#ifndef MOVCONF_HARNESS_PLUGIN_WIRE_H
+#define MOVCONF_HARNESS_PLUGIN_WIRE_H
 
 #include <stdint.h>
 

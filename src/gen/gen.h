@@ -1,9 +1,9 @@
-/* movconf gen: conformance vectors expanded from the descriptions in
+/* The generator: conformance vectors expanded from the descriptions in
    generators/ (generators/README.md). gen.c reads the descriptions and
    writes the files; gen_build.c turns one combination of parameters into a
-   request. */
-#ifndef MOVCONF_CLI_GEN_H
-#define MOVCONF_CLI_GEN_H
+   request. The one public header of src/gen/. */
+#ifndef MOVCONF_GEN_H
+#define MOVCONF_GEN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,5 +49,23 @@ const char *const *mc_gen_param_names(mc_op op);
 
 /* Writes a parameter value compactly (integers, strings, null, arrays). */
 void mc_gen_format_value(const cJSON *v, char *buf, size_t n);
+
+/* What movconf gen was asked to do. */
+typedef struct mc_gen_options {
+  const char *out;        /* the conformance folder written (or compared) */
+  const char *generators; /* the folder of the descriptions */
+  int op;                 /* mc_op, or -1 for all */
+  bool check;             /* compare only, write nothing */
+} mc_gen_options;
+
+typedef struct mc_gen_counts {
+  int groups, valid, invalid;
+} mc_gen_counts;
+
+/* One operation: every group of generators/<op slug>.json to its file,
+   then stale files swept (only when every group succeeded). Progress and
+   problems go to stderr. Returns 0, 1 (a description error or, with check,
+   a difference) or 2 (I/O). */
+int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts);
 
 #endif

@@ -3,8 +3,8 @@
    the output it announces. Shared by the isolated plugin host
    (plugin_host.c) and the in-process fuzz target (fuzz/fuzz_plugin_diff.c),
    so that both hand a plugin exactly the same thing. */
-#ifndef MOVCONF_CLI_PLUGIN_CALL_H
-#define MOVCONF_CLI_PLUGIN_CALL_H
+#ifndef MOVCONF_HARNESS_PLUGIN_CALL_H
+#define MOVCONF_HARNESS_PLUGIN_CALL_H
 
 #include <stddef.h>
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cases/cases_internal.h"
-#include "cli/gen.h"
+#include "gen/gen.h"
 #include "common/checked.h"
 #include "movconf/tensor.h"
 

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/impl.h"
-#include "cli/plugin_wire.h"
+#include "harness/internal.h"
+#include "harness/plugin_wire.h"
 #include "movconf/tensor.h"
 
 /* How long a child that closed its socket gets to exit before it is killed. */

@@ -1,5 +1,6 @@
 /* Judging one case, bit for bit. */
-#include "cli/judge.h"
+#include "harness/harness.h"
+#include "common/text.h"
 
 #include <inttypes.h>
 #include <stdio.h>

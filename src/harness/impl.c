@@ -1,6 +1,5 @@
 /* The built-in implementations and the --impl dispatcher. */
-#include "cli/impl.h"
-#include "cli/impl_exec.h"
+#include "harness/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -20,8 +20,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include "cli/plugin_call.h"
-#include "cli/plugin_wire.h"
+#include "harness/plugin_call.h"
+#include "harness/plugin_wire.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
 

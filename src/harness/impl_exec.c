@@ -7,8 +7,8 @@
    reported as a crash or a timeout, and a fresh adapter is started for the
    next case. Nothing the adapter writes makes movconf allocate more than
    one reply line of bounded length (a function of the output cap). */
-#include "cli/impl_exec.h"
-#include "cli/cli.h"
+#include "harness/internal.h"
+#include "common/text.h"
 
 #include <errno.h>
 #include <fcntl.h>

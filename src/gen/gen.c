@@ -1,0 +1,580 @@
+/* The generator: expands the descriptions of generators/ into case files
+   conformance/<op slug>/generated/<group>.json, with expected outputs from
+   the literal oracle and expected errors from the description (which the
+   oracle must confirm). The same descriptions give the same bytes on any
+   machine: integers only, members in file order, one thread. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cases/case_writer.h"
+#include "cases/cases_internal.h"
+#include "common/text.h"
+#include "gen/gen.h"
+#include "common/clauses.h"
+#include "movconf/oracle.h"
+#include "movconf/tensor.h"
+
+/* Description files are small; cases per group and outputs are bounded. */
+#define MAX_DESCRIPTION_BYTES ((size_t)4 << 20)
+#define MAX_GROUP_CASES 20000
+#define MAX_GROUPS 256
+/* Outputs of generated valid cases stay below this (they are kept small). */
+#define GEN_MAX_OUTPUT_BYTES ((size_t)1 << 20)
+#define ORIGIN_NOTE                                                                                \
+  "expected output computed by the movconf oracle (src/oracle), cross-checked by "                 \
+  "tools/reference_model.py"
+
+/* What one description file says, besides its groups. */
+typedef struct gen_file {
+  mc_op op;
+  const char *path;
+  int64_t max_values, max_inline_bytes;
+} gen_file;
+
+static int problem(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static int problem(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("movconf gen: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+/* ---- reading descriptions ---- */
+
+static bool keys_allowed(const cJSON *obj, const char *const *allowed, const char *where) {
+  for (const cJSON *m = obj->child; m; m = m->next) {
+    bool known = false;
+    for (int i = 0; allowed[i]; i++)
+      known = known || !strcmp(m->string, allowed[i]);
+    if (!known) {
+      problem("%s: unknown key '%s'", where, m->string);
+      return false;
+    }
+    for (const cJSON *e = obj->child; e != m; e = e->next)
+      if (!strcmp(e->string, m->string)) {
+        problem("%s: key '%s' appears twice", where, m->string);
+        return false;
+      }
+  }
+  return true;
+}
+
+static bool integer_member(const cJSON *obj, const char *key, int64_t lo, int64_t hi, int64_t *out,
+                           const char *where) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsNumber(v) || v->valuedouble < (double)lo || v->valuedouble > (double)hi ||
+      v->valuedouble != (double)(int64_t)v->valuedouble) {
+    problem("%s: '%s' must be an integer in %lld..%lld", where, key, (long long)lo, (long long)hi);
+    return false;
+  }
+  *out = (int64_t)v->valuedouble;
+  return true;
+}
+
+static const char *string_member(const cJSON *obj, const char *key, const char *where) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsString(v) || !v->valuestring[0]) {
+    problem("%s: '%s' must be a non-empty string", where, key);
+    return NULL;
+  }
+  return v->valuestring;
+}
+
+static cJSON *load_description(const char *path, mc_op op, gen_file *gf) {
+  size_t len = 0;
+  int error = 0;
+  char *text = mc_read_file_bounded(path, MAX_DESCRIPTION_BYTES, &len, &error);
+  if (!text) {
+    problem("%s: %s", path, strerror(error));
+    return NULL;
+  }
+  if (len > MAX_DESCRIPTION_BYTES) {
+    free(text);
+    problem("%s: larger than %zu bytes", path, MAX_DESCRIPTION_BYTES);
+    return NULL;
+  }
+  cJSON *root = cJSON_ParseWithLength(text, len);
+  free(text);
+  if (!cJSON_IsObject(root)) {
+    problem("%s: not a JSON object (invalid JSON?)", path);
+    cJSON_Delete(root);
+    return NULL;
+  }
+  static const char *const top_keys[] = {
+      "format", "op", "description", "expected_inline_bytes", "expected_max_values",
+      "groups", NULL};
+  const char *format = string_member(root, "format", path);
+  const char *name = string_member(root, "op", path);
+  bool ok =
+      keys_allowed(root, top_keys, path) && format && name &&
+      string_member(root, "description", path) &&
+      integer_member(root, "expected_inline_bytes", 1, 1 << 20, &gf->max_inline_bytes, path) &&
+      integer_member(root, "expected_max_values", 1, 4096, &gf->max_values, path);
+  if (ok && strcmp(format, "movconf-gen/1") != 0)
+    ok = !problem("%s: format must be \"movconf-gen/1\"", path);
+  if (ok && strcmp(name, mc_op_name(op)) != 0)
+    ok = !problem("%s: op must be \"%s\"", path, mc_op_name(op));
+  const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
+  if (ok && (!cJSON_IsArray(groups) || cJSON_GetArraySize(groups) < 1 ||
+             cJSON_GetArraySize(groups) > MAX_GROUPS))
+    ok = !problem("%s: 'groups' must be an array of 1 to %d groups", path, MAX_GROUPS);
+  if (!ok) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  gf->op = op;
+  gf->path = path;
+  return root;
+}
+
+/* ---- one group ---- */
+
+/* A group as read: its axes of parameters. */
+typedef struct gen_group {
+  const char *name, *about, *clause, *error_name;
+  bool valid;
+  uint64_t seed;
+  mc_status error;
+  const cJSON *clauses, *set, *each, *vary, *cycle;
+  int n_cases, n_vary; /* n_vary: combinations of vary */
+} gen_group;
+
+static bool group_name_ok(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9')) || strlen(s) > 48)
+    return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+          *s == '.'))
+      return false;
+  return true;
+}
+
+/* A clause the case may cite: it exists and is the op's or common. */
+static bool clause_ok(mc_op op, const char *id) {
+  const char *prefix = mc_op_clause_prefix(op);
+  size_t n = strlen(prefix);
+  return mc_clause_find(id) &&
+         (!strncmp(id, "MC-", 3) || (!strncmp(id, prefix, n) && id[n] == '-'));
+}
+
+static bool read_axes(const cJSON *obj, const char *key, const char *where, int64_t *cases) {
+  const cJSON *axes = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!axes)
+    return true;
+  if (!cJSON_IsObject(axes))
+    return !problem("%s: '%s' must be an object of parameter: [values]", where, key);
+  for (const cJSON *a = axes->child; a; a = a->next) {
+    int n = cJSON_GetArraySize(a);
+    if (!cJSON_IsArray(a) || n < 1)
+      return !problem("%s: %s.%s must be a non-empty array of values", where, key, a->string);
+    if (cases && (*cases *= n) > MAX_GROUP_CASES)
+      return !problem("%s: more than %d cases", where, MAX_GROUP_CASES);
+  }
+  return true;
+}
+
+static bool read_group(const gen_file *gf, const cJSON *g, int index, gen_group *out) {
+  char where[4700];
+  snprintf(where, sizeof where, "%s: groups[%d]", gf->path, index);
+  static const char *const keys[] = {"group", "kind", "about", "seed", "clauses", "clause",
+                                     "error", "set",  "each",  "vary", "cycle",   NULL};
+  memset(out, 0, sizeof *out);
+  if (!cJSON_IsObject(g) || !keys_allowed(g, keys, where))
+    return cJSON_IsObject(g) ? false : !problem("%s: a group must be an object", where);
+  const char *kind = string_member(g, "kind", where);
+  out->name = string_member(g, "group", where);
+  out->about = string_member(g, "about", where);
+  int64_t seed;
+  if (!out->name || !kind || !out->about ||
+      !integer_member(g, "seed", 0, INT64_C(1) << 53, &seed, where))
+    return false;
+  out->seed = (uint64_t)seed;
+  snprintf(where, sizeof where, "%s: group %s", gf->path, out->name);
+  if (!group_name_ok(out->name))
+    return !problem("%s: the name must match [a-z0-9][a-z0-9._-]* (at most 48 characters)", where);
+  out->valid = !strcmp(kind, "valid");
+  if (!out->valid && strcmp(kind, "invalid") != 0)
+    return !problem("%s: kind must be valid or invalid", where);
+  out->clauses = cJSON_GetObjectItemCaseSensitive(g, "clauses");
+  if (out->clauses && !cJSON_IsArray(out->clauses))
+    return !problem("%s: 'clauses' must be an array of clause ids", where);
+  for (const cJSON *c = out->clauses ? out->clauses->child : NULL; c; c = c->next)
+    if (!cJSON_IsString(c) || !clause_ok(gf->op, c->valuestring))
+      return !problem("%s: clauses: not a clause of %s or MC (src/common/clauses.c)", where,
+                      mc_op_name(gf->op));
+  bool has_clause = cJSON_GetObjectItemCaseSensitive(g, "clause") != NULL;
+  bool has_error = cJSON_GetObjectItemCaseSensitive(g, "error") != NULL;
+  if (out->valid && (has_clause || has_error))
+    return !problem("%s: a valid group names no 'clause' or 'error'", where);
+  if (!out->valid) {
+    out->clause = string_member(g, "clause", where);
+    out->error_name = string_member(g, "error", where);
+    if (!out->clause || !out->error_name)
+      return false;
+    if (!clause_ok(gf->op, out->clause))
+      return !problem("%s: clause '%s' is not a clause of %s or MC", where, out->clause,
+                      mc_op_name(gf->op));
+    int e = mc_status_from_name(out->error_name);
+    if (e <= 0)
+      return !problem("%s: '%s' is not an error name (spec/common.md)", where, out->error_name);
+    out->error = (mc_status)e;
+  }
+  out->set = cJSON_GetObjectItemCaseSensitive(g, "set");
+  out->vary = cJSON_GetObjectItemCaseSensitive(g, "vary");
+  out->cycle = cJSON_GetObjectItemCaseSensitive(g, "cycle");
+  if (out->set && !cJSON_IsObject(out->set))
+    return !problem("%s: 'set' must be an object of parameter: value", where);
+  int64_t cases = 1;
+  if (!read_axes(g, "vary", where, &cases) || !read_axes(g, "cycle", where, NULL))
+    return false;
+  out->n_vary = (int)cases;
+  out->each = cJSON_GetObjectItemCaseSensitive(g, "each");
+  if (out->each) {
+    if (!cJSON_IsArray(out->each) || cJSON_GetArraySize(out->each) < 1)
+      return !problem("%s: 'each' must be a non-empty array of objects of parameters", where);
+    for (const cJSON *e = out->each->child; e; e = e->next)
+      if (!cJSON_IsObject(e))
+        return !problem("%s: every entry of 'each' must be an object of parameters", where);
+    if ((cases *= cJSON_GetArraySize(out->each)) > MAX_GROUP_CASES)
+      return !problem("%s: more than %d cases", where, MAX_GROUP_CASES);
+  }
+  out->n_cases = (int)cases;
+  return true;
+}
+
+/* The parameters of case index: one entry of each (the slowest axis), the
+   combination of vary (the last parameter varying fastest), entry index of
+   every cycle, and set. A parameter given in several of these takes the
+   first (so an entry of each can override a cycle or set). */
+static bool case_params(mc_op op, const gen_group *g, int index, mc_gen_params *p,
+                        const char *where) {
+  const cJSON *sources[4] = {g->each ? cJSON_GetArrayItem(g->each, index / g->n_vary) : NULL,
+                             g->vary, g->cycle, g->set};
+  const char *const *names = mc_gen_param_names(op);
+  p->n = 0;
+  /* vary digits: walk the axes from the last one. */
+  int n_vary = g->vary ? cJSON_GetArraySize(g->vary) : 0, rest = index % g->n_vary;
+  const cJSON *digit_value[MC_GEN_MAX_PARAMS] = {0};
+  for (int a = n_vary - 1; a >= 0 && a < MC_GEN_MAX_PARAMS; a--) {
+    const cJSON *axis = cJSON_GetArrayItem(g->vary, a);
+    int n = cJSON_GetArraySize(axis);
+    digit_value[a] = cJSON_GetArrayItem(axis, rest % n);
+    rest /= n;
+  }
+  for (int s = 0; s < 4; s++) {
+    int a = 0, first_of_source = p->n;
+    for (const cJSON *m = sources[s] ? sources[s]->child : NULL; m; m = m->next, a++) {
+      bool known = false, given = false;
+      for (int i = 0; names[i]; i++)
+        known = known || !strcmp(names[i], m->string);
+      if (!known)
+        return !problem("%s: '%s' is not a parameter of %s (generators/README.md)", where,
+                        m->string, mc_op_name(op));
+      for (int i = 0; i < p->n; i++) {
+        given = given || !strcmp(p->name[i], m->string);
+        if (i >= first_of_source && !strcmp(p->name[i], m->string))
+          return !problem("%s: parameter '%s' is given twice", where, m->string);
+      }
+      if (given)
+        continue;
+      if (p->n == MC_GEN_MAX_PARAMS)
+        return !problem("%s: more than %d parameters", where, MC_GEN_MAX_PARAMS);
+      p->name[p->n] = m->string;
+      p->value[p->n++] = s == 0 || s == 3 ? m
+                         : s == 1         ? digit_value[a]
+                                          : cJSON_GetArrayItem(m, index % cJSON_GetArraySize(m));
+    }
+  }
+  return true;
+}
+
+/* "name=value, ..." of the parameters that vary between the group's cases
+   (all but those of set). */
+static void describe_params(const gen_group *g, const mc_gen_params *p, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < p->n && used < n; i++) {
+    if (g->set && cJSON_GetObjectItemCaseSensitive(g->set, p->name[i]) == p->value[i])
+      continue;
+    char value[256];
+    mc_gen_format_value(p->value[i], value, sizeof value);
+    used += (size_t)snprintf(buf + used, n - used, "%s%s=%s", used ? ", " : "", p->name[i], value);
+  }
+}
+
+static void add_clause(mc_case_out *c, const char *id) {
+  for (int i = 0; i < c->n_clauses; i++)
+    if (!strcmp(c->clauses[i], id))
+      return;
+  if (c->n_clauses < MC_CASE_OUT_MAX_CLAUSES)
+    c->clauses[c->n_clauses++] = id;
+}
+
+/* Clauses a case cites: an invalid group's clause first; a valid case its
+   output clause, bit-exact copying and (packed data) packing; then the
+   group's own list. */
+static void cite_clauses(const gen_group *g, const mc_request *req, char *own, size_t n,
+                         mc_case_out *c) {
+  c->n_clauses = 0;
+  if (!g->valid) {
+    add_clause(c, g->clause);
+  } else {
+    snprintf(own, n, "%s-O1", mc_op_clause_prefix(req->op));
+    add_clause(c, own);
+    add_clause(c, "MC-S1");
+    mc_type t = req->inputs[0]->type;
+    if (t == MC_U1 || t == MC_U4 || t == MC_I4)
+      add_clause(c, "MC-S3");
+  }
+  for (const cJSON *e = g->clauses ? g->clauses->child : NULL; e; e = e->next)
+    add_clause(c, e->valuestring);
+}
+
+/* The oracle's answer under gen's own output bound; an expected
+   output_too_large is confirmed under the runner's default cap. */
+static mc_status oracle(const gen_group *g, const mc_request *req, mc_tensor *out, mc_error *err) {
+  mc_status s = mc_oracle_run(req, GEN_MAX_OUTPUT_BYTES, out, err);
+  if (s == MC_E_OUTPUT_TOO_LARGE && !g->valid && g->error == MC_E_OUTPUT_TOO_LARGE)
+    s = mc_oracle_run(req, MC_DEFAULT_MAX_OUTPUT_BYTES, out, err);
+  return s;
+}
+
+/* The oracle must agree with the description. */
+static bool confirm(const gen_group *g, mc_status s, const mc_error *err, const char *where) {
+  if (g->valid && s != MC_OK)
+    return !problem("%s: a valid group's case is rejected by the oracle: %s (%s): %s%s", where,
+                    mc_status_name(s), err->clause ? err->clause : "no clause", err->message,
+                    s == MC_E_OUTPUT_TOO_LARGE ? " (gen keeps outputs below 1 MiB)" : "");
+  if (g->valid)
+    return true;
+  if (s == MC_OK)
+    return !problem("%s: expected %s (%s), but the oracle accepts the input", where, g->error_name,
+                    g->clause);
+  if (s != g->error || (err->clause && strcmp(err->clause, g->clause) != 0))
+    return !problem("%s: expected %s (%s), but the oracle reports %s (%s): %s", where,
+                    g->error_name, g->clause, mc_status_name(s),
+                    err->clause ? err->clause : "no clause", err->message);
+  return true;
+}
+
+static bool write_case(const gen_file *gf, const gen_group *g, int index, mc_text *text) {
+  char where[4700], prefix[8] = {0};
+  snprintf(where, sizeof where, "%s: group %s, case %d", gf->path, g->name, index);
+  mc_gen_params p;
+  mc_gen_case built;
+  char why[512];
+  if (!case_params(gf->op, g, index, &p, where))
+    return false;
+  uint64_t case_seed = mc_splitmix64(g->seed, (uint64_t)index);
+  if (!mc_gen_build(gf->op, &p, case_seed, &built, why, sizeof why))
+    return !problem("%s: %s", where, why);
+  mc_tensor out;
+  mc_error err;
+  mc_status s = oracle(g, &built.req, &out, &err);
+  bool ok = confirm(g, s, &err, where);
+  if (ok) {
+    const char *op_prefix = mc_op_clause_prefix(gf->op);
+    for (size_t i = 0; op_prefix[i] && i + 1 < sizeof prefix; i++)
+      prefix[i] = (char)(op_prefix[i] >= 'A' && op_prefix[i] <= 'Z' ? op_prefix[i] - 'A' + 'a'
+                                                                    : op_prefix[i]);
+    char id[160], params[1024], origin[2048], own[16];
+    snprintf(id, sizeof id, "%s/gen/%s/%04d-%s", prefix, g->name, index,
+             mc_type_name(built.tensors[0].type));
+    describe_params(g, &p, params, sizeof params);
+    if (g->valid)
+      snprintf(origin, sizeof origin,
+               "generated by movconf gen: generators/%s.json, group %s, case %d (%s); %s",
+               mc_op_slug(gf->op), g->name, index, params, ORIGIN_NOTE);
+    else
+      snprintf(origin, sizeof origin,
+               "generated by movconf gen: generators/%s.json, group %s, case %d (%s); expected "
+               "error %s (%s) as the group states, confirmed by the movconf oracle (src/oracle), "
+               "cross-checked by tools/reference_model.py",
+               mc_op_slug(gf->op), g->name, index, params, g->error_name, g->clause);
+    mc_case_out c = {.id = id,
+                     .origin = origin,
+                     .req = &built.req,
+                     .data_fill = built.fill,
+                     .data_fill_param = built.fill_param,
+                     .expect_error = !g->valid,
+                     .error = g->error,
+                     .output = &out,
+                     .max_values = gf->max_values,
+                     .max_inline_bytes = (size_t)gf->max_inline_bytes};
+    cite_clauses(g, &built.req, own, sizeof own, &c);
+    mc_text_printf(text, index ? ",\n" : "");
+    mc_write_case(text, &c);
+  }
+  mc_tensor_free(&out);
+  mc_gen_case_free(&built);
+  return ok;
+}
+
+static void print_check_problem(void *ctx, const char *msg) {
+  problem("%s: %s", (const char *)ctx, msg);
+}
+
+/* The group's case file; false (with a message) when a case cannot be
+   made or the file would not load and pass check-cases. */
+static bool group_text(const gen_file *gf, const gen_group *g, mc_text *text) {
+  char description[1024];
+  snprintf(description, sizeof description,
+           "Generated by movconf gen from generators/%s.json, group %s (%s): %s Do not edit: "
+           "change the description and run movconf gen (README.md).",
+           mc_op_slug(gf->op), g->name ? g->name : "", g->valid ? "valid inputs" : "invalid inputs",
+           g->about ? g->about : "");
+  mc_write_file_head(text, gf->op, description);
+  for (int i = 0; i < g->n_cases; i++)
+    if (!write_case(gf, g, i, text))
+      return false;
+  mc_text_printf(text, "\n  ]\n}\n");
+  if (text->oom)
+    return !problem("out of memory");
+  mc_case_file f;
+  char err[1024];
+  if (!mc_case_file_parse(text->p, text->len, g->name, &f, err, sizeof err))
+    return !problem("%s: group %s: the generated file does not load: %s", gf->path, g->name, err);
+  int problems = mc_case_file_check(&f, print_check_problem, (void *)gf->path);
+  mc_case_file_free(&f);
+  return problems == 0;
+}
+
+/* ---- files ---- */
+
+/* Writes text to path, or (check) compares it with path. 0 same/written,
+   1 differs or missing (check), 2 I/O error. */
+static int emit(const char *path, const mc_text *text, bool check) {
+  if (!check)
+    return mc_write_file_atomic(path, text->p, text->len)
+               ? 0
+               : (problem("cannot write %s: %s", path, strerror(errno)), 2);
+  size_t len = 0;
+  int error = 0;
+  char *old = mc_read_file_bounded(path, text->len, &len, &error);
+  bool same = old && len == text->len && memcmp(old, text->p, len) == 0;
+  free(old);
+  if (!same)
+    printf("%s: %s\n", path, old ? "differs from what movconf gen writes" : "missing");
+  return same ? 0 : 1;
+}
+
+/* Files of dir (*.json) that no group wrote: removed, or (check) reported. */
+static int sweep(const char *dir, char **written, int n_written, bool check) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return 0;
+  char **stale = NULL;
+  int n_stale = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
+      continue;
+    bool known = false;
+    for (int i = 0; i < n_written; i++)
+      known = known || !strcmp(written[i], e->d_name);
+    if (!known) {
+      char **grown = realloc(stale, (size_t)(n_stale + 1) * sizeof *stale);
+      if (!grown)
+        break;
+      stale = grown;
+      stale[n_stale++] = mc_strdupf("%s/%s", dir, e->d_name);
+    }
+  }
+  closedir(d);
+  int rc = 0;
+  for (int i = 0; i < n_stale; i++) {
+    if (check) {
+      printf("%s: extra (no group of the description produces it)\n", stale[i]);
+      rc = 1;
+    } else if (remove(stale[i]) == 0) {
+      fprintf(stderr, "gen: removed stale %s\n", stale[i]);
+    }
+    free(stale[i]);
+  }
+  free(stale);
+  return rc;
+}
+
+/* True when an earlier group of the file has the name. */
+static bool name_taken(const cJSON *groups, int index, const char *name) {
+  for (int k = 0; k < index; k++) {
+    const cJSON *other = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(groups, k), "group");
+    if (cJSON_IsString(other) && !strcmp(other->valuestring, name))
+      return true;
+  }
+  return false;
+}
+
+/* Group index of the file to dir/<group>.json (or compared with it).
+   Sets *file_name (owned) when the group made a file; returns 0, 1 (a
+   description error, or a difference) or 2 (I/O). */
+static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON *groups, int index,
+                        const char *dir, mc_gen_counts *counts, char **file_name) {
+  gen_group g;
+  mc_text text = {0};
+  if (!read_group(gf, cJSON_GetArrayItem(groups, index), index, &g))
+    return 1;
+  if (name_taken(groups, index, g.name))
+    return problem("%s: group %s appears twice", gf->path, g.name);
+  if (!group_text(gf, &g, &text)) {
+    mc_text_free(&text);
+    return 1;
+  }
+  *file_name = mc_strdupf("%s.json", g.name);
+  char *file = mc_strdupf("%s/%s", dir, *file_name);
+  int rc = emit(file, &text, o->check);
+  free(file);
+  mc_text_free(&text);
+  fprintf(stderr, "gen: %s/%s: %d %s cases\n", mc_op_slug(gf->op), g.name, g.n_cases,
+          g.valid ? "valid" : "invalid");
+  counts->groups++;
+  *(g.valid ? &counts->valid : &counts->invalid) += g.n_cases;
+  return rc;
+}
+
+int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts) {
+  char path[4096], dir[4096];
+  snprintf(path, sizeof path, "%s/%s.json", o->generators, mc_op_slug(op));
+  snprintf(dir, sizeof dir, "%s/%s/generated", o->out, mc_op_slug(op));
+  gen_file gf;
+  cJSON *root = load_description(path, op, &gf);
+  if (!root)
+    return 1;
+  if (!o->check && !mc_make_dirs(dir)) {
+    cJSON_Delete(root);
+    return problem("cannot create %s: %s", dir, strerror(errno)) + 1;
+  }
+  const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
+  int n = cJSON_GetArraySize(groups), rc = 0;
+  char **written = calloc((size_t)n, sizeof *written);
+  if (!written) {
+    cJSON_Delete(root);
+    return problem("out of memory") + 1;
+  }
+  for (int i = 0; i < n && rc < 2; i++) {
+    int r = expand_group(o, &gf, groups, i, dir, counts, &written[i]);
+    rc = r > rc ? r : rc;
+  }
+  if (rc == 0) {
+    int s = sweep(dir, written, n, o->check);
+    rc = s > rc ? s : rc;
+  }
+  for (int i = 0; i < n; i++)
+    free(written[i]);
+  free(written);
+  cJSON_Delete(root);
+  return rc;
+}

@@ -1,0 +1,175 @@
+/* The harness: opens an implementation under test by its --impl spelling
+   (built-in kernels, a plugin in a forked child, a process adapter), runs
+   cases on it, judges each against the case's expected result, and writes
+   reports. The one public header of src/harness/. */
+#ifndef MOVCONF_HARNESS_H
+#define MOVCONF_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cases/cases.h"
+#include "movconf/ops.h"
+
+/* ---- implementations under test ---- */
+
+/* How one call ended, as far as the runner can tell. */
+typedef enum mc_outcome {
+  MC_OUTCOME_OUTPUT,      /* produced an output tensor */
+  MC_OUTCOME_REJECTED,    /* rejected the input */
+  MC_OUTCOME_UNSUPPORTED, /* does not claim this op/type/rank/mode */
+  MC_OUTCOME_CRASH,       /* died: signal, exit, out-of-bounds write, broken protocol */
+  MC_OUTCOME_TIMEOUT      /* did not answer in time */
+} mc_outcome;
+
+typedef struct mc_impl_result {
+  mc_outcome outcome;
+  mc_tensor output;    /* MC_OUTCOME_OUTPUT: owned, release with mc_tensor_free */
+  mc_status status;    /* MC_OUTCOME_REJECTED: the movconf status when the
+                          implementation names one (names_errors), else MC_OK */
+  char error_name[64]; /* MC_OUTCOME_REJECTED by an implementation without
+                          names_errors: the error name it gave, if any (it is
+                          then compared with the expected one), else "" */
+  const char *clause;  /* the clause the rejection cites, when known */
+  char message[512];   /* rejection, crash or timeout detail */
+} mc_impl_result;
+
+typedef struct mc_impl_options {
+  int threads;             /* kernels' thread count; <= 0: the default */
+  double timeout_seconds;  /* per call, for isolated implementations; <= 0: none */
+  size_t memory_limit_mb;  /* plugin child: address space beyond what it
+                              inherits, in MiB; 0: no limit */
+  size_t max_output_bytes; /* clause MC-L4 */
+} mc_impl_options;
+
+typedef struct mc_impl mc_impl;
+struct mc_impl {
+  const char *name;  /* for reports, e.g. "oracle" */
+  bool names_errors; /* rejections carry movconf error names, compared exactly */
+  mc_impl_options options;
+  void *state;
+  /* Runs one request; fills *result (zeroed by the caller). */
+  void (*run)(mc_impl *self, const mc_request *req, mc_impl_result *result);
+  void (*close)(mc_impl *self);
+};
+
+/* Opens an implementation by its --impl spelling: "oracle", ... Returns
+   NULL and a message in err when the spelling is unknown or it cannot start. */
+mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *err, size_t errlen);
+void mc_impl_close(mc_impl *impl);
+/* The spellings mc_impl_open knows, for --help and error messages. */
+const char *mc_impl_spellings(void);
+
+/* ---- verdicts and results ---- */
+
+/* How one case ended (spec/runner.md). */
+typedef enum mc_verdict {
+  MC_VERDICT_PASS,
+  MC_VERDICT_WRONG_OUTPUT,     /* right shape, wrong element type or bytes */
+  MC_VERDICT_WRONG_SHAPE,      /* the output's rank or dimensions differ */
+  MC_VERDICT_WRONG_ERROR,      /* rejected, but naming another error */
+  MC_VERDICT_MISSED_REJECTION, /* accepted an invalid input */
+  MC_VERDICT_WRONG_REJECTION,  /* rejected a valid input */
+  MC_VERDICT_UNSUPPORTED,      /* the implementation does not claim the case: not a failure */
+  MC_VERDICT_CRASH,            /* died, wrote out of bounds, or broke its interface */
+  MC_VERDICT_TIMEOUT,          /* no answer within --timeout */
+  MC_VERDICT_COUNT
+} mc_verdict;
+
+const char *mc_verdict_name(mc_verdict v);
+/* -1 when the name is unknown. */
+int mc_verdict_from_name(const char *name);
+/* Every verdict but pass and unsupported. */
+bool mc_verdict_is_failure(mc_verdict v);
+
+/* How a case's verdict compares with an --expect expectation. */
+typedef enum mc_expect_state {
+  MC_EXPECT_NONE,            /* no expectation names the case */
+  MC_EXPECT_MET,             /* it failed as expected: not a problem */
+  MC_EXPECT_UNEXPECTED_PASS, /* expected to fail, but passed: a problem */
+  MC_EXPECT_OTHER_FAILURE,   /* failed, but not as expected: a problem */
+  MC_EXPECT_NOT_RUN          /* unsupported: neither */
+} mc_expect_state;
+
+/* Whether the implementation rejected the case's input, and if so whether
+   the rejection named one of movconf's errors (then compared with the
+   expected one) or not (then any rejection of an invalid input passes, so
+   its reason is not verified). */
+typedef enum mc_rejection {
+  MC_REJECTION_NONE,   /* not rejected: an output, unsupported, crash, timeout */
+  MC_REJECTION_NAMED,  /* rejected with an error name */
+  MC_REJECTION_UNNAMED /* rejected without one */
+} mc_rejection;
+
+typedef struct mc_case_result {
+  char *id;
+  char *file;
+  int op;        /* mc_op */
+  int data_type; /* mc_type of the data input */
+  mc_verdict verdict;
+  char *detail; /* NULL on pass */
+  mc_expect_state expect;
+  mc_verdict expected_verdict; /* when expect != MC_EXPECT_NONE */
+  char *expect_reason;         /* when expect != MC_EXPECT_NONE */
+  mc_rejection rejection;
+} mc_case_result;
+
+/* True when the case makes the run fail: an unexpected failure or an
+   unexpected pass. */
+bool mc_case_result_is_problem(const mc_case_result *r);
+
+/* Everything a run produced, for the reports. */
+typedef struct mc_run_report {
+  const char *impl;
+  mc_case_result *results;
+  int count, capacity;
+  char **load_errors; /* files that could not be loaded */
+  int n_load_errors;
+  bool with_expectations; /* --expect was given */
+} mc_run_report;
+
+/* Writes text to path; prints why and returns false when it cannot. */
+bool mc_write_text_file(const char *path, const char *text);
+
+void mc_report_print_table(const mc_run_report *r, bool list_failures);
+bool mc_report_write_json(const mc_run_report *r, const char *path);
+bool mc_report_write_junit(const mc_run_report *r, const char *path);
+
+/* ---- judging one case ---- */
+
+/* The verdict, and in *detail (heap, NULL on pass) what went wrong: the
+   first differing element with its multi-index and bits, and - when the
+   data input was index-filled so that every element is distinct - the data
+   elements the wrong and the expected value come from. */
+mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result *r, char **detail);
+
+/* How the implementation's answer rejected the input, if it did. */
+mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
+
+/* ---- expectations (--expect FILE) ---- */
+
+typedef struct mc_expectation {
+  char *case_glob; /* fnmatch pattern over case ids */
+  mc_verdict verdict;
+  char *reason;
+  int matched; /* cases it matched in this run */
+} mc_expectation;
+
+typedef struct mc_expectations {
+  mc_expectation *items;
+  int count;
+} mc_expectations;
+
+/* Largest expectations file read. */
+#define MC_EXPECT_MAX_FILE_BYTES ((size_t)16 << 20)
+
+/* Loads and checks a file; false with "PATH: what is wrong" in err. */
+bool mc_expectations_load(const char *path, mc_expectations *out, char *err, size_t errlen);
+/* The first expectation whose glob matches id, or NULL. */
+mc_expectation *mc_expectations_match(mc_expectations *e, const char *id);
+void mc_expectations_free(mc_expectations *e);
+
+/* Records how r's verdict compares with expectation x (NULL: none). */
+void mc_expect_apply(mc_case_result *r, const mc_expectation *x);
+
+#endif
