@@ -67,7 +67,7 @@ expect "none: exit status 0, not $status" test "$status" -eq 0
 # The adapter dies, hangs or breaks the protocol: crash or timeout.
 fault_is garbage 2 2-f32 crash "protocol violation: not JSON"
 fault_is exit 2 2-f32 crash "exited with status 3"
-fault_is signal 2 2-f32 crash "killed by signal 11"
+fault_is signal 2 2-f32 crash "killed by SIGSEGV .signal 11"
 fault_is close-stdout 2 2-f32 crash "closed its output"
 fault_is hang 2 2-f32 timeout "no complete reply within 2 s"
 fault_is partial 2 2-f32 timeout "10 bytes of a line came"

@@ -44,6 +44,45 @@ typedef struct mc_attrs {
 /* Attributes with every list absent and nothing set. */
 mc_attrs mc_attrs_none(void);
 
+/* The attributes by name and kind: the one table (src/common/names.c) that
+   every encoder and decoder of a request walks - case files, the adapter
+   protocol, the plugin ABI and its wire, fuzz bytes - so that a new
+   attribute is added in one place. */
+typedef enum mc_attr {
+  MC_ATTR_BLOCK_SIZE,
+  MC_ATTR_MODE,
+  MC_ATTR_SIZES,
+  MC_ATTR_STRIDES,
+  MC_ATTR_RATES,
+  MC_ATTR_AUTO_PAD,
+  MC_ATTR_COUNT
+} mc_attr;
+
+typedef enum mc_attr_kind {
+  MC_ATTR_KIND_INT,     /* one int64_t */
+  MC_ATTR_KIND_STRING,  /* a NUL-terminated string */
+  MC_ATTR_KIND_INT_LIST /* an mc_int_list */
+} mc_attr_kind;
+
+const char *mc_attr_name(mc_attr a); /* "block_size", ... */
+mc_attr_kind mc_attr_kind_of(mc_attr a);
+/* The attributes op has, in the order files and messages list them. */
+int mc_op_attr_count(mc_op op);
+mc_attr mc_op_attr(mc_op op, int index);
+/* The attribute of op with this name, or -1. */
+int mc_op_attr_from_name(mc_op op, const char *name);
+
+/* One attribute of a set: present or absent, and its value by kind. */
+bool mc_attrs_present(const mc_attrs *a, mc_attr id);
+int64_t mc_attrs_int(const mc_attrs *a, mc_attr id);
+const char *mc_attrs_string(const mc_attrs *a, mc_attr id);
+const mc_int_list *mc_attrs_list(const mc_attrs *a, mc_attr id);
+/* Setting an attribute makes it present. A string is referenced, not copied. */
+void mc_attrs_set_int(mc_attrs *a, mc_attr id, int64_t v);
+void mc_attrs_set_string(mc_attrs *a, mc_attr id, const char *s);
+/* The list itself, for filling in place (count < 0: absent). */
+mc_int_list *mc_attrs_list_slot(mc_attrs *a, mc_attr id);
+
 typedef struct mc_request {
   mc_op op;
   int n_inputs;

@@ -131,12 +131,16 @@ int mc_status_from_name(const char *name) {
   return -1;
 }
 
+#define MC_OP_MAX_ATTRS 4
+
 typedef struct op_info {
   const char *name;
   const char *slug;
   const char *clause_prefix;
   int input_count;
   const char *inputs[MC_MAX_INPUTS];
+  int attr_count;
+  mc_attr attrs[MC_OP_MAX_ATTRS];
 } op_info;
 
 static const op_info op_table[] = {
@@ -150,10 +154,28 @@ static const op_info op_table[] = {
                               "S2B",
                               4,
                               {"data", "block_shape", "pads_begin", "pads_end"}},
-    [MC_OP_SPACE_TO_DEPTH] = {"SpaceToDepth-1", "space_to_depth_1", "S2D", 1, {"data"}},
-    [MC_OP_DEPTH_TO_SPACE] = {"DepthToSpace-1", "depth_to_space_1", "D2S", 1, {"data"}},
-    [MC_OP_EXTRACT_IMAGE_PATCHES] =
-        {"ExtractImagePatches-3", "extract_image_patches_3", "EIP", 1, {"data"}},
+    [MC_OP_SPACE_TO_DEPTH] = {"SpaceToDepth-1",
+                              "space_to_depth_1",
+                              "S2D",
+                              1,
+                              {"data"},
+                              2,
+                              {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
+    [MC_OP_DEPTH_TO_SPACE] = {"DepthToSpace-1",
+                              "depth_to_space_1",
+                              "D2S",
+                              1,
+                              {"data"},
+                              2,
+                              {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
+    [MC_OP_EXTRACT_IMAGE_PATCHES] = {"ExtractImagePatches-3",
+                                     "extract_image_patches_3",
+                                     "EIP",
+                                     1,
+                                     {"data"},
+                                     4,
+                                     {MC_ATTR_SIZES, MC_ATTR_STRIDES, MC_ATTR_RATES,
+                                      MC_ATTR_AUTO_PAD}},
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,
@@ -217,4 +239,96 @@ mc_attrs mc_attrs_none(void) {
   attrs.strides.count = -1;
   attrs.rates.count = -1;
   return attrs;
+}
+
+typedef struct attr_info {
+  const char *name;
+  mc_attr_kind kind;
+} attr_info;
+
+static const attr_info attr_table[MC_ATTR_COUNT] = {
+    [MC_ATTR_BLOCK_SIZE] = {"block_size", MC_ATTR_KIND_INT},
+    [MC_ATTR_MODE] = {"mode", MC_ATTR_KIND_STRING},
+    [MC_ATTR_SIZES] = {"sizes", MC_ATTR_KIND_INT_LIST},
+    [MC_ATTR_STRIDES] = {"strides", MC_ATTR_KIND_INT_LIST},
+    [MC_ATTR_RATES] = {"rates", MC_ATTR_KIND_INT_LIST},
+    [MC_ATTR_AUTO_PAD] = {"auto_pad", MC_ATTR_KIND_STRING},
+};
+
+const char *mc_attr_name(mc_attr a) {
+  return (int)a >= 0 && a < MC_ATTR_COUNT ? attr_table[a].name : "invalid";
+}
+
+mc_attr_kind mc_attr_kind_of(mc_attr a) {
+  return (int)a >= 0 && a < MC_ATTR_COUNT ? attr_table[a].kind : MC_ATTR_KIND_INT;
+}
+
+int mc_op_attr_count(mc_op op) {
+  const op_info *info = op_get(op);
+  return info ? info->attr_count : 0;
+}
+
+mc_attr mc_op_attr(mc_op op, int index) {
+  return op_table[op].attrs[index];
+}
+
+int mc_op_attr_from_name(mc_op op, const char *name) {
+  for (int i = 0; name && i < mc_op_attr_count(op); i++)
+    if (strcmp(attr_table[op_table[op].attrs[i]].name, name) == 0)
+      return (int)op_table[op].attrs[i];
+  return -1;
+}
+
+/* The string and list slots of mc_attrs, by attribute. */
+static const char **string_slot(mc_attrs *a, mc_attr id) {
+  return id == MC_ATTR_MODE ? &a->mode : id == MC_ATTR_AUTO_PAD ? &a->auto_pad : NULL;
+}
+
+mc_int_list *mc_attrs_list_slot(mc_attrs *a, mc_attr id) {
+  switch (id) {
+  case MC_ATTR_SIZES:
+    return &a->sizes;
+  case MC_ATTR_STRIDES:
+    return &a->strides;
+  case MC_ATTR_RATES:
+    return &a->rates;
+  default:
+    return NULL;
+  }
+}
+
+bool mc_attrs_present(const mc_attrs *a, mc_attr id) {
+  mc_attrs *m = (mc_attrs *)a; /* the slots are only read */
+  switch (mc_attr_kind_of(id)) {
+  case MC_ATTR_KIND_INT:
+    return a->has_block_size;
+  case MC_ATTR_KIND_STRING:
+    return *string_slot(m, id) != NULL;
+  case MC_ATTR_KIND_INT_LIST:
+    return mc_attrs_list_slot(m, id)->count >= 0;
+  }
+  return false;
+}
+
+int64_t mc_attrs_int(const mc_attrs *a, mc_attr id) {
+  (void)id; /* block_size is the one integer attribute */
+  return a->block_size;
+}
+
+const char *mc_attrs_string(const mc_attrs *a, mc_attr id) {
+  return *string_slot((mc_attrs *)a, id);
+}
+
+const mc_int_list *mc_attrs_list(const mc_attrs *a, mc_attr id) {
+  return mc_attrs_list_slot((mc_attrs *)a, id);
+}
+
+void mc_attrs_set_int(mc_attrs *a, mc_attr id, int64_t v) {
+  (void)id;
+  a->has_block_size = true;
+  a->block_size = v;
+}
+
+void mc_attrs_set_string(mc_attrs *a, mc_attr id, const char *s) {
+  *string_slot(a, id) = s;
 }

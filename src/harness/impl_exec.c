@@ -7,8 +7,10 @@
    reported as a crash or a timeout, and a fresh adapter is started for the
    next case. Nothing the adapter writes makes movconf allocate more than
    one reply line of bounded length (a function of the output cap). */
-#include "harness/internal.h"
+#include "common/clock.h"
 #include "common/text.h"
+#include "harness/child.h"
+#include "harness/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,36 +64,6 @@ typedef struct adapter {
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
 } adapter;
-
-/* ---- time ---- */
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The deadline timeout seconds from now; NO_DEADLINE when timeout <= 0. */
-#define NO_DEADLINE (-1.0)
-static double deadline_after(double timeout) {
-  return timeout > 0 ? now_seconds() + timeout : NO_DEADLINE;
-}
-
-/* Milliseconds left until deadline, for poll(): 0 once it has passed, -1
-   (wait for ever) for NO_DEADLINE. */
-static int millis_until(double deadline) {
-  if (deadline == NO_DEADLINE)
-    return -1;
-  double left = (deadline - now_seconds()) * 1000.0;
-  if (left <= 0)
-    return 0;
-  return left >= (double)INT_MAX ? INT_MAX : (int)left + 1;
-}
-
-static void sleep_briefly(void) {
-  struct timespec ts = {0, 5 * 1000 * 1000};
-  nanosleep(&ts, NULL);
-}
 
 /* ---- the child process ---- */
 
@@ -176,10 +148,7 @@ static bool spawn(adapter *a, char *why, size_t whylen) {
 static void stop(adapter *a) {
   if (a->pid <= 0)
     return;
-  kill(-a->pid, SIGKILL);
-  kill(a->pid, SIGKILL);
-  while (waitpid(a->pid, NULL, 0) < 0 && errno == EINTR)
-    continue;
+  mc_child_kill(a->pid, true);
   if (a->in_fd >= 0)
     close(a->in_fd);
   close(a->out_fd);
@@ -193,35 +162,6 @@ static void stop(adapter *a) {
     a->buf = NULL;
     a->cap = 0;
   }
-}
-
-/* Waits up to grace seconds for the adapter to end, without reaping it (so
-   that stop() can still signal its group). True with *info filled when it
-   has ended. */
-static bool wait_for_end(const adapter *a, double grace, siginfo_t *info) {
-  double deadline = now_seconds() + grace;
-  for (;;) {
-    memset(info, 0, sizeof *info);
-    int rc = waitid(P_PID, (id_t)a->pid, info, WEXITED | WNOHANG | WNOWAIT);
-    if (rc == 0 && info->si_pid == a->pid)
-      return true;
-    if ((rc != 0 && errno != EINTR) || now_seconds() >= deadline)
-      return false;
-    sleep_briefly();
-  }
-}
-
-/* "exited with status 3", "was killed by signal 11 (Segmentation fault)". */
-static void describe_end(const siginfo_t *info, char *buf, size_t n) {
-  if (info->si_code == CLD_EXITED && info->si_status > 128 && info->si_status < 128 + 65)
-    snprintf(buf, n, "exited with status %d (how a shell reports signal %d, %s)", info->si_status,
-             info->si_status - 128, strsignal(info->si_status - 128));
-  else if (info->si_code == CLD_EXITED && info->si_status == 127)
-    snprintf(buf, n, "exited with status 127 (the shell's status for a command not found)");
-  else if (info->si_code == CLD_EXITED)
-    snprintf(buf, n, "exited with status %d", info->si_status);
-  else
-    snprintf(buf, n, "was killed by signal %d (%s)", info->si_status, strsignal(info->si_status));
 }
 
 /* ---- reading lines ---- */
@@ -261,7 +201,7 @@ static io_status read_line(adapter *a, double deadline, size_t max_len, size_t *
     if (!grow_input(a, max_len + 1))
       return IO_FAILED;
     struct pollfd p = {.fd = a->out_fd, .events = POLLIN};
-    int ready = poll(&p, 1, millis_until(deadline));
+    int ready = poll(&p, 1, mc_millis_until(deadline));
     if (ready < 0 && errno == EINTR)
       continue;
     if (ready < 0)
@@ -301,7 +241,7 @@ static io_status write_all(adapter *a, const char *data, size_t n, double deadli
     if (put < 0 && errno != EAGAIN && errno != EINTR)
       return IO_FAILED;
     struct pollfd p = {.fd = a->in_fd, .events = POLLOUT};
-    int ready = poll(&p, 1, millis_until(deadline));
+    int ready = poll(&p, 1, mc_millis_until(deadline));
     if (ready == 0)
       return IO_TIMEOUT;
     if (ready < 0 && errno != EINTR)
@@ -639,13 +579,13 @@ static bool start(adapter *a, char *why, size_t whylen) {
   if (!spawn(a, why, whylen))
     return false;
   size_t line_len = 0;
-  io_status s = read_line(a, deadline_after(a->timeout), HANDSHAKE_MAX_BYTES, &line_len);
+  io_status s = read_line(a, mc_deadline_after(a->timeout), HANDSHAKE_MAX_BYTES, &line_len);
   char problem[400];
   if (s != IO_OK) {
     siginfo_t info;
-    if (s == IO_CLOSED && wait_for_end(a, EXIT_GRACE_SECONDS, &info)) {
+    if (s == IO_CLOSED && mc_child_wait_end(a->pid, EXIT_GRACE_SECONDS, &info)) {
       char end[160];
-      describe_end(&info, end, sizeof end);
+      mc_child_describe_end(&info, end, sizeof end);
       snprintf(why, whylen, "no handshake: the adapter %s", end);
     } else if (s == IO_TIMEOUT) {
       snprintf(why, whylen, "no handshake line within %g s (see --timeout)", a->timeout);
@@ -810,8 +750,8 @@ static void crash(adapter *a, mc_impl_result *r, uint64_t id, const char *what) 
 static void report_end(adapter *a, mc_impl_result *r, uint64_t id, bool replying) {
   siginfo_t info;
   char end[160], what[300];
-  if (wait_for_end(a, EXIT_GRACE_SECONDS, &info))
-    describe_end(&info, end, sizeof end);
+  if (mc_child_wait_end(a->pid, EXIT_GRACE_SECONDS, &info))
+    mc_child_describe_end(&info, end, sizeof end);
   else
     snprintf(end, sizeof end, "closed its %s but kept running", replying ? "output" : "input");
   snprintf(what, sizeof what, "the adapter %s while %s", end,
@@ -835,7 +775,7 @@ static void report_timeout(adapter *a, mc_impl_result *r, uint64_t id, bool repl
 static void exchange(adapter *a, const mc_request *req, size_t max_output_bytes,
                      mc_impl_result *r) {
   uint64_t id = ++a->last_id;
-  double deadline = deadline_after(a->timeout);
+  double deadline = mc_deadline_after(a->timeout);
   io_status s = send_request(a, req, id, max_output_bytes, deadline);
   bool replying = s == IO_OK; /* the request went out whole */
   size_t limit = reply_limit(max_output_bytes), line_len = 0;
@@ -937,7 +877,7 @@ static void exec_close(mc_impl *self) {
     close(a->in_fd);
     a->in_fd = -1;
     siginfo_t info;
-    wait_for_end(a, SHUTDOWN_GRACE_SECONDS, &info);
+    mc_child_wait_end(a->pid, SHUTDOWN_GRACE_SECONDS, &info);
     stop(a);
   }
   free_adapter(a);

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
+#include "harness/child.h"
 #include "harness/internal.h"
 #include "harness/plugin_wire.h"
 #include "movconf/tensor.h"
@@ -43,26 +45,13 @@ static void copy_text(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double deadline_after(double seconds) {
-  return seconds > 0 ? now_seconds() + seconds : INFINITY;
-}
-
 /* Waits until fd is ready for events; IO_TIMEOUT past the deadline. */
 static io_status wait_ready(int fd, short events, double deadline) {
   for (;;) {
-    double left = deadline - now_seconds();
-    if (left <= 0)
+    if (mc_deadline_passed(deadline))
       return IO_TIMEOUT;
-    /* Whole milliseconds, rounded up, at most a minute per poll. */
-    int ms = left > 60.0 ? 60000 : (int)(left * 1000.0) + 1;
     struct pollfd p = {.fd = fd, .events = events};
-    int n = poll(&p, 1, ms);
+    int n = poll(&p, 1, mc_millis_until(deadline));
     if (n > 0)
       return IO_OK;
     if (n < 0 && errno != EINTR)
@@ -108,51 +97,6 @@ static io_status recv_all(int fd, void *buf, size_t len, double deadline) {
 
 /* ---- the child's life ---- */
 
-static const char *signal_name(int sig) {
-  switch (sig) {
-  case SIGSEGV:
-    return "SIGSEGV";
-  case SIGBUS:
-    return "SIGBUS";
-  case SIGABRT:
-    return "SIGABRT";
-  case SIGFPE:
-    return "SIGFPE";
-  case SIGILL:
-    return "SIGILL";
-  case SIGKILL:
-    return "SIGKILL";
-  case SIGTERM:
-    return "SIGTERM";
-  case SIGTRAP:
-    return "SIGTRAP";
-  case SIGSYS:
-    return "SIGSYS";
-  case SIGXCPU:
-    return "SIGXCPU";
-  case SIGXFSZ:
-    return "SIGXFSZ";
-  case SIGPIPE:
-    return "SIGPIPE";
-  default:
-    return NULL;
-  }
-}
-
-static void describe_exit(int status, char *buf, size_t len) {
-  if (WIFSIGNALED(status)) {
-    const char *name = signal_name(WTERMSIG(status));
-    if (name)
-      snprintf(buf, len, "was killed by %s", name);
-    else
-      snprintf(buf, len, "was killed by signal %d", WTERMSIG(status));
-  } else if (WIFEXITED(status)) {
-    snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-  } else {
-    snprintf(buf, len, "ended (wait status %d)", status);
-  }
-}
-
 /* Ends the child: waits up to grace seconds for it to exit by itself, then
    kills it. Writes how it ended to how (may be NULL). */
 static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
@@ -161,27 +105,11 @@ static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
   s->fd = -1;
   if (s->pid <= 0)
     return;
-  int status = 0;
-  pid_t got = 0;
-  double until = now_seconds() + grace;
-  while ((got = waitpid(s->pid, &status, WNOHANG)) == 0 && now_seconds() < until) {
-    struct timespec pause = {0, 2 * 1000 * 1000};
-    nanosleep(&pause, NULL);
-  }
-  if (got == 0) {
-    kill(s->pid, SIGKILL);
-    got = waitpid(s->pid, &status, 0);
-  }
-  if (how && got == s->pid)
-    describe_exit(status, how, howlen);
-  else if (how)
-    snprintf(how, howlen, "vanished (no exit status)");
+  mc_child_end(s->pid, false, grace, how, howlen);
   s->pid = 0;
 }
 
 static void kill_child(plugin_state *s) {
-  if (s->pid > 0)
-    kill(s->pid, SIGKILL);
   end_child(s, 0, NULL, 0);
 }
 
@@ -214,7 +142,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   s->pid = pid;
   s->fd = sv[0];
   mc_wire_reply r;
-  io_status io = recv_all(s->fd, &r, sizeof r, deadline_after(impl->options.timeout_seconds));
+  io_status io = recv_all(s->fd, &r, sizeof r, mc_deadline_after(impl->options.timeout_seconds));
   char how[128];
   if (io == IO_TIMEOUT) {
     snprintf(err, errlen, "loading %s took longer than %g s", s->path,
@@ -370,7 +298,7 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
     return;
   }
   s->restart_failures = 0;
-  double deadline = deadline_after(self->options.timeout_seconds);
+  double deadline = mc_deadline_after(self->options.timeout_seconds);
   io_status io = send_request(s, req, self->options.max_output_bytes, deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */
