@@ -7,55 +7,12 @@
 #include <string.h>
 
 #include "cases/cases.h"
+#include "cases/json.h"
 #include "movconf/tensor.h"
 
 /* Above these (by default), tensors are written as hex, and expected
    outputs as sha256. */
 enum { MAX_VALUES = 4096, MAX_EXPECTED_HEX_BYTES = 64 * 1024 };
-
-#define MAX_EXACT_NUMBER (INT64_C(1) << 53) /* larger integers go in strings */
-
-static void write_string(mc_text *t, const char *s) {
-  mc_text_printf(t, "\"");
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-    if (*p == '"' || *p == '\\')
-      mc_text_printf(t, "\\%c", *p);
-    else if (*p == '\n')
-      mc_text_printf(t, "\\n");
-    else if (*p == '\t')
-      mc_text_printf(t, "\\t");
-    else if (*p < 0x20 || *p == 0x7F)
-      mc_text_printf(t, "\\u%04x", *p);
-    else
-      mc_text_printf(t, "%c", *p);
-  }
-  mc_text_printf(t, "\"");
-}
-
-/* An integer: a JSON number when a double holds it exactly, else a
-   decimal string (spec/case-format.md, section 5). */
-static void write_int(mc_text *t, int64_t v) {
-  if (v >= -MAX_EXACT_NUMBER && v <= MAX_EXACT_NUMBER)
-    mc_text_printf(t, "%lld", (long long)v);
-  else
-    mc_text_printf(t, "\"%lld\"", (long long)v);
-}
-
-static void write_uint(mc_text *t, uint64_t v) {
-  if (v <= (uint64_t)MAX_EXACT_NUMBER)
-    mc_text_printf(t, "%llu", (unsigned long long)v);
-  else
-    mc_text_printf(t, "\"%llu\"", (unsigned long long)v);
-}
-
-static void write_shape(mc_text *t, const mc_tensor *x) {
-  mc_text_printf(t, "[");
-  for (int a = 0; a < x->rank; a++) {
-    mc_text_printf(t, a ? ", " : "");
-    write_int(t, x->shape[a]);
-  }
-  mc_text_printf(t, "]");
-}
 
 static int64_t element_count(const mc_tensor *x) {
   int64_t n = 0;
@@ -89,13 +46,14 @@ static void write_values(mc_text *t, const mc_tensor *x) {
     if (x->type == MC_BOOLEAN) {
       mc_text_printf(t, bits ? "true" : "false");
     } else if (info->is_signed && info->bits < 64 && (bits >> (info->bits - 1)) & 1) {
-      write_int(t, (int64_t)bits - ((int64_t)1 << info->bits)); /* sign-extend */
+      mc_json_write_int(t, MC_JSON_CASE_FILE,
+                        (int64_t)bits - ((int64_t)1 << info->bits)); /* sign-extend */
     } else if (info->is_signed) {
       int64_t v;
       memcpy(&v, &bits, sizeof v);
-      write_int(t, v);
+      mc_json_write_int(t, MC_JSON_CASE_FILE, v);
     } else {
-      write_uint(t, bits);
+      mc_json_write_uint(t, MC_JSON_CASE_FILE, bits);
     }
   }
   mc_text_printf(t, "]");
@@ -110,7 +68,7 @@ static void write_hex(mc_text *t, const uint8_t *data, size_t n) {
 
 static void write_tensor_head(mc_text *t, const mc_tensor *x) {
   mc_text_printf(t, "{\"type\": \"%s\", \"shape\": ", mc_type_name(x->type));
-  write_shape(t, x);
+  mc_json_write_shape(t, MC_JSON_CASE_FILE, x->rank, x->shape);
   mc_text_printf(t, ", ");
 }
 
@@ -136,11 +94,11 @@ static void write_data(mc_text *t, const mc_case_out *c) {
     memcpy(&start, &c->data_fill_param, sizeof start);
     mc_text_printf(
         t, "\"fill\": {\"%s\": ", c->data_fill == MC_PAYLOAD_FILL_IOTA ? "iota" : "counter");
-    write_int(t, start);
+    mc_json_write_int(t, MC_JSON_CASE_FILE, start);
     mc_text_printf(t, "}}");
   } else {
     mc_text_printf(t, "\"fill\": {\"prng\": {\"seed\": ");
-    write_uint(t, c->data_fill_param);
+    mc_json_write_uint(t, MC_JSON_CASE_FILE, c->data_fill_param);
     mc_text_printf(t, "}}}");
   }
 }
@@ -165,56 +123,22 @@ static void write_expected(mc_text *t, const mc_case_out *c) {
   mc_text_printf(t, "}");
 }
 
-/* An integer list at its true length; values past the MC_MAX_ATTR_LEN the
-   suite keeps are written as 0 (the checks look only at the length then). */
-static void write_list(mc_text *t, const char *name, const mc_int_list *l, bool *first) {
-  if (l->count < 0)
-    return;
-  mc_text_printf(t, "%s\"%s\": [", *first ? "" : ", ", name);
-  for (int i = 0; i < l->count; i++) {
-    mc_text_printf(t, i ? ", " : "");
-    write_int(t, i < MC_MAX_ATTR_LEN ? l->v[i] : 0);
-  }
-  mc_text_printf(t, "]");
-  *first = false;
-}
-
 static void write_attrs(mc_text *t, const mc_request *req) {
-  const mc_attrs *a = &req->attrs;
-  bool first = true;
-  mc_text_printf(t, "      \"attributes\": {");
-  if (req->op == MC_OP_SPACE_TO_DEPTH || req->op == MC_OP_DEPTH_TO_SPACE) {
-    if (a->has_block_size) {
-      mc_text_printf(t, "\"block_size\": ");
-      write_int(t, a->block_size);
-      first = false;
-    }
-    if (a->mode) {
-      mc_text_printf(t, "%s\"mode\": ", first ? "" : ", ");
-      write_string(t, a->mode);
-    }
-  } else if (req->op == MC_OP_EXTRACT_IMAGE_PATCHES) {
-    write_list(t, "sizes", &a->sizes, &first);
-    write_list(t, "strides", &a->strides, &first);
-    write_list(t, "rates", &a->rates, &first);
-    if (a->auto_pad) {
-      mc_text_printf(t, "%s\"auto_pad\": ", first ? "" : ", ");
-      write_string(t, a->auto_pad);
-    }
-  }
-  mc_text_printf(t, "},\n");
+  mc_text_printf(t, "      \"attributes\": ");
+  mc_json_write_attrs(t, MC_JSON_CASE_FILE, req);
+  mc_text_printf(t, ",\n");
 }
 
 void mc_write_case(mc_text *t, const mc_case_out *c) {
   const mc_request *req = c->req;
   mc_text_printf(t, "    {\n      \"id\": ");
-  write_string(t, c->id);
+  mc_json_write_string(t, c->id);
   mc_text_printf(t, ",\n      \"origin\": ");
-  write_string(t, c->origin);
+  mc_json_write_string(t, c->origin);
   mc_text_printf(t, ",\n      \"clauses\": [");
   for (int i = 0; i < c->n_clauses; i++) {
     mc_text_printf(t, i ? ", " : "");
-    write_string(t, c->clauses[i]);
+    mc_json_write_string(t, c->clauses[i]);
   }
   mc_text_printf(t, "],\n      \"inputs\": {\n");
   for (int i = 0; i < req->n_inputs; i++) {
@@ -226,7 +150,7 @@ void mc_write_case(mc_text *t, const mc_case_out *c) {
     mc_text_printf(t, i + 1 < req->n_inputs ? ",\n" : "\n");
   }
   mc_text_printf(t, "      },\n");
-  if (req->op != MC_OP_BATCH_TO_SPACE && req->op != MC_OP_SPACE_TO_BATCH)
+  if (mc_op_attr_count(req->op) > 0)
     write_attrs(t, req);
   if (c->expect_error) {
     mc_text_printf(t, "      \"expect\": {\"error\": \"%s\"}\n    }", mc_status_name(c->error));
@@ -240,6 +164,6 @@ void mc_write_case(mc_text *t, const mc_case_out *c) {
 void mc_write_file_head(mc_text *t, mc_op op, const char *description) {
   mc_text_printf(t, "{\n  \"format\": \"movconf-cases/1\",\n  \"op\": \"%s\",\n  \"description\": ",
                  mc_op_name(op));
-  write_string(t, description);
+  mc_json_write_string(t, description);
   mc_text_printf(t, ",\n  \"cases\": [\n");
 }

@@ -48,41 +48,42 @@ static bool read_owned_string(mc_reader *rd, const cJSON *j, const char *path, c
   return true;
 }
 
-static bool parse_attribute(mc_reader *rd, const cJSON *a, const char *path, mc_attrs *attrs) {
-  const char *key = a->string;
-  if (strcmp(key, "block_size") == 0) {
-    attrs->has_block_size = true;
-    return mc_read_int64(rd, a, path, &attrs->block_size);
+/* One attribute, read as its kind in the attribute table says. */
+static bool parse_attribute(mc_reader *rd, const cJSON *a, const char *path, mc_attr id,
+                            mc_attrs *attrs) {
+  switch (mc_attr_kind_of(id)) {
+  case MC_ATTR_KIND_INT: {
+    int64_t v;
+    if (!mc_read_int64(rd, a, path, &v))
+      return false;
+    mc_attrs_set_int(attrs, id, v);
+    return true;
   }
-  if (strcmp(key, "mode") == 0)
-    return read_owned_string(rd, a, path, &attrs->mode);
-  if (strcmp(key, "auto_pad") == 0)
-    return read_owned_string(rd, a, path, &attrs->auto_pad);
-  mc_int_list *list = strcmp(key, "sizes") == 0     ? &attrs->sizes
-                      : strcmp(key, "strides") == 0 ? &attrs->strides
-                                                    : &attrs->rates;
-  return read_int_list(rd, a, path, list);
+  case MC_ATTR_KIND_STRING: {
+    const char *s = NULL;
+    if (!read_owned_string(rd, a, path, &s))
+      return false;
+    mc_attrs_set_string(attrs, id, s);
+    return true;
+  }
+  case MC_ATTR_KIND_INT_LIST:
+    return read_int_list(rd, a, path, mc_attrs_list_slot(attrs, id));
+  }
+  return false;
 }
 
 static bool parse_attributes(mc_reader *rd, const cJSON *j, mc_attrs *attrs) {
-  static const char *const depth_keys[] = {"block_size", "mode"};
-  static const char *const patch_keys[] = {"sizes", "strides", "rates", "auto_pad"};
-  const char *const *allowed = NULL;
-  int n_allowed = 0;
-  if (rd->op == MC_OP_SPACE_TO_DEPTH || rd->op == MC_OP_DEPTH_TO_SPACE) {
-    allowed = depth_keys;
-    n_allowed = 2;
-  } else if (rd->op == MC_OP_EXTRACT_IMAGE_PATCHES) {
-    allowed = patch_keys;
-    n_allowed = 4;
-  }
+  const char *allowed[MC_ATTR_COUNT];
+  int n_allowed = mc_op_attr_count(rd->op);
+  for (int i = 0; i < n_allowed; i++)
+    allowed[i] = mc_attr_name(mc_op_attr(rd->op, i));
   if (!mc_read_object(rd, j, "attributes") ||
       !mc_read_keys(rd, j, "attributes", allowed, n_allowed, "attribute"))
     return false;
   for (const cJSON *a = j->child; a; a = a->next) {
     mc_path_buf apath;
     mc_path_key(apath, "attributes", a->string);
-    if (!parse_attribute(rd, a, apath, attrs))
+    if (!parse_attribute(rd, a, apath, (mc_attr)mc_op_attr_from_name(rd->op, a->string), attrs))
       return false;
   }
   return true;
@@ -374,8 +375,9 @@ static void free_case(mc_case *c) {
   if (c->expected.tensor.data)
     mc_tensor_free(&c->expected.tensor);
   /* The attribute strings were allocated by the loader. */
-  free((void *)(uintptr_t)c->attrs.mode);
-  free((void *)(uintptr_t)c->attrs.auto_pad);
+  for (int i = 0; i < mc_op_attr_count(c->op); i++)
+    if (mc_attr_kind_of(mc_op_attr(c->op, i)) == MC_ATTR_KIND_STRING)
+      free((void *)(uintptr_t)mc_attrs_string(&c->attrs, mc_op_attr(c->op, i)));
   memset(c, 0, sizeof *c);
 }
 

@@ -2,12 +2,66 @@
 #include "common/text.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static bool stopped(const mc_text *t) {
+  return t->oom || t->sink_failed;
+}
+
+bool mc_text_flush(mc_text *t) {
+  if (t->sink && !stopped(t) && t->len > 0 && !t->sink(t->sink_ctx, t->p, t->len))
+    t->sink_failed = true;
+  if (t->sink)
+    t->len = 0;
+  return !stopped(t);
+}
+
+static void flush_when_full(mc_text *t) {
+  if (t->sink && t->len >= MC_TEXT_SINK_CHUNK)
+    mc_text_flush(t);
+}
+
+/* Room for n more bytes and a NUL. */
+static bool reserve(mc_text *t, size_t n) {
+  if (t->cap - t->len > n)
+    return true;
+  size_t cap = t->cap ? t->cap : 1024;
+  while (cap - t->len <= n) {
+    if (cap > SIZE_MAX / 2) {
+      t->oom = true;
+      return false;
+    }
+    cap *= 2;
+  }
+  char *p = realloc(t->p, cap);
+  if (!p) {
+    t->oom = true;
+    return false;
+  }
+  t->p = p;
+  t->cap = cap;
+  return true;
+}
+
+void mc_text_put(mc_text *t, const char *data, size_t n) {
+  while (n > 0 && !stopped(t)) {
+    size_t take = t->sink && n > MC_TEXT_SINK_CHUNK ? MC_TEXT_SINK_CHUNK : n;
+    if (!reserve(t, take))
+      return;
+    memcpy(t->p + t->len, data, take);
+    t->len += take;
+    t->p[t->len] = '\0';
+    data += take;
+    n -= take;
+    flush_when_full(t);
+  }
+}
+
 void mc_text_printf(mc_text *t, const char *fmt, ...) {
-  if (t->oom)
+  if (stopped(t))
     return;
   for (;;) {
     va_list ap;
@@ -21,18 +75,11 @@ void mc_text_printf(mc_text *t, const char *fmt, ...) {
     }
     if ((size_t)n < room) {
       t->len += (size_t)n;
+      flush_when_full(t);
       return;
     }
-    size_t cap = t->cap ? t->cap : 1024;
-    while (cap - t->len <= (size_t)n)
-      cap *= 2;
-    char *p = realloc(t->p, cap);
-    if (!p) {
-      t->oom = true;
+    if (!reserve(t, (size_t)n))
       return;
-    }
-    t->p = p;
-    t->cap = cap;
   }
 }
 
@@ -56,4 +103,3 @@ char *mc_strdupf(const char *fmt, ...) {
   va_end(args);
   return s;
 }
-

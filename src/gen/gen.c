@@ -12,7 +12,8 @@
 #include <sys/stat.h>
 
 #include "cases/case_writer.h"
-#include "cases/cases_internal.h"
+#include "cases/json.h"
+#include "cases/payload.h"
 #include "common/text.h"
 #include "gen/gen.h"
 #include "common/clauses.h"

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cases/cases_internal.h"
+#include "cases/json.h"
+#include "cases/payload.h"
 #include "gen/gen.h"
 #include "common/checked.h"
 #include "movconf/tensor.h"

@@ -28,7 +28,8 @@
 
 /* Replies are held to the rules of case files: the loader's strict JSON
    text check, exact integer tokens and strict base64. */
-#include "cases/cases_internal.h"
+#include "cases/json.h"
+#include "cases/payload.h"
 #include "movconf/tensor.h"
 
 /* The handshake is small; a longer first line is not one. */
@@ -37,7 +38,6 @@
 #define LINE_SLACK_BYTES ((size_t)1 << 16)
 /* Number tokens are located by int offsets (mc_json_tag_numbers). */
 #define LINE_HARD_MAX_BYTES ((size_t)INT_MAX)
-#define WRITE_CHUNK_BYTES ((size_t)1 << 16)
 #define FIRST_READ_BUFFER_BYTES ((size_t)1 << 16)
 /* After this many failed restarts in a row the adapter is not started
    again: the remaining cases are reported at once instead of each one
@@ -58,8 +58,6 @@ typedef struct adapter {
   int out_fd;     /* the adapter's stdout */
   char *buf;      /* bytes read from its stdout and not consumed yet */
   size_t len, cap;
-  char *wbuf; /* request bytes not written yet */
-  size_t wlen;
   uint64_t last_id;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
@@ -139,7 +137,6 @@ static bool spawn(adapter *a, char *why, size_t whylen) {
   fcntl(a->in_fd, F_SETFL, fcntl(a->in_fd, F_GETFL) | O_NONBLOCK);
   fcntl(a->out_fd, F_SETFL, fcntl(a->out_fd, F_GETFL) | O_NONBLOCK);
   a->len = 0;
-  a->wlen = 0;
   return true;
 }
 
@@ -155,7 +152,6 @@ static void stop(adapter *a) {
   a->pid = 0;
   a->in_fd = a->out_fd = -1;
   a->len = 0;
-  a->wlen = 0;
   /* A buffer grown for one huge reply is not kept for the whole run. */
   if (a->cap > FIRST_READ_BUFFER_BYTES) {
     free(a->buf);
@@ -250,173 +246,49 @@ static io_status write_all(adapter *a, const char *data, size_t n, double deadli
   return IO_OK;
 }
 
-/* A buffered writer to the adapter: the first failure sticks and makes
-   the rest a no-op, so the request code need not check every call. */
-typedef struct writer {
+/* The request streamed through the one JSON writer (cases/json.h): the
+   text goes to the adapter in chunks, never whole into memory. */
+typedef struct request_sink {
   adapter *a;
   double deadline;
   io_status status;
-} writer;
+} request_sink;
 
-static void flush(writer *w) {
-  if (w->status == IO_OK && w->a->wlen > 0)
-    w->status = write_all(w->a, w->a->wbuf, w->a->wlen, w->deadline);
-  w->a->wlen = 0;
+static bool send_chunk(void *ctx, const char *data, size_t n) {
+  request_sink *s = ctx;
+  s->status = write_all(s->a, data, n, s->deadline);
+  return s->status == IO_OK;
 }
 
-static void put(writer *w, const char *data, size_t n) {
-  while (n > 0 && w->status == IO_OK) {
-    size_t room = WRITE_CHUNK_BYTES - w->a->wlen;
-    size_t take = n < room ? n : room;
-    memcpy(w->a->wbuf + w->a->wlen, data, take);
-    w->a->wlen += take;
-    data += take;
-    n -= take;
-    if (w->a->wlen == WRITE_CHUNK_BYTES)
-      flush(w);
-  }
-}
-
-static void put_text(writer *w, const char *s) {
-  put(w, s, strlen(s));
-}
-
-static void put_int(writer *w, int64_t v) {
-  char buf[32];
-  snprintf(buf, sizeof buf, "%" PRId64, v);
-  put_text(w, buf);
-}
-
-/* A JSON string: quotes, backslashes and control characters escaped,
-   everything else (UTF-8 included) as it is. */
-static void put_json_string(writer *w, const char *s) {
-  put_text(w, "\"");
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    char esc[8];
-    if (c == '"' || c == '\\') {
-      esc[0] = '\\';
-      esc[1] = (char)c;
-      put(w, esc, 2);
-    } else if (c < 0x20) {
-      snprintf(esc, sizeof esc, "\\u%04x", c);
-      put(w, esc, 6);
-    } else {
-      put(w, s, 1);
-    }
-  }
-  put_text(w, "\"");
-}
-
-/* RFC 4648 base64 with padding, written in pieces. */
-static void put_base64(writer *w, const uint8_t *data, size_t n) {
-  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  char out[4 * 1024];
-  size_t used = 0;
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t group = (uint32_t)data[i] << 16;
-    if (i + 1 < n)
-      group |= (uint32_t)data[i + 1] << 8;
-    if (i + 2 < n)
-      group |= data[i + 2];
-    out[used++] = alphabet[group >> 18 & 63];
-    out[used++] = alphabet[group >> 12 & 63];
-    out[used++] = i + 1 < n ? alphabet[group >> 6 & 63] : '=';
-    out[used++] = i + 2 < n ? alphabet[group & 63] : '=';
-    if (used == sizeof out) {
-      put(w, out, used);
-      used = 0;
-    }
-  }
-  put(w, out, used);
-}
-
-static void put_int_list(writer *w, const mc_int_list *list) {
-  put_text(w, "[");
-  for (int i = 0; i < list->count; i++) {
-    if (i)
-      put_text(w, ",");
-    /* mc_int_list keeps only the first MC_MAX_ATTR_LEN values. A longer
-       list breaks the length rule (EIP-V3) before any value is read, so
-       what stands in for the rest is never judged. */
-    put_int(w, i < MC_MAX_ATTR_LEN ? list->v[i] : 0);
-  }
-  put_text(w, "]");
-}
-
-/* The attributes the request's operation has, those that are present. */
-static void put_attributes(writer *w, const mc_request *req) {
-  const mc_attrs *at = &req->attrs;
-  const char *sep = "";
-  put_text(w, "{");
-  if (req->op == MC_OP_SPACE_TO_DEPTH || req->op == MC_OP_DEPTH_TO_SPACE) {
-    if (at->has_block_size) {
-      put_text(w, "\"block_size\":");
-      put_int(w, at->block_size);
-      sep = ",";
-    }
-    if (at->mode) {
-      put_text(w, sep);
-      put_text(w, "\"mode\":");
-      put_json_string(w, at->mode);
-    }
-  } else if (req->op == MC_OP_EXTRACT_IMAGE_PATCHES) {
-    const char *names[3] = {"sizes", "strides", "rates"};
-    const mc_int_list *lists[3] = {&at->sizes, &at->strides, &at->rates};
-    for (int i = 0; i < 3; i++) {
-      if (lists[i]->count < 0)
-        continue;
-      put_text(w, sep);
-      put_json_string(w, names[i]);
-      put_text(w, ":");
-      put_int_list(w, lists[i]);
-      sep = ",";
-    }
-    if (at->auto_pad) {
-      put_text(w, sep);
-      put_text(w, "\"auto_pad\":");
-      put_json_string(w, at->auto_pad);
-    }
-  }
-  put_text(w, "}");
-}
-
-static void put_tensor(writer *w, const mc_tensor *t) {
-  put_text(w, "{\"type\":");
-  put_json_string(w, mc_type_name(t->type));
-  put_text(w, ",\"shape\":[");
-  for (int d = 0; d < t->rank; d++) {
-    if (d)
-      put_text(w, ",");
-    put_int(w, t->shape[d]);
-  }
-  put_text(w, "],\"base64\":\"");
-  put_base64(w, t->data, t->nbytes);
-  put_text(w, "\"}");
+static void put_tensor(mc_text *t, const mc_tensor *x) {
+  mc_text_printf(t, "{\"type\":");
+  mc_json_write_string(t, mc_type_name(x->type));
+  mc_text_printf(t, ",\"shape\":");
+  mc_json_write_shape(t, MC_JSON_PROTOCOL, x->rank, x->shape);
+  mc_text_printf(t, ",\"base64\":\"");
+  mc_base64_write(t, x->data, x->nbytes);
+  mc_text_printf(t, "\"}");
 }
 
 static io_status send_request(adapter *a, const mc_request *req, uint64_t id,
                               size_t max_output_bytes, double deadline) {
-  writer w = {a, deadline, IO_OK};
-  char head[64];
-  snprintf(head, sizeof head, "{\"id\":%" PRIu64 ",\"op\":", id);
-  put_text(&w, head);
-  put_json_string(&w, mc_op_name(req->op));
-  put_text(&w, ",\"attributes\":");
-  put_attributes(&w, req);
-  put_text(&w, ",\"inputs\":{");
+  request_sink sink = {a, deadline, IO_OK};
+  mc_text t = {.sink = send_chunk, .sink_ctx = &sink};
+  mc_text_printf(&t, "{\"id\":%" PRIu64 ",\"op\":", id);
+  mc_json_write_string(&t, mc_op_name(req->op));
+  mc_text_printf(&t, ",\"attributes\":");
+  mc_json_write_attrs(&t, MC_JSON_PROTOCOL, req);
+  mc_text_printf(&t, ",\"inputs\":{");
   for (int i = 0; i < req->n_inputs; i++) {
-    if (i)
-      put_text(&w, ",");
-    put_json_string(&w, mc_op_input_name(req->op, i));
-    put_text(&w, ":");
-    put_tensor(&w, req->inputs[i]);
+    mc_text_printf(&t, i ? "," : "");
+    mc_json_write_string(&t, mc_op_input_name(req->op, i));
+    mc_text_printf(&t, ":");
+    put_tensor(&t, req->inputs[i]);
   }
-  char tail[64];
-  snprintf(tail, sizeof tail, "},\"max_output_bytes\":%zu}\n", max_output_bytes);
-  put_text(&w, tail);
-  flush(&w);
-  return w.status;
+  mc_text_printf(&t, "},\"max_output_bytes\":%zu}\n", max_output_bytes);
+  bool sent = mc_text_flush(&t);
+  mc_text_free(&t);
+  return sent ? IO_OK : sink.status != IO_OK ? sink.status : IO_FAILED;
 }
 
 /* ---- reading JSON ---- */
@@ -865,7 +737,6 @@ static void free_adapter(adapter *a) {
   free(a->command);
   free(a->label);
   free(a->buf);
-  free(a->wbuf);
   free(a);
 }
 
@@ -897,7 +768,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   sigaction(SIGPIPE, &ignore, NULL);
   mc_impl *impl = calloc(1, sizeof *impl);
   adapter *a = calloc(1, sizeof *a);
-  if (!impl || !a || !(a->command = strdup(command)) || !(a->wbuf = malloc(WRITE_CHUNK_BYTES))) {
+  if (!impl || !a || !(a->command = strdup(command))) {
     snprintf(err, errlen, "out of memory");
     free(impl);
     if (a)
