@@ -1,7 +1,7 @@
 /* --expect FILE: a JSON array of {"case": GLOB, "verdict": VERDICT,
    "reason": TEXT}; a case's first matching entry is its expectation. */
-#include "harness/harness.h"
 #include "common/text.h"
+#include "harness/harness.h"
 
 #include <cjson/cJSON.h>
 #include <fnmatch.h>

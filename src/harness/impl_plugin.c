@@ -173,16 +173,17 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
   w.magic = MC_WIRE_MAGIC;
   w.op = req->op;
   w.n_inputs = req->n_inputs;
-  w.has_block_size = req->attrs.has_block_size;
-  w.block_size = req->attrs.block_size;
-  w.mode_len = req->attrs.mode ? (int64_t)strlen(req->attrs.mode) : -1;
-  w.auto_pad_len = req->attrs.auto_pad ? (int64_t)strlen(req->attrs.auto_pad) : -1;
-  const mc_int_list *lists[MC_WIRE_LISTS] = {&req->attrs.sizes, &req->attrs.strides,
-                                             &req->attrs.rates};
-  for (int i = 0; i < MC_WIRE_LISTS; i++) {
-    w.list_count[i] = lists[i]->count < 0 ? -1 : lists[i]->count;
-    for (int k = 0; k < lists[i]->count && k < MC_MAX_ATTR_LEN; k++)
-      w.list_values[i][k] = lists[i]->v[k];
+  w.attrs = req->attrs;
+  const char *strings[MC_ATTR_COUNT] = {0};
+  for (int i = 0; i < MC_ATTR_COUNT; i++)
+    w.string_len[i] = -1;
+  for (int i = 0; i < mc_op_attr_count(req->op); i++) {
+    mc_attr id = mc_op_attr(req->op, i);
+    if (mc_attr_kind_of(id) != MC_ATTR_KIND_STRING)
+      continue;
+    strings[id] = mc_attrs_string(&req->attrs, id);
+    w.string_len[id] = strings[id] ? (int64_t)strlen(strings[id]) : -1;
+    mc_attrs_set_string(&w.attrs, id, NULL);
   }
   w.max_output_bytes = cap;
   for (int i = 0; i < req->n_inputs; i++) {
@@ -194,10 +195,9 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
     w.inputs[i].nbytes = t->data ? t->nbytes : 0;
   }
   io_status io = send_all(s->fd, &w, sizeof w, deadline);
-  if (io == IO_OK && w.mode_len > 0)
-    io = send_all(s->fd, req->attrs.mode, (size_t)w.mode_len, deadline);
-  if (io == IO_OK && w.auto_pad_len > 0)
-    io = send_all(s->fd, req->attrs.auto_pad, (size_t)w.auto_pad_len, deadline);
+  for (int i = 0; i < MC_ATTR_COUNT && io == IO_OK; i++)
+    if (strings[i] && w.string_len[i] > 0)
+      io = send_all(s->fd, strings[i], (size_t)w.string_len[i], deadline);
   for (int i = 0; i < req->n_inputs && io == IO_OK; i++)
     if (w.inputs[i].nbytes > 0)
       io = send_all(s->fd, req->inputs[i]->data, (size_t)w.inputs[i].nbytes, deadline);

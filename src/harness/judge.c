@@ -1,6 +1,6 @@
 /* Judging one case, bit for bit. */
-#include "harness/harness.h"
 #include "common/text.h"
+#include "harness/harness.h"
 
 #include <inttypes.h>
 #include <stdio.h>

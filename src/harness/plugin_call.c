@@ -83,21 +83,51 @@ static bool present_list(const mc_int_list *list, int64_t **values, movconf_plug
   return true;
 }
 
+/* The ABI's slot of each string and list attribute (plugin.h names them). */
+static const char **abi_string(movconf_plugin_attrs *a, mc_attr id) {
+  return id == MC_ATTR_MODE ? &a->mode : &a->auto_pad;
+}
+
+static movconf_plugin_ints *abi_list(movconf_plugin_attrs *a, mc_attr id) {
+  return id == MC_ATTR_SIZES ? &a->sizes : id == MC_ATTR_STRIDES ? &a->strides : &a->rates;
+}
+
+/* Every attribute of the request's operation that the request sets, by the
+   attribute table; the others stay absent. */
+static bool present_attrs(mc_plugin_call *call, const mc_request *req) {
+  movconf_plugin_attrs *a = &call->request.attrs;
+  *a = (movconf_plugin_attrs){.sizes.count = -1, .strides.count = -1, .rates.count = -1};
+  int lists = 0;
+  for (int i = 0; i < mc_op_attr_count(req->op); i++) {
+    mc_attr id = mc_op_attr(req->op, i);
+    if (!mc_attrs_present(&req->attrs, id))
+      continue;
+    switch (mc_attr_kind_of(id)) {
+    case MC_ATTR_KIND_INT:
+      a->has_block_size = 1;
+      a->block_size = mc_attrs_int(&req->attrs, id);
+      break;
+    case MC_ATTR_KIND_STRING:
+      *abi_string(a, id) = mc_attrs_string(&req->attrs, id);
+      break;
+    case MC_ATTR_KIND_INT_LIST:
+      if (!present_list(mc_attrs_list(&req->attrs, id), &call->lists[lists++], abi_list(a, id)))
+        return false;
+      break;
+    }
+  }
+  call->query.mode = a->mode;
+  call->query.auto_pad = a->auto_pad;
+  return true;
+}
+
 bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t max_output_bytes) {
   memset(call, 0, sizeof *call);
   movconf_plugin_request *r = &call->request;
   r->op = req->op;
   r->n_inputs = req->n_inputs;
   r->max_output_bytes = max_output_bytes;
-  movconf_plugin_attrs *a = &r->attrs;
-  a->has_block_size = req->attrs.has_block_size;
-  a->block_size = req->attrs.block_size;
-  a->mode = req->attrs.mode;
-  a->auto_pad = req->attrs.auto_pad;
-  call->query = (movconf_plugin_query){.op = req->op,
-                                       .n_inputs = req->n_inputs,
-                                       .mode = req->attrs.mode,
-                                       .auto_pad = req->attrs.auto_pad};
+  call->query = (movconf_plugin_query){.op = req->op, .n_inputs = req->n_inputs};
   for (int i = 0; i < req->n_inputs && i < MC_MAX_INPUTS; i++) {
     const mc_tensor *t = req->inputs[i];
     r->inputs[i] = (movconf_plugin_tensor){
@@ -105,9 +135,7 @@ bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t m
     call->query.input_types[i] = t->type;
     call->query.input_ranks[i] = t->rank;
   }
-  if (!present_list(&req->attrs.sizes, &call->lists[0], &a->sizes) ||
-      !present_list(&req->attrs.strides, &call->lists[1], &a->strides) ||
-      !present_list(&req->attrs.rates, &call->lists[2], &a->rates)) {
+  if (!present_attrs(call, req)) {
     mc_plugin_call_free(call);
     return false;
   }
@@ -115,7 +143,7 @@ bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t m
 }
 
 void mc_plugin_call_free(mc_plugin_call *call) {
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < MC_ATTR_COUNT; i++) {
     free(call->lists[i]);
     call->lists[i] = NULL;
   }

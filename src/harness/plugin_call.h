@@ -25,7 +25,7 @@ const movconf_plugin_v1 *mc_plugin_load(const char *path, const char **phase, ch
 typedef struct mc_plugin_call {
   movconf_plugin_request request;
   movconf_plugin_query query;
-  int64_t *lists[3]; /* sizes, strides, rates at their true length (owned) */
+  int64_t *lists[MC_ATTR_COUNT]; /* list attributes at their true length (owned) */
 } mc_plugin_call;
 
 /* Presents req with the output cap max_output_bytes. Shapes, data and the

@@ -276,15 +276,15 @@ static size_t canary_damage(const guarded_output *g, size_t *farthest) {
 
 typedef struct host_request {
   mc_wire_request wire;
-  char *mode, *auto_pad;
+  char *strings[MC_ATTR_COUNT]; /* the string attributes (owned) */
   mapping inputs[MC_MAX_INPUTS];
   mc_tensor tensors[MC_MAX_INPUTS]; /* data in the read-only mappings */
   mc_plugin_call call;              /* what the plugin is handed */
 } host_request;
 
 static void free_host_request(host_request *h) {
-  free(h->mode);
-  free(h->auto_pad);
+  for (int i = 0; i < MC_ATTR_COUNT; i++)
+    free(h->strings[i]);
   mc_plugin_call_free(&h->call);
   for (int i = 0; i < MC_MAX_INPUTS; i++)
     unmap(&h->inputs[i]);
@@ -329,24 +329,20 @@ static int read_request(int fd, host_request *h) {
   const mc_wire_request *w = &h->wire;
   if (w->magic != MC_WIRE_MAGIC || w->n_inputs < 0 || w->n_inputs > MC_MAX_INPUTS)
     return 0;
-  if (!read_string(fd, w->mode_len, &h->mode) || !read_string(fd, w->auto_pad_len, &h->auto_pad))
-    return -1;
+  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs, .attrs = w->attrs};
+  for (int i = 0; i < MC_ATTR_COUNT; i++) {
+    if (mc_attr_kind_of((mc_attr)i) != MC_ATTR_KIND_STRING)
+      continue;
+    if (!read_string(fd, w->string_len[i], &h->strings[i]))
+      return -1;
+    mc_attrs_set_string(&req.attrs, (mc_attr)i, h->strings[i]);
+  }
   for (int i = 0; i < w->n_inputs; i++)
     if (!read_input(fd, &w->inputs[i], i, h))
       return -1;
   /* The request movconf sent, handed on as plugin_call.c presents any request. */
-  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs, .attrs = mc_attrs_none()};
   for (int i = 0; i < w->n_inputs; i++)
     req.inputs[i] = &h->tensors[i];
-  req.attrs.has_block_size = w->has_block_size != 0;
-  req.attrs.block_size = w->block_size;
-  req.attrs.mode = h->mode;
-  req.attrs.auto_pad = h->auto_pad;
-  mc_int_list *lists[MC_WIRE_LISTS] = {&req.attrs.sizes, &req.attrs.strides, &req.attrs.rates};
-  for (int i = 0; i < MC_WIRE_LISTS; i++) {
-    lists[i]->count = w->list_count[i] < 0 ? -1 : w->list_count[i];
-    memcpy(lists[i]->v, w->list_values[i], sizeof lists[i]->v);
-  }
   return mc_plugin_call_init(&h->call, &req, w->max_output_bytes) ? 1 : -1;
 }
 

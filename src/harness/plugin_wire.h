@@ -9,7 +9,6 @@
 #include "movconf/ops.h"
 
 #define MC_WIRE_MAGIC 0x4d435031u /* "MCP1" */
-#define MC_WIRE_LISTS 3           /* sizes, strides, rates */
 
 typedef struct mc_wire_tensor {
   int32_t type, rank;
@@ -17,16 +16,14 @@ typedef struct mc_wire_tensor {
   uint64_t nbytes;
 } mc_wire_tensor;
 
-/* A request; then mode_len bytes of mode, auto_pad_len bytes of auto_pad and
-   each input's nbytes bytes follow. */
+/* A request: the attributes as they are but for their strings, which
+   follow, string_len[attr] bytes for each string attribute (in the
+   attribute table's order; -1: absent); then each input's nbytes bytes. */
 typedef struct mc_wire_request {
   uint32_t magic;
   int32_t op, n_inputs;
-  int32_t has_block_size;
-  int64_t block_size;
-  int64_t mode_len, auto_pad_len;    /* -1: absent */
-  int32_t list_count[MC_WIRE_LISTS]; /* -1: absent; may exceed MC_MAX_ATTR_LEN */
-  int64_t list_values[MC_WIRE_LISTS][MC_MAX_ATTR_LEN];
+  mc_attrs attrs; /* string pointers cleared */
+  int64_t string_len[MC_ATTR_COUNT];
   uint64_t max_output_bytes;
   mc_wire_tensor inputs[MC_MAX_INPUTS];
 } mc_wire_request;

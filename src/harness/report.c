@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/harness.h"
 #include "common/text.h"
+#include "harness/harness.h"
 
 static const char *const verdict_names[MC_VERDICT_COUNT] = {
     [MC_VERDICT_PASS] = "pass",
