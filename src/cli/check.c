@@ -31,6 +31,8 @@ static int compare_ids(const void *a, const void *b) {
 
 /* Ids repeated across files (mc_case_file_check sees one file at a time). */
 static int report_duplicate_ids(char **ids, int n) {
+  if (n < 2)
+    return 0; /* and ids may be NULL: qsort must not see it */
   qsort(ids, (size_t)n, sizeof *ids, compare_ids);
   int problems = 0;
   for (int i = 1; i < n; i++)
@@ -42,18 +44,16 @@ static int report_duplicate_ids(char **ids, int n) {
 }
 
 int mc_cmd_check_cases(int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-      fputs(check_usage, stdout);
-      return 0;
-    }
-    if (argv[i][0] == '-') {
-      fprintf(stderr, "movconf check-cases: unknown option '%s'\n", argv[i]);
-      return 2;
-    }
+  static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (opt != 'h')
+      return mc_usage_error("check-cases");
+    fputs(check_usage, stdout);
+    return 0;
   }
   mc_path_list files;
-  if (!mc_collect_case_files(argc - 1, argv + 1, &files)) {
+  if (!mc_collect_case_files(argc - optind, argv + optind, &files)) {
     mc_path_list_free(&files);
     return 2;
   }

@@ -36,41 +36,32 @@ typedef struct clauses_options {
 
 /* Returns -1 when the options are good, else the exit status. */
 static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
+  static const struct option options[] = {{"op", required_argument, NULL, 'o'},
+                                          {"json", required_argument, NULL, 'j'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
   memset(o, 0, sizeof *o);
   o->op = -1;
-  o->paths = calloc((size_t)argc, sizeof *o->paths);
-  if (!o->paths) {
-    fputs("movconf clauses: out of memory\n", stderr);
-    return 2;
-  }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (opt == 'h') {
       fputs(clauses_usage, stdout);
       return 0;
     }
-    bool with_value = strcmp(a, "--op") == 0 || strcmp(a, "--json") == 0;
-    if (with_value && i + 1 >= argc) {
-      fprintf(stderr, "movconf clauses: %s needs a value\n", a);
+    if (opt == 'j') {
+      o->json_path = optarg;
+    } else if (opt == 'o' && (o->op = mc_op_from_option(optarg)) < 0) {
+      fprintf(stderr,
+              "movconf clauses: --op takes an operation (BatchToSpace-2, "
+              "batch_to_space_2 or b2s...), not '%s'\n",
+              optarg);
       return 2;
-    }
-    if (strcmp(a, "--op") == 0) {
-      if ((o->op = mc_op_from_option(argv[++i])) < 0) {
-        fprintf(stderr,
-                "movconf clauses: --op takes an operation (BatchToSpace-2, "
-                "batch_to_space_2 or b2s...), not '%s'\n",
-                argv[i]);
-        return 2;
-      }
-    } else if (strcmp(a, "--json") == 0) {
-      o->json_path = argv[++i];
-    } else if (a[0] == '-') {
-      fprintf(stderr, "movconf clauses: unknown option '%s'\n", a);
-      return 2;
-    } else {
-      o->paths[o->n_paths++] = argv[i];
+    } else if (opt == '?') {
+      return mc_usage_error("clauses");
     }
   }
+  o->paths = argv + optind;
+  o->n_paths = argc - optind;
   return -1;
 }
 
@@ -307,6 +298,5 @@ int mc_cmd_clauses(int argc, char **argv) {
       status = 2;
     mc_path_list_free(&files);
   }
-  free(o.paths);
   return status;
 }

@@ -2,6 +2,7 @@
 #ifndef MOVCONF_CLI_H
 #define MOVCONF_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -15,6 +16,11 @@ int mc_cmd_bench(int argc, char **argv);
 int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 
+/* The folder movconf uses by default for name ("conformance", "generators"):
+   ./name when it exists, else the source tree's (static storage, kept for
+   the process's life, for up to four names). */
+const char *mc_default_dir(const char *name);
+
 /* The case files of the given paths (mc_find_case_files); with no paths,
    ./conformance, or the source tree's when absent. Prints why a path is
    missing and returns false then. */
@@ -23,5 +29,17 @@ bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
 /* The operation an --op option names: its name, slug or clause prefix in
    any case (BatchToSpace-2, batch_to_space_2, b2s); -1 when none. */
 int mc_op_from_option(const char *text);
+
+/* Option values: a byte or MiB count (digits only); seconds from 0 to
+   max; a thread count from 1 to 1024. False when the text is not one. */
+bool mc_parse_size(const char *text, size_t *out);
+bool mc_parse_seconds(const char *text, double max, double *out);
+bool mc_parse_threads(const char *text, int *out);
+
+/* After getopt_long has said what is wrong with an option: points at the
+   command's help and returns the usage exit status, 2. */
+int mc_usage_error(const char *command);
+/* The long name of the option whose getopt value is value. */
+const char *mc_option_name(const struct option *options, int value);
 
 #endif

@@ -1,11 +1,5 @@
 /* movconf gen: options, then the generator (src/gen) per operation. */
-#include <dirent.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "gen/gen.h"
@@ -22,7 +16,8 @@ static const char gen_usage[] =
     "cannot become a case. The output is byte-for-byte reproducible.\n"
     "\n"
     "options:\n"
-    "  --out DIR          where the case files go (default: conformance)\n"
+    "  --out DIR          where the case files go (default: conformance, else the source\n"
+    "                     tree's, as for movconf run)\n"
     "  --op OP            only this operation (BatchToSpace-2, batch_to_space_2 or b2s, ...)\n"
     "  --check            write nothing: compare what would be written with the files under\n"
     "                     DIR and report each file that differs, is missing or is extra\n"
@@ -38,42 +33,46 @@ static const char gen_usage[] =
 
 /* 0 parsed, 1 --help shown, 2 usage error. */
 static int parse_options(int argc, char **argv, mc_gen_options *o) {
-  struct stat st;
-  o->out = "conformance";
-  o->generators = stat("generators", &st) == 0 ? "generators" : MOVCONF_SOURCE_DIR "/generators";
-  o->op = -1;
-  o->check = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+  static const struct option options[] = {{"out", required_argument, NULL, 'o'},
+                                          {"op", required_argument, NULL, 'p'},
+                                          {"generators", required_argument, NULL, 'g'},
+                                          {"check", no_argument, NULL, 'c'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+  /* The same folders run and check-cases use: here, else the source tree's. */
+  *o = (mc_gen_options){
+      .out = mc_default_dir("conformance"), .generators = mc_default_dir("generators"), .op = -1};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    switch (opt) {
+    case 'h':
       fputs(gen_usage, stdout);
       return 1;
-    }
-    if (!strcmp(a, "--check")) {
+    case 'c':
       o->check = true;
-      continue;
+      break;
+    case 'o':
+      o->out = optarg;
+      break;
+    case 'g':
+      o->generators = optarg;
+      break;
+    case 'p':
+      if ((o->op = mc_op_from_option(optarg)) < 0) {
+        fprintf(stderr,
+                "movconf gen: --op takes an operation (BatchToSpace-2, batch_to_space_2 "
+                "or b2s, ...), not '%s'\n",
+                optarg);
+        return 2;
+      }
+      break;
+    default:
+      return mc_usage_error("gen");
     }
-    bool takes = !strcmp(a, "--out") || !strcmp(a, "--op") || !strcmp(a, "--generators");
-    if (!takes) {
-      fprintf(stderr, "movconf gen: unknown argument '%s' (movconf help gen)\n", a);
-      return 2;
-    }
-    if (i + 1 >= argc) {
-      fprintf(stderr, "movconf gen: %s needs a value\n", a);
-      return 2;
-    }
-    const char *value = argv[++i];
-    if (!strcmp(a, "--out")) {
-      o->out = value;
-    } else if (!strcmp(a, "--generators")) {
-      o->generators = value;
-    } else if ((o->op = mc_op_from_option(value)) < 0) {
-      fprintf(stderr,
-              "movconf gen: --op takes an operation (BatchToSpace-2, batch_to_space_2 "
-              "or b2s, ...), not '%s'\n",
-              value);
-      return 2;
-    }
+  }
+  if (optind < argc) {
+    fprintf(stderr, "movconf gen: unexpected argument '%s'\n", argv[optind]);
+    return mc_usage_error("gen");
   }
   return 0;
 }

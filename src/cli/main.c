@@ -51,6 +51,10 @@ int main(int argc, char **argv) {
     argc--;
     argv++;
   }
+  /* getopt_long names the program by argv[0] in its messages. */
+  char program[64];
+  snprintf(program, sizeof program, "movconf %s", cmd);
+  argv[0] = program;
   if (strcmp(cmd, "run") == 0)
     return mc_cmd_run(argc, argv);
   if (strcmp(cmd, "check-cases") == 0)

@@ -8,11 +8,25 @@
 
 #include "cli/cli.h"
 
+const char *mc_default_dir(const char *name) {
+  static struct {
+    char name[32];
+    char path[4096];
+  } known[4];
+  struct stat st;
+  if (stat(name, &st) == 0)
+    return name;
+  int i = 0;
+  while (i < 3 && known[i].name[0] && strcmp(known[i].name, name) != 0)
+    i++;
+  snprintf(known[i].name, sizeof known[i].name, "%s", name);
+  snprintf(known[i].path, sizeof known[i].path, "%s/%s", MOVCONF_SOURCE_DIR, name);
+  return known[i].path;
+}
+
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   memset(out, 0, sizeof *out);
-  struct stat st;
-  const char *fallback[1] = {stat("conformance", &st) == 0 ? "conformance"
-                                                           : MOVCONF_SOURCE_DIR "/conformance"};
+  const char *fallback[1] = {mc_default_dir("conformance")};
   char err[4200];
   bool ok = n == 0 ? mc_find_case_files(fallback, 1, out, err, sizeof err)
                    : mc_find_case_files((const char *const *)paths, n, out, err, sizeof err);

@@ -1,13 +1,12 @@
-/* movconf run: every case through an implementation, judged bit for bit. */
-#include <fnmatch.h>
+/* movconf run: options, then the harness runs every selected case. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "movconf/tensor.h"
+#include "common/clock.h"
 
 static const char run_usage[] =
     "usage: movconf run [options] [PATHS...]\n"
@@ -54,9 +53,7 @@ static const char run_usage[] =
 typedef struct run_options {
   const char *impl;
   int threads; /* 0: the default */
-  int op;      /* mc_op or MC_OP_INVALID for all */
-  int type;    /* mc_type of the data input, or MC_TYPE_INVALID for all */
-  const char *case_glob;
+  mc_case_filter filter;
   const char *expect_path;
   const char *json_path;
   const char *junit_path;
@@ -74,120 +71,111 @@ typedef struct run_options {
 #define MAX_TIMEOUT_SECONDS 86400.0
 #define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
 
-static bool parse_size(const char *text, size_t *out) {
-  char *end;
-  unsigned long long v = strtoull(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || text[0] == '-')
-    return false;
-  *out = (size_t)v;
-  return true;
-}
+enum {
+  OPT_IMPL = 256,
+  OPT_THREADS,
+  OPT_OP,
+  OPT_TYPE,
+  OPT_CASE,
+  OPT_EXPECT,
+  OPT_JSON,
+  OPT_JUNIT,
+  OPT_TIMEOUT,
+  OPT_MEMORY_LIMIT,
+  OPT_MAX_OUTPUT_BYTES,
+  OPT_FAIL_FAST,
+  OPT_QUIET
+};
 
-static bool parse_seconds(const char *text, double *out) {
-  char *end;
-  double v = strtod(text, &end);
-  if (*text == '\0' || *end != '\0' || !(v >= 0) || v > MAX_TIMEOUT_SECONDS)
-    return false;
-  *out = v;
-  return true;
-}
+static const struct option run_long_options[] = {
+    {"impl", required_argument, NULL, OPT_IMPL},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"op", required_argument, NULL, OPT_OP},
+    {"type", required_argument, NULL, OPT_TYPE},
+    {"case", required_argument, NULL, OPT_CASE},
+    {"expect", required_argument, NULL, OPT_EXPECT},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"junit", required_argument, NULL, OPT_JUNIT},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+    {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT_BYTES},
+    {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0}};
 
-static bool takes_value(const char *a) {
-  static const char *const with_value[] = {"--impl",
-                                           "--threads",
-                                           "--op",
-                                           "--type",
-                                           "--case",
-                                           "--expect",
-                                           "--json",
-                                           "--junit",
-                                           "--timeout",
-                                           "--memory-limit",
-                                           "--max-output-bytes"};
-  for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++)
-    if (strcmp(a, with_value[i]) == 0)
-      return true;
-  return false;
-}
-
-/* Applies an option that takes a value; returns false after printing why
-   the value is wrong. */
-static bool apply_value_option(run_options *o, const char *a, const char *value) {
-  const char *problem = NULL;
-  if (strcmp(a, "--impl") == 0) {
+/* Applies an option that takes a value; the problem with the value, or NULL. */
+static const char *apply_value_option(run_options *o, int opt, const char *value) {
+  switch (opt) {
+  case OPT_IMPL:
     o->impl = value;
-  } else if (strcmp(a, "--threads") == 0) {
-    char *end;
-    long n = strtol(value, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024)
-      problem = "takes a number from 1 to 1024";
-    o->threads = (int)n;
-  } else if (strcmp(a, "--op") == 0) {
-    if ((o->op = mc_op_from_option(value)) < 0)
-      problem = "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)";
-  } else if (strcmp(a, "--type") == 0) {
-    if ((o->type = mc_type_from_name(value)) == MC_TYPE_INVALID)
-      problem = "takes an element type name (boolean, u8, ..., f32, u1, u4, i4)";
-  } else if (strcmp(a, "--case") == 0) {
-    o->case_glob = value;
-  } else if (strcmp(a, "--expect") == 0) {
+    return NULL;
+  case OPT_THREADS:
+    return mc_parse_threads(value, &o->threads) ? NULL : "takes a number from 1 to 1024";
+  case OPT_OP:
+    return (o->filter.op = mc_op_from_option(value)) < 0
+               ? "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)"
+               : NULL;
+  case OPT_TYPE:
+    return (o->filter.type = mc_type_from_name(value)) == MC_TYPE_INVALID
+               ? "takes an element type name (boolean, u8, ..., f32, u1, u4, i4)"
+               : NULL;
+  case OPT_CASE:
+    o->filter.case_glob = value;
+    return NULL;
+  case OPT_EXPECT:
     o->expect_path = value;
-  } else if (strcmp(a, "--json") == 0) {
+    return NULL;
+  case OPT_JSON:
     o->json_path = value;
-  } else if (strcmp(a, "--junit") == 0) {
+    return NULL;
+  case OPT_JUNIT:
     o->junit_path = value;
-  } else if (strcmp(a, "--timeout") == 0) {
-    if (!parse_seconds(value, &o->timeout_seconds))
-      problem = "takes seconds from 0 (no timeout) to 86400";
-  } else if (strcmp(a, "--memory-limit") == 0) {
-    if (!parse_size(value, &o->memory_limit_mb) || o->memory_limit_mb > MAX_MEMORY_LIMIT_MB)
-      problem = "takes MiB from 0 (no limit) to 16777216";
-  } else if (strcmp(a, "--max-output-bytes") == 0) {
-    if (!parse_size(value, &o->max_output_bytes))
-      problem = "takes a byte count";
+    return NULL;
+  case OPT_TIMEOUT:
+    return mc_parse_seconds(value, MAX_TIMEOUT_SECONDS, &o->timeout_seconds)
+               ? NULL
+               : "takes seconds from 0 (no timeout) to 86400";
+  case OPT_MEMORY_LIMIT:
+    return mc_parse_size(value, &o->memory_limit_mb) && o->memory_limit_mb <= MAX_MEMORY_LIMIT_MB
+               ? NULL
+               : "takes MiB from 0 (no limit) to 16777216";
+  case OPT_MAX_OUTPUT_BYTES:
+    return mc_parse_size(value, &o->max_output_bytes) ? NULL : "takes a byte count";
   }
-  if (problem)
-    fprintf(stderr, "movconf run: %s %s, not '%s'\n", a, problem, value);
-  return problem == NULL;
+  return NULL;
 }
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_run_options(int argc, char **argv, run_options *o) {
   *o = (run_options){.impl = "optimized",
-                     .op = MC_OP_INVALID,
-                     .type = MC_TYPE_INVALID,
+                     .filter = {.op = MC_OP_INVALID, .type = MC_TYPE_INVALID},
                      .max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
                      .timeout_seconds = DEFAULT_TIMEOUT_SECONDS,
                      .memory_limit_mb = DEFAULT_MEMORY_LIMIT_MB};
-  o->paths = calloc((size_t)argc + 1, sizeof *o->paths);
-  if (!o->paths) {
-    fputs("movconf run: out of memory\n", stderr);
-    return 2;
-  }
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
+    if (opt == 'h') {
       fputs(run_usage, stdout);
       return 0;
     }
-    if (takes_value(a)) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "movconf run: %s needs a value\n", a);
+    if (opt == OPT_FAIL_FAST) {
+      o->fail_fast = true;
+    } else if (opt == OPT_QUIET) {
+      o->quiet = true;
+    } else if (opt == '?') {
+      return mc_usage_error("run");
+    } else {
+      const char *problem = apply_value_option(o, opt, optarg);
+      if (problem) {
+        fprintf(stderr, "movconf run: --%s %s, not '%s'\n", mc_option_name(run_long_options, opt),
+                problem, optarg);
         return 2;
       }
-      if (!apply_value_option(o, a, argv[++i]))
-        return 2;
-    } else if (strcmp(a, "--fail-fast") == 0) {
-      o->fail_fast = true;
-    } else if (strcmp(a, "--quiet") == 0) {
-      o->quiet = true;
-    } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, "movconf run: unknown option '%s' (see movconf run --help)\n", a);
-      return 2;
-    } else {
-      o->paths[o->n_paths++] = argv[i];
     }
   }
+  o->paths = argv + optind;
+  o->n_paths = argc - optind;
   return -1;
 }
 
@@ -200,16 +188,10 @@ typedef struct progress {
   int file, files;
 } progress;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void show_progress(progress *p, const mc_run_report *r, bool final) {
   if (!p->on)
     return;
-  double now = now_seconds();
+  double now = mc_now_seconds();
   if (!final && now - p->last < 0.1)
     return;
   if (final && !p->shown)
@@ -223,96 +205,9 @@ static void show_progress(progress *p, const mc_run_report *r, bool final) {
   p->shown = true;
 }
 
-/* ---- running ---- */
-
-typedef struct run_context {
-  const run_options *o;
-  mc_impl *impl;
-  mc_expectations *expectations; /* NULL without --expect */
-  mc_run_report *report;
-  progress *progress;
-} run_context;
-
-static mc_case_result *new_result(mc_run_report *r) {
-  if (r->count == r->capacity) {
-    r->capacity = r->capacity ? 2 * r->capacity : 256;
-    mc_case_result *grown = realloc(r->results, (size_t)r->capacity * sizeof *grown);
-    if (!grown) {
-      fputs("movconf: out of memory\n", stderr);
-      abort();
-    }
-    r->results = grown;
-  }
-  mc_case_result *res = &r->results[r->count++];
-  memset(res, 0, sizeof *res);
-  return res;
-}
-
-/* Runs one case through the implementation, judges it, records it; returns
-   whether the run may go on (--fail-fast). */
-static bool run_case(const mc_case *c, const char *file, run_context *ctx) {
-  mc_request req = mc_case_request(c);
-  mc_impl_result result;
-  memset(&result, 0, sizeof result);
-  ctx->impl->run(ctx->impl, &req, &result);
-  mc_case_result *res = new_result(ctx->report);
-  res->verdict = mc_judge(c, ctx->impl, &result, &res->detail);
-  res->rejection = mc_judge_rejection(ctx->impl, &result);
-  mc_tensor_free(&result.output);
-  res->id = mc_strdupf("%s", c->id);
-  res->file = mc_strdupf("%s", file);
-  res->op = c->op;
-  res->data_type = c->n_inputs > 0 ? c->inputs[0].tensor.type : MC_TYPE_INVALID;
-  mc_expectation *x = ctx->expectations ? mc_expectations_match(ctx->expectations, c->id) : NULL;
-  if (x)
-    x->matched++;
-  mc_expect_apply(res, x);
-  show_progress(ctx->progress, ctx->report, false);
-  return !ctx->o->fail_fast || !mc_case_result_is_problem(res);
-}
-
-static bool selected(const mc_case *c, const run_options *o) {
-  if (o->op >= 0 && (int)c->op != o->op)
-    return false;
-  if (o->type != MC_TYPE_INVALID && (c->n_inputs < 1 || (int)c->inputs[0].tensor.type != o->type))
-    return false;
-  return !o->case_glob || fnmatch(o->case_glob, c->id, 0) == 0;
-}
-
-/* Returns false when --fail-fast stopped the run. */
-static bool run_file(const char *path, run_context *ctx) {
-  mc_case_file f;
-  char err[1024];
-  mc_run_report *r = ctx->report;
-  if (!mc_case_file_load(path, &f, err, sizeof err)) {
-    char **grown = realloc(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof *grown);
-    if (!grown) {
-      fputs("movconf: out of memory\n", stderr);
-      abort();
-    }
-    r->load_errors = grown;
-    r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
-    return !ctx->o->fail_fast;
-  }
-  bool go_on = true;
-  for (int i = 0; i < f.n_cases && go_on; i++)
-    if (selected(&f.cases[i], ctx->o))
-      go_on = run_case(&f.cases[i], path, ctx);
-  mc_case_file_free(&f);
-  return go_on;
-}
-
-static void free_report(mc_run_report *r) {
-  for (int i = 0; i < r->count; i++) {
-    free(r->results[i].id);
-    free(r->results[i].file);
-    free(r->results[i].detail);
-    free(r->results[i].expect_reason);
-  }
-  for (int i = 0; i < r->n_load_errors; i++)
-    free(r->load_errors[i]);
-  free(r->results);
-  free(r->load_errors);
+static void observe_case(void *ctx, const mc_run_report *r, const mc_case_result *latest) {
+  (void)latest;
+  show_progress(ctx, r, false);
 }
 
 /* Exit status of a finished run: 0 only when nothing is a problem and at
@@ -350,11 +245,17 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   }
   mc_run_report report = {.impl = impl->name, .with_expectations = expectations != NULL};
   progress prog = {.on = isatty(STDERR_FILENO) != 0, .files = files->count};
-  run_context ctx = {o, impl, expectations, &report, &prog};
+  mc_runner runner = {.impl = impl,
+                      .filter = o->filter,
+                      .expectations = expectations,
+                      .report = &report,
+                      .fail_fast = o->fail_fast,
+                      .observe = observe_case,
+                      .observer_ctx = &prog};
   bool go_on = true;
   for (int i = 0; i < files->count && go_on; i++) {
     prog.file = i + 1;
-    go_on = run_file(files->paths[i], &ctx);
+    go_on = mc_run_file(&runner, files->paths[i]);
   }
   show_progress(&prog, &report, true);
   mc_report_print_table(&report, !o->quiet);
@@ -362,7 +263,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   bool written = (!o->json_path || mc_report_write_json(&report, o->json_path)) &&
                  (!o->junit_path || mc_report_write_junit(&report, o->junit_path));
   int status = run_status(&report);
-  free_report(&report);
+  mc_run_report_free(&report);
   mc_impl_close(impl);
   return written ? status : 1;
 }
@@ -390,6 +291,5 @@ int mc_cmd_run(int argc, char **argv) {
     status = run_all(&o, &files, have_expectations ? &expectations : NULL);
   mc_expectations_free(&expectations);
   mc_path_list_free(&files);
-  free(o.paths);
   return status;
 }

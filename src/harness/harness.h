@@ -172,4 +172,35 @@ void mc_expectations_free(mc_expectations *e);
 /* Records how r's verdict compares with expectation x (NULL: none). */
 void mc_expect_apply(mc_case_result *r, const mc_expectation *x);
 
+/* ---- running cases ---- */
+
+/* Which cases of a file run. */
+typedef struct mc_case_filter {
+  int op;                /* mc_op, or MC_OP_INVALID for all */
+  int type;              /* mc_type of the data input, or MC_TYPE_INVALID for all */
+  const char *case_glob; /* fnmatch pattern over case ids; NULL: all */
+} mc_case_filter;
+
+bool mc_case_selected(const mc_case *c, const mc_case_filter *f);
+
+/* One run: an implementation, what runs, where results go. */
+typedef struct mc_runner {
+  mc_impl *impl;
+  mc_case_filter filter;
+  mc_expectations *expectations; /* NULL: none */
+  mc_run_report *report;
+  bool fail_fast; /* stop at the first case that makes the run fail */
+  /* Called after each case, e.g. for progress; may be NULL. */
+  void (*observe)(void *ctx, const mc_run_report *r, const mc_case_result *latest);
+  void *observer_ctx;
+} mc_runner;
+
+/* Runs one case, judges it, applies its expectation and appends the result
+   to the report; returns that result (valid until the next case). */
+const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file);
+/* Loads a case file and runs its selected cases; a file that does not load
+   is recorded in the report. False when fail_fast stopped the run. */
+bool mc_run_file(mc_runner *run, const char *path);
+void mc_run_report_free(mc_run_report *r);
+
 #endif
