@@ -10,7 +10,7 @@
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 
 static const char target[] = "diff";
 

@@ -15,7 +15,7 @@
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 
 static const char target[] = "plugin_diff";
 

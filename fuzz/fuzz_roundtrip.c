@@ -8,7 +8,7 @@
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 #include "roundtrip.h"
 
 static const char target[] = "roundtrip";

@@ -29,7 +29,7 @@
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 #include "roundtrip.h"
 
 static const char usage[] =

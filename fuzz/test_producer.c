@@ -17,7 +17,7 @@
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 
 #ifndef MOVCONF_SOURCE_DIR
 #define MOVCONF_SOURCE_DIR "."

@@ -1,7 +1,7 @@
 /* The structure-aware data producer: bytes to request. The layout is
    fuzz/README.md's "Byte layout"; tools/make_corpus.py writes it, and must
    walk it in the same order as the decoder here. */
-#include "producer.h"
+#include "cases/fuzz_bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

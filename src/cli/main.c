@@ -19,6 +19,8 @@ static const char usage[] =
     "  clauses [PATHS...]      traceability matrix: the cases citing each clause of spec/;\n"
     "                          fails when a clause has no case\n"
     "  gen                     expand generators/ into the generated conformance cases\n"
+    "  fuzz                    differential fuzzing of an implementation against the oracle,\n"
+    "                          failures shrunk to minimal case files\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
@@ -65,6 +67,8 @@ int main(int argc, char **argv) {
     return mc_cmd_clauses(argc, argv);
   if (strcmp(cmd, "gen") == 0)
     return mc_cmd_gen(argc, argv);
+  if (strcmp(cmd, "fuzz") == 0)
+    return mc_cmd_fuzz(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }

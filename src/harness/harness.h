@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cases/cases.h"
 #include "movconf/ops.h"
@@ -202,5 +203,52 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
    is recorded in the report. False when fail_fast stopped the run. */
 bool mc_run_file(mc_runner *run, const char *path);
 void mc_run_report_free(mc_run_report *r);
+
+/* ---- differential fuzzing (movconf fuzz) ---- */
+
+/* One in this many requests is a large one (2^12 to 2^24 output elements). */
+#define MC_FUZZ_LARGE_ONE_IN 20
+
+typedef struct mc_fuzz_options {
+  const char *impl_spec; /* for the findings' origin */
+  int op;                /* mc_op, or -1 for all */
+  int type;              /* data element type, or MC_TYPE_INVALID for all */
+  double seconds;        /* stop after this long; 0: no time limit */
+  uint64_t runs;         /* stop after this many runs; 0: no count limit */
+  uint64_t seed;         /* the same seed gives the same requests */
+  int worker;            /* this process's index among --jobs, mixed into the seed */
+  const char *out_dir;   /* where findings are written */
+  int large_one_in;      /* MC_FUZZ_LARGE_ONE_IN; 0: never large */
+  double shrink_seconds; /* per finding */
+} mc_fuzz_options;
+
+/* A distinct failure, shrunk and written. */
+typedef struct mc_fuzz_finding {
+  char key[128]; /* "<op slug>-<verdict>-<type or any-type>": one finding per key */
+  char *file;    /* the case file written */
+  char *id;      /* its case id */
+  mc_op op;
+  mc_verdict verdict;
+  mc_type type; /* of the shrunk request's data */
+  int rank;     /* of the shrunk request's data */
+  char *detail; /* the verdict's detail on the shrunk request */
+  uint64_t run; /* which run found it */
+  int shrink_steps;
+} mc_fuzz_finding;
+
+typedef struct mc_fuzz_stats {
+  uint64_t runs, unsupported, failures, large_runs;
+  uint64_t discarded; /* drawn bytes that decode to nothing */
+  uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT];
+  mc_fuzz_finding *findings;
+  int n_findings;
+} mc_fuzz_stats;
+
+/* Runs requests on impl until the time or run limit, judging each against
+   the oracle; shrinks every failure and writes each distinct finding under
+   o->out_dir. progress (may be NULL) is called after every run. */
+void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
+                      void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
+void mc_fuzz_stats_free(mc_fuzz_stats *s);
 
 #endif

@@ -1,0 +1,197 @@
+/* `movconf fuzz`: differential fuzzing of any implementation. Requests come
+   from the fuzz targets' structure-aware producer (cases/fuzz_bytes.h) fed
+   with seeded random bytes, and one in MC_FUZZ_LARGE_ONE_IN from the large
+   builder (fuzz_large.c); each runs on the implementation, isolated as
+   `movconf run` isolates it, and is judged against the oracle. A failure is
+   shrunk (fuzz_shrink.c), tested for type dependence, and written once per
+   distinct finding as a readable case file. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/case_writer.h"
+#include "cases/fuzz_bytes.h"
+#include "common/clock.h"
+#include "common/text.h"
+#include "harness/fuzz_request.h"
+#include "movconf/oracle.h"
+#include "movconf/tensor.h"
+
+#define MAX_INPUT_BYTES 400
+
+/* The producer's bytes: op first, data type second (fuzz/README.md, "Byte
+   layout"); a --op or --type choice is written there. */
+static bool produce(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *out) {
+  uint8_t bytes[MAX_INPUT_BYTES];
+  size_t n = 8 + (size_t)mc_rng_below(g, MAX_INPUT_BYTES - 8);
+  for (size_t i = 0; i < n; i++)
+    bytes[i] = (uint8_t)mc_rng_next(g);
+  if (o->op >= 0)
+    bytes[0] = (uint8_t)o->op;
+  if (o->type != MC_TYPE_INVALID)
+    bytes[1] = (uint8_t)o->type;
+  mc_fuzz_input in;
+  if (!mc_fuzz_decode(bytes, n, &in))
+    return false;
+  bool ok = mc_owned_request_copy(&in.req, in.max_output_bytes, out);
+  if (ok && in.data_fill == MC_FUZZ_FILL_COUNTER) {
+    out->data_fill = MC_PAYLOAD_FILL_COUNTER;
+    memcpy(&out->fill_start, &in.data_fill_param, sizeof out->fill_start);
+  }
+  mc_fuzz_input_free(&in);
+  return ok;
+}
+
+static bool next_request(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *r, bool *large) {
+  *large = o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0;
+  if (!*large)
+    return produce(g, o, r);
+  mc_op op = o->op >= 0 ? (mc_op)o->op : (mc_op)mc_rng_below(g, MC_OP_COUNT);
+  return mc_fuzz_large_request(g, op, o->type, r);
+}
+
+/* Whether the failure survives a change of element type (to u8 and to
+   f32): then it does not depend on the type. */
+static bool type_independent(mc_impl *impl, const mc_owned_request *r, mc_verdict verdict,
+                             mc_status expected) {
+  static const mc_type probes[] = {MC_U8, MC_F32};
+  for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+    mc_owned_request other;
+    if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &other))
+      return false;
+    mc_tensor shape_of = r->tensors[0];
+    bool same = false;
+    if (mc_owned_request_set_data(&other, probes[i], shape_of.rank, shape_of.shape, 0)) {
+      char *detail = NULL;
+      mc_status s;
+      same = mc_fuzz_judge(impl, &other, &detail, &s) == verdict && s == expected;
+      free(detail);
+    }
+    mc_owned_request_free(&other);
+    if (!same)
+      return false;
+  }
+  return true;
+}
+
+static const mc_fuzz_finding *known_finding(const mc_fuzz_stats *s, const char *key) {
+  for (int i = 0; i < s->n_findings; i++)
+    if (strcmp(s->findings[i].key, key) == 0)
+      return &s->findings[i];
+  return NULL;
+}
+
+/* The case file of a finding: the shrunk request, the oracle's expectation. */
+static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
+  mc_fuzz_case fc;
+  mc_fuzz_case_make(r, &fc);
+  char id[160], origin[600];
+  snprintf(id, sizeof id, "%s/findings/%s", mc_op_clause_prefix(r->req.op), f->key);
+  for (char *p = id; *p; p++)
+    *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+  snprintf(origin, sizeof origin,
+           "movconf fuzz --impl '%s' --seed %" PRIu64 " (worker %d, run %" PRIu64
+           "), shrunk in %d steps; expected %s computed by the movconf oracle (src/oracle)",
+           o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps,
+           fc.c.expect_error ? "error" : "output");
+  mc_case_out c = {.id = id,
+                   .origin = origin,
+                   .req = &r->req,
+                   .data_fill = r->data_fill,
+                   .expect_error = fc.c.expect_error,
+                   .error = fc.oracle_status,
+                   .output = fc.c.expect_error ? NULL : &fc.c.expected.tensor};
+  memcpy(&c.data_fill_param, &r->fill_start, sizeof c.data_fill_param);
+  mc_text t = {0};
+  mc_write_file_head(&t, r->req.op, "A finding of movconf fuzz, shrunk: re-run it with movconf run --impl SPEC FILE");
+  mc_write_case(&t, &c);
+  mc_text_printf(&t, "\n  ]\n}\n");
+  f->file = mc_strdupf("%s/%s.json", o->out_dir, f->key);
+  f->id = mc_strdupf("%s", id);
+  bool ok = !t.oom && mc_make_dirs(o->out_dir) && mc_write_file_atomic(f->file, t.p, t.len);
+  mc_text_free(&t);
+  mc_fuzz_case_free(&fc);
+  return ok;
+}
+
+/* A failing request: shrunk, keyed, and written unless a finding of the
+   same key exists. */
+static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+                           uint64_t run, mc_fuzz_stats *s) {
+  char *detail = NULL;
+  int steps = mc_fuzz_shrink(impl, r, o->shrink_seconds, &detail);
+  mc_status expected;
+  char *again = NULL;
+  mc_verdict v = mc_fuzz_judge(impl, r, &again, &expected);
+  free(again);
+  mc_type type = r->tensors[0].type;
+  char key[128];
+  snprintf(key, sizeof key, "%s-%s-%s", mc_op_slug(r->req.op), mc_verdict_name(v),
+           type_independent(impl, r, v, expected) ? "any-type" : mc_type_name(type));
+  if (v == MC_VERDICT_PASS || v == MC_VERDICT_UNSUPPORTED || known_finding(s, key)) {
+    free(detail);
+    return;
+  }
+  s->findings = realloc(s->findings, (size_t)(s->n_findings + 1) * sizeof *s->findings);
+  if (!s->findings)
+    abort();
+  mc_fuzz_finding *f = &s->findings[s->n_findings++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->key, sizeof f->key, "%s", key);
+  f->op = r->req.op;
+  f->verdict = v;
+  f->type = type;
+  f->run = run;
+  f->shrink_steps = steps;
+  f->detail = detail;
+  f->rank = r->tensors[0].rank;
+  if (!write_finding(o, r, f))
+    fprintf(stderr, "movconf fuzz: cannot write %s\n", f->file ? f->file : o->out_dir);
+}
+
+static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, double deadline) {
+  if (o->runs > 0 && s->runs >= o->runs)
+    return true;
+  return o->seconds > 0 && mc_now_seconds() >= deadline;
+}
+
+void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
+                      void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
+  mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
+  double deadline = mc_now_seconds() + o->seconds;
+  while (!campaign_over(o, s, deadline)) {
+    mc_owned_request r;
+    bool large;
+    if (!next_request(&g, o, &r, &large)) {
+      s->discarded++;
+      continue;
+    }
+    uint64_t run = s->runs++;
+    s->runs_by_op[r.req.op]++;
+    s->large_runs += large;
+    char *detail = NULL;
+    mc_verdict v = mc_fuzz_judge(impl, &r, &detail, NULL);
+    free(detail);
+    if (v == MC_VERDICT_UNSUPPORTED) {
+      s->unsupported++;
+    } else if (mc_verdict_is_failure(v)) {
+      s->failures++;
+      s->failures_by_op[r.req.op]++;
+      record_failure(impl, o, &r, run, s);
+    }
+    mc_owned_request_free(&r);
+    if (progress)
+      progress(ctx, s);
+  }
+}
+
+void mc_fuzz_stats_free(mc_fuzz_stats *s) {
+  for (int i = 0; i < s->n_findings; i++) {
+    free(s->findings[i].file);
+    free(s->findings[i].id);
+    free(s->findings[i].detail);
+  }
+  free(s->findings);
+  memset(s, 0, sizeof *s);
+}

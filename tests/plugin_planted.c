@@ -1,0 +1,78 @@
+/* A plugin with a planted fault, for the tests that prove the suite and
+   `movconf fuzz` find real-looking bugs. It wraps movconf's own kernels as
+   examples/plugin_movconf does (loading that plugin, whose path is compiled
+   in) and damages the output afterwards, as the environment variable
+   MOVCONF_PLANTED says:
+     b2s-tail-shift   BatchToSpace, outputs above 4096 elements: the last
+                      quarter shifted by one element, as a thread split with
+                      an off-by-one start would
+     d2s-swap         DepthToSpace, every element type: the first two output
+                      elements exchanged (a fault that does not depend on the
+                      type, so a fuzzer must report it once)
+   Unset or anything else: no fault. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "movconf/plugin.h"
+#include "movconf/tensor.h"
+
+#ifndef PLUGIN_MOVCONF_PATH
+#error "PLUGIN_MOVCONF_PATH must name the plugin_movconf module"
+#endif
+
+static const movconf_plugin_v1 *inner;
+static movconf_plugin_v1 table;
+
+static int64_t element_count(const movconf_plugin_output *o) {
+  int64_t n = 1;
+  for (int d = 0; d < o->rank; d++)
+    n *= o->shape[d];
+  return n;
+}
+
+static void shift_last_quarter(const movconf_plugin_output *o) {
+  int64_t n = element_count(o);
+  if (n <= 4096)
+    return;
+  for (int64_t i = n - 1; i > n - n / 4; i--)
+    mc_copy_element(o->data, i, o->data, i - 1, (mc_type)o->type);
+}
+
+static void swap_first_two(const movconf_plugin_output *o) {
+  if (element_count(o) < 2)
+    return;
+  uint64_t a = mc_load_bits(o->data, (mc_type)o->type, 0);
+  uint64_t b = mc_load_bits(o->data, (mc_type)o->type, 1);
+  mc_store_bits(o->data, (mc_type)o->type, 0, b);
+  mc_store_bits(o->data, (mc_type)o->type, 1, a);
+}
+
+static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
+               movconf_plugin_message *message) {
+  int status = inner->run(request, output, message);
+  const char *fault = getenv("MOVCONF_PLANTED");
+  if (status != MOVCONF_PLUGIN_OK || !fault)
+    return status;
+  if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
+    shift_last_quarter(output);
+  if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+    swap_first_two(output);
+  return status;
+}
+
+const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
+  void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
+  void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
+  if (!sym)
+    return NULL;
+  movconf_plugin_entry_fn entry;
+  memcpy(&entry, &sym, sizeof entry);
+  inner = entry(abi_version);
+  if (!inner)
+    return NULL;
+  table = *inner;
+  table.name = "movconf-optimized-with-a-planted-fault";
+  table.run = run;
+  return &table;
+}
