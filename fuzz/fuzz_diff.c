@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "cases/fuzz_bytes.h"
 
 static const char target[] = "diff";
 

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/plugin_call.h"
+#include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
+#include "harness/plugin_call.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "cases/fuzz_bytes.h"
 
 static const char target[] = "plugin_diff";
 

@@ -4,11 +4,11 @@
    leave the data unchanged. */
 #include <stdlib.h>
 
+#include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "cases/fuzz_bytes.h"
 #include "roundtrip.h"
 
 static const char target[] = "roundtrip";

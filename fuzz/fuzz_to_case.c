@@ -26,10 +26,10 @@
 
 #include "cases/case_writer.h"
 #include "cases/cases.h"
+#include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "cases/fuzz_bytes.h"
 #include "roundtrip.h"
 
 static const char usage[] =

@@ -1,7 +1,10 @@
-/* The data producer (fuzz/producer.c):
+/* Fuzz bytes (src/cases/fuzz_bytes.c), the producer and its encoder:
    - every seed of corpus/diff/ decodes to exactly the request of the
-     conformance case it was made from (tools/make_corpus.py writes the
-     layout, the producer reads it);
+     conformance case it was made from (fuzz_corpus writes them);
+   - every conformance case, regressions and generated ones included,
+     encodes to bytes that decode to exactly its request, thread count, cap
+     and fill, and so does every request the decoder makes from random bytes;
+   - the encoder refuses, with a reason, what the layout cannot express;
    - an empty input decodes to a valid request;
    - random inputs decode mostly to valid requests of every operation, reach
      every validity error and the hostile limits (MC-T1, MC-L1 to MC-L4), and
@@ -13,11 +16,12 @@
 #include "../tests/check.h"
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
+#include "cases/fuzz_bytes.h"
+#include "cases/fuzz_corpus.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
-#include "cases/fuzz_bytes.h"
 
 #ifndef MOVCONF_SOURCE_DIR
 #define MOVCONF_SOURCE_DIR "."
@@ -36,17 +40,61 @@ static bool same_list(const mc_int_list *a, const mc_int_list *b) {
   return true;
 }
 
+static bool same_attr(const mc_attrs *a, const mc_attrs *b, mc_attr id) {
+  if (mc_attrs_present(a, id) != mc_attrs_present(b, id))
+    return false;
+  if (!mc_attrs_present(a, id))
+    return true;
+  switch (mc_attr_kind_of(id)) {
+  case MC_ATTR_KIND_INT:
+    return mc_attrs_int(a, id) == mc_attrs_int(b, id);
+  case MC_ATTR_KIND_STRING:
+    return same_string(mc_attrs_string(a, id), mc_attrs_string(b, id));
+  case MC_ATTR_KIND_INT_LIST:
+    return same_list(mc_attrs_list(a, id), mc_attrs_list(b, id));
+  }
+  return false;
+}
+
 static bool same_request(const mc_request *want, const mc_request *got) {
   if (want->op != got->op || want->n_inputs != got->n_inputs)
     return false;
   for (int i = 0; i < want->n_inputs; i++)
     if (!mc_tensor_same(want->inputs[i], got->inputs[i]))
       return false;
-  const mc_attrs *a = &want->attrs, *b = &got->attrs;
-  return a->has_block_size == b->has_block_size &&
-         (!a->has_block_size || a->block_size == b->block_size) && same_string(a->mode, b->mode) &&
-         same_string(a->auto_pad, b->auto_pad) && same_list(&a->sizes, &b->sizes) &&
-         same_list(&a->strides, &b->strides) && same_list(&a->rates, &b->rates);
+  for (int a = 0; a < MC_ATTR_COUNT; a++)
+    if (!same_attr(&want->attrs, &got->attrs, (mc_attr)a))
+      return false;
+  return true;
+}
+
+/* The request and everything around it: threads, cap, class, and the fill
+   (its parameter but for raw bytes; none for data of no type). */
+static bool same_input(const mc_fuzz_input *want, const mc_fuzz_input *got) {
+  bool typed = mc_type_get(want->req.inputs[0]->type) != NULL;
+  bool fill =
+      !typed ||
+      (got->data_fill == want->data_fill &&
+       (want->data_fill == MC_FUZZ_FILL_BYTES || got->data_fill_param == want->data_fill_param));
+  return same_request(&want->req, &got->req) && want->threads == got->threads &&
+         want->max_output_bytes == got->max_output_bytes && want->large == got->large && fill;
+}
+
+/* Encodes in and decodes the bytes again: true when that gives the same
+   input; else why says what happened (the encoder's refusal included). */
+static bool encode_round_trip(const mc_fuzz_input *in, char *why, size_t whylen) {
+  mc_fuzz_bytes bytes;
+  if (!mc_fuzz_encode(in, &bytes, why, whylen))
+    return false;
+  mc_fuzz_input back;
+  bool decoded = mc_fuzz_decode(bytes.data, bytes.size, &back);
+  bool same = decoded && same_input(in, &back);
+  if (!same)
+    snprintf(why, whylen, "%s", decoded ? "decodes to another input" : "does not decode");
+  if (decoded)
+    mc_fuzz_input_free(&back);
+  mc_fuzz_bytes_free(&bytes);
+  return same;
 }
 
 /* Each corpus/diff seed against its case. */
@@ -58,7 +106,7 @@ static void test_seeds_decode_to_their_cases(void) {
   int matched = 0, cases = 0, missing = 0;
   for (int f = 0; f < files.count; f++) {
     if (strstr(files.paths[f], "/regressions/") || strstr(files.paths[f], "/generated/"))
-      continue; /* tools/make_corpus.py takes neither */
+      continue; /* fuzz_corpus takes neither */
     mc_case_file file;
     CHECK(mc_case_file_load(files.paths[f], &file, err, sizeof err));
     for (int c = 0; c < file.n_cases; c++) {
@@ -72,7 +120,7 @@ static void test_seeds_decode_to_their_cases(void) {
       uint8_t *bytes;
       size_t size;
       if (!mc_fuzz_read_file(path, &bytes, &size)) {
-        printf("seeds: none for case %s (tools/make_corpus.py leaves large ones out)\n", k->id);
+        printf("seeds: none for case %s (fuzz_corpus leaves large ones out)\n", k->id);
         missing++;
         continue;
       }
@@ -108,6 +156,124 @@ static void test_seeds_decode_to_their_cases(void) {
   CHECK(cases >= 200);
   CHECK(missing <= 3);
   CHECK_EQ_I64(matched, cases - missing);
+}
+
+/* Every conformance case (regressions and generated ones too) through the
+   encoder and back. Only cases too large for the layout are refused. */
+static void test_cases_encode(void) {
+  const char *root = MOVCONF_SOURCE_DIR "/conformance";
+  mc_path_list files = {0};
+  char err[512];
+  CHECK(mc_find_case_files(&root, 1, &files, err, sizeof err));
+  int cases = 0, same = 0, refused = 0;
+  for (int f = 0; f < files.count; f++) {
+    mc_case_file file;
+    CHECK(mc_case_file_load(files.paths[f], &file, err, sizeof err));
+    for (int c = 0; c < file.n_cases; c++, cases++) {
+      mc_fuzz_input in;
+      mc_fuzz_input_of_case(&file.cases[c], &in);
+      char why[256];
+      if (encode_round_trip(&in, why, sizeof why)) {
+        same++;
+      } else if (strstr(why, "more than")) {
+        refused++;
+      } else {
+        fprintf(stderr, "case %s: %s\n", file.cases[c].id, why);
+        CHECK(false);
+      }
+    }
+    mc_case_file_free(&file);
+  }
+  mc_path_list_free(&files);
+  printf("encode: %d of %d cases round-trip, %d too large for the layout\n", same, cases, refused);
+  CHECK(cases > 2000);
+  CHECK(refused * 100 < cases);
+  CHECK_EQ_I64(same + refused, cases);
+}
+
+/* What the layout cannot express is refused with a reason. */
+static void check_refused(const mc_fuzz_input *in, const char *reason) {
+  mc_fuzz_bytes bytes;
+  char why[256];
+  bool encoded = mc_fuzz_encode(in, &bytes, why, sizeof why);
+  if (encoded || !strstr(why, reason))
+    fprintf(stderr, "encode: expected a refusal with '%s', got '%s'\n", reason,
+            encoded ? "bytes" : why);
+  CHECK(!encoded && strstr(why, reason));
+  CHECK(bytes.data == NULL && bytes.size == 0);
+  if (encoded)
+    mc_fuzz_bytes_free(&bytes);
+}
+
+static void test_encoder_refuses(void) {
+  static const uint8_t s2d[] = {2,    9,   0xC1, 0,   0,    0xFE, 4,    0xFE, 11,   'd',
+                                'e',  'p', 't',  'h', '_',  'f',  'i',  'r',  's',  't',
+                                0xFE, 2,   0xFE, 1,   0xFE, 2,    0xFE, 4,    0xFE, 6,
+                                0xFA, 7,   0,    0,   0,    0,    0,    0,    0};
+  mc_fuzz_input in;
+  CHECK(mc_fuzz_decode(s2d, sizeof s2d, &in));
+  char why[256];
+  CHECK(encode_round_trip(&in, why, sizeof why));
+  mc_fuzz_input bad = in;
+  bad.threads = MC_FUZZ_MAX_THREADS + 1;
+  check_refused(&bad, "threads");
+  bad = in;
+  bad.max_output_bytes = 12345;
+  check_refused(&bad, "output cap");
+  bad = in;
+  bad.req.attrs.mode = "depth_first_and_then_some_more_words_to_pass_sixty_four_bytes_xxxxx";
+  check_refused(&bad, "mode");
+  bad.req.attrs.mode = "\xC3(";
+  check_refused(&bad, "UTF-8");
+  bad = in;
+  bad.req.attrs.auto_pad = "valid";
+  check_refused(&bad, "no attribute auto_pad");
+  bad = in;
+  bad.data_fill = MC_FUZZ_FILL_PRNG;
+  check_refused(&bad, "fill");
+  bad = in;
+  bad.req.n_inputs = 2;
+  check_refused(&bad, "inputs");
+  mc_tensor data = in.tensors[0];
+  data.type = (mc_type)40;
+  bad = in;
+  bad.req.inputs[0] = &data;
+  check_refused(&bad, "type code 40");
+  data = in.tensors[0];
+  data.shape[0] = 100000; /* 100000 * 2 * 4 * 6 elements: beyond the small class */
+  bad.req.inputs[0] = &data;
+  check_refused(&bad, "more than 16384 elements");
+  mc_fuzz_input_free(&in);
+
+  /* Lists: 65 values are more than the layout's count field keeps. */
+  static const uint8_t eip[] = {4, 9, 0, 0, 0};
+  CHECK(mc_fuzz_decode(eip, sizeof eip, &in));
+  CHECK(encode_round_trip(&in, why, sizeof why));
+  bad = in;
+  bad.req.attrs.sizes.count = MC_FUZZ_MAX_LIST + 1;
+  check_refused(&bad, "sizes has 65 values");
+  mc_fuzz_input_free(&in);
+
+  /* A side input of 65 elements; u4 raw data with the unused nibble set. */
+  static const uint8_t b2s[] = {0, 16, 0, 0, 0, 0xFE, 3, 0, 0, 0, 0, 0, 0};
+  CHECK(mc_fuzz_decode(b2s, sizeof b2s, &in));
+  CHECK(encode_round_trip(&in, why, sizeof why));
+  mc_tensor side = in.tensors[2];
+  side.shape[0] = 65;
+  bad = in;
+  bad.req.inputs[2] = &side;
+  check_refused(&bad, "crops_begin has more than 64 elements");
+  data = in.tensors[0];
+  int64_t count = mc_tensor_elements(&data);
+  CHECK(count % 2 == 1); /* so that the last byte has an unused nibble */
+  if (count % 2 == 1) {
+    data.data[data.nbytes - 1] |= 0xF0;
+    bad = in;
+    bad.data_fill = MC_FUZZ_FILL_BYTES;
+    bad.req.inputs[0] = &data;
+    check_refused(&bad, "unused bits");
+  }
+  mc_fuzz_input_free(&in);
 }
 
 /* The producer's fills are the loader's, for every type. */
@@ -219,7 +385,7 @@ static void test_random_inputs(void) {
   uint8_t buf[160];
   int decoded = 0, small = 0, valid[MC_OP_COUNT] = {0}, seen[MC_OP_COUNT] = {0};
   int status_count[MC_STATUS_COUNT] = {0};
-  int disagree = 0;
+  int disagree = 0, not_encoded = 0;
   for (int i = 0; i < INPUTS; i++) {
     size_t len = next_random(&state) % sizeof buf;
     for (size_t j = 0; j < len; j++)
@@ -228,6 +394,11 @@ static void test_random_inputs(void) {
     if (!mc_fuzz_decode(buf, len, &in))
       continue;
     decoded++;
+    /* Whatever the decoder makes, the encoder writes back. */
+    char why[256];
+    if (!encode_round_trip(&in, why, sizeof why) && not_encoded++ < 5)
+      fprintf(stderr, "input %d: %s %s: %s\n", i, mc_op_name(in.req.op),
+              mc_type_name(in.tensors[0].type), why);
     int64_t elements = 0;
     mc_shape_elements(in.tensors[0].rank, in.tensors[0].shape, &elements);
     small += elements <= 4096;
@@ -252,6 +423,7 @@ static void test_random_inputs(void) {
   CHECK(decoded > INPUTS * 9 / 10);
   CHECK(small > decoded * 9 / 10);
   CHECK_EQ_I64(disagree, 0);
+  CHECK_EQ_I64(not_encoded, 0);
   for (int op = 0; op < MC_OP_COUNT; op++) {
     printf("random: %s valid %d of %d\n", mc_op_name((mc_op)op), valid[op], seen[op]);
     CHECK(valid[op] * 4 > seen[op]); /* more than a quarter valid */
@@ -269,6 +441,8 @@ static void test_random_inputs(void) {
 
 int main(void) {
   test_seeds_decode_to_their_cases();
+  test_cases_encode();
+  test_encoder_refuses();
   test_fills();
   test_empty_input();
   test_layout_examples();

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """movconf fuzz campaigns: run, merge, collect, deduplicate, minimize, write cases.
 
-Called through tools/fuzz.sh; `tools/fuzz.sh --help` explains the options.
-Standard library only.
+Run it as tools/fuzz_campaign.py (or python3 tools/fuzz_campaign.py);
+`--help` explains the options. Standard library only.
 """
 
 import argparse
@@ -26,7 +26,7 @@ REPLAY_TIMEOUT = 30  # seconds for one replay of one input
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 HELP = """\
-usage: tools/fuzz.sh [options]
+usage: tools/fuzz_campaign.py [options]
 
 Runs a fuzzing campaign over movconf's fuzz targets, one target after the
 other, and turns every distinct finding into a JSON regression case.
@@ -50,8 +50,9 @@ For each target it
   5. minimizes one input per finding (libFuzzer -minimize_crash=1; AFL++:
      afl-tmin), keeps the minimized input only when it still reproduces the
      same signature, and writes a readable regression case with
-     fuzz_to_case into conformance/regressions/ (origin: engine, target,
-     date);
+     fuzz_to_case (origin: engine, target, date): into
+     conformance/regressions/ for movconf's own targets and plugins, into
+     ./movconf-findings/ for a third-party plugin (see --cases-dir);
   6. prints a summary table: target, engine, execs, exec/s, coverage,
      corpus (seeds -> merged), new entries, findings, cases written.
 Everything a run produces stays under --out/<engine>/<target>/ (work
@@ -85,9 +86,17 @@ options:
                           corpus lacks to corpus/<target>-found/ (named by
                           their SHA-1, replacing what was there), so later
                           campaigns start from them. corpus/<target>/ itself
-                          is only ever written by tools/make_corpus.py.
-  --cases-dir DIR         where regression cases go (default
-                          conformance/regressions).
+                          is only ever written by fuzz_corpus
+                          (build/fuzz/fuzz_corpus).
+  --cases-dir DIR         where regression cases go. Default:
+                          conformance/regressions/ of this tree, movconf's
+                          own suite, for the targets diff, roundtrip and
+                          parser and for plugin_diff over a plugin that
+                          lies inside this tree (plugin_movconf, the test
+                          mock); ./movconf-findings/ (in the current
+                          directory) for plugin_diff over any other plugin:
+                          a third-party kernel's findings are its author's
+                          cases, not movconf's, unless asked for.
   --no-cases              collect and minimize findings, write no case.
   --corpus-root DIR       read seeds from DIR/<target>/ instead of corpus/
                           (an empty DIR fuzzes from nothing).
@@ -803,9 +812,10 @@ def write_case(paths, finding, args):
     tool = paths.fuzz_to_case()
     if not is_executable(tool):
         return "not written: %s missing (use --build)" % tool
-    os.makedirs(args.cases_dir, exist_ok=True)
+    destination = cases_dir(args, finding["target"])
+    os.makedirs(destination, exist_ok=True)
     command = [tool, "--target", finding["target"], "--engine", finding["engine"],
-               "--input", finding["input"], "--out", args.cases_dir]
+               "--input", finding["input"], "--out", destination]
     try:
         done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               timeout=120, check=False)
@@ -815,7 +825,7 @@ def write_case(paths, finding, args):
     if done.returncode != 0:
         return "not written: fuzz_to_case failed (%d): %s" % (done.returncode, text[-300:])
     finding["case_written"] = True
-    return text or "written to " + args.cases_dir
+    return text or "written to " + destination
 
 
 # -------------------------------------------------------------------- driver
@@ -836,7 +846,7 @@ def parse_args(argv):
     parser.add_argument("--build", action="store_true")
     parser.add_argument("--out", default=os.path.join(ROOT, "build-fuzz", "campaign"))
     parser.add_argument("--update-corpus", action="store_true")
-    parser.add_argument("--cases-dir", default=os.path.join(ROOT, "conformance", "regressions"))
+    parser.add_argument("--cases-dir", default=None)
     parser.add_argument("--no-cases", action="store_true")
     parser.add_argument("--corpus-root", default=None)
     parser.add_argument("--minimize-time", type=int, default=15)
@@ -869,8 +879,31 @@ def parse_args(argv):
         if args.build:
             raise UsageError("--build configures the preset's directory; drop --build-dir")
     args.out = os.path.abspath(args.out)
-    args.cases_dir = os.path.abspath(args.cases_dir)
+    if args.cases_dir:
+        args.cases_dir = os.path.abspath(args.cases_dir)
     return args
+
+
+# Where findings become cases when --cases-dir does not say: movconf's suite
+# for its own code, the current directory for a third-party plugin.
+OWN_CASES_DIR = os.path.join(ROOT, "conformance", "regressions")
+THIRD_PARTY_CASES_DIR = "movconf-findings"
+
+
+def own_plugin(plugin):
+    """A plugin built from this tree (examples/plugin_movconf, the mock):
+    its file lies inside ROOT."""
+    real = os.path.realpath(plugin)
+    return os.path.commonpath([real, os.path.realpath(ROOT)]) == os.path.realpath(ROOT)
+
+
+def cases_dir(args, target):
+    if args.cases_dir:
+        return args.cases_dir
+    plugin = os.environ.get("MOVCONF_FUZZ_PLUGIN", "")
+    if target == "plugin_diff" and not own_plugin(plugin):
+        return os.path.abspath(THIRD_PARTY_CASES_DIR)
+    return OWN_CASES_DIR
 
 
 def cmake(root, *arguments):
@@ -945,6 +978,8 @@ def campaign(target, args, paths):
     engine.prepare(seed_dirs)
     log("fuzz: %s with %s for %d s, %d job(s), %d seed inputs, work dir %s"
         % (target, args.engine, args.time, args.jobs, len(start_shas), work))
+    if not args.no_cases:
+        log("fuzz: %s: findings become cases in %s" % (target, cases_dir(args, target)))
     started = time.time()
     engine.start(args.time)
     next_report = started + PROGRESS_EVERY

@@ -5,7 +5,7 @@
 # gcc (build/), clang (build-clang/), gcc with AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
 # (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
-# score (tools/mutation.sh) and a short libFuzzer campaign (tools/fuzz.sh)
+# score (tools/mutation.sh) and a short libFuzzer campaign (tools/fuzz_campaign.py)
 # when clang's libFuzzer is installed. Run tools/bootstrap.sh first.
 set -eu
 cd "$(dirname "$0")/.."
@@ -28,7 +28,7 @@ sh coverage/run.sh --jobs "$jobs"
 echo "== mutation score"
 sh tools/mutation.sh --fuzz-time 30 --jobs 1 --build-jobs "$jobs"
 
-# A short libFuzzer campaign over every fuzz target (tools/fuzz.sh: 30 s per
+# A short libFuzzer campaign over every fuzz target (tools/fuzz_campaign.py: 30 s per
 # target, then corpus merge, deduplication and minimization of findings),
 # when clang's libFuzzer is installed. A finding fails the run; its
 # regression case is written under conformance/regressions/.
@@ -36,7 +36,7 @@ probe="$(mktemp -d)"
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/probe.c"
 if clang -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" >/dev/null 2>&1; then
   echo "== fuzz: short libFuzzer campaign"
-  sh tools/fuzz.sh --build --engine libfuzzer --target all --time 30 \
+  python3 tools/fuzz_campaign.py --build --engine libfuzzer --target all --time 30 \
     --jobs "$((jobs < 4 ? jobs : 4))" --minimize-time 10
 else
   echo "== fuzz: skipped (clang's libFuzzer is not installed)"

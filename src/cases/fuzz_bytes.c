@@ -1,8 +1,12 @@
-/* The structure-aware data producer: bytes to request. The layout is
-   fuzz/README.md's "Byte layout"; tools/make_corpus.py writes it, and must
-   walk it in the same order as the decoder here. */
+/* Fuzz bytes to request (the structure-aware data producer) and back. The
+   layout is fuzz/README.md's "Byte layout"; the decoder (mc_fuzz_decode)
+   and the encoder (mc_fuzz_encode) below walk it in the same order, and
+   both walk an operation's attributes by the attribute table of
+   movconf/ops.h, with the per-attribute values of attr_layouts. */
 #include "cases/fuzz_bytes.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +191,48 @@ static const char *const pad_edges[16] = {
     NULL,     NULL,          "",           "SAME_UPPER", "explicit",   "bad",   "same", "Valid",
     "notset", "same_upper ", "SAME_LOWER", "VALID",      "same-lower", "upper", "pad",  "valid\n"};
 
+static const int64_t block_size_natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
+static const int64_t block_size_edges[16] = {
+    0,          -1,        P2(16),    INT32_MAX, P2(31),     P2(32), P2(21), P2(21) + 1,
+    3037000500, INT64_MAX, INT64_MIN, P2(62),    P2(16) + 1, 1024,   46341,  1};
+
+/* What the layout needs to know of an attribute beyond the table of
+   movconf/ops.h (its name and kind): the values its fields take. A new
+   attribute of the table needs its line here. */
+typedef struct attr_layout {
+  const int64_t *natural;          /* INT: the natural value by sel % 8 */
+  const int64_t *edges;            /* INT: the 16 edge values */
+  const char *const *spellings;    /* STRING: the valid spellings, natural by sel % n */
+  int n_spellings;                 /* STRING */
+  const char *const *string_edges; /* STRING: 16 invalid spellings (NULL: absent) */
+  int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
+} attr_layout;
+
+static const attr_layout attr_layouts[MC_ATTR_COUNT] = {
+    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = block_size_edges},
+    [MC_ATTR_MODE] = {.spellings = mode_natural, .n_spellings = 2, .string_edges = mode_edges},
+    [MC_ATTR_SIZES] = {.list_span = 3},
+    [MC_ATTR_STRIDES] = {.list_span = 3},
+    [MC_ATTR_RATES] = {.list_span = 2},
+    [MC_ATTR_AUTO_PAD] = {.spellings = pad_natural, .n_spellings = 3, .string_edges = pad_edges},
+};
+
+/* The order of an operation's attributes in the bytes: the table's order,
+   integer attributes last. (The layout put mode before block_size before
+   the table listed block_size first; this rule keeps every committed seed
+   decoding as it did.) Returns how many there are. */
+static int layout_attrs(mc_op op, mc_attr order[MC_ATTR_COUNT]) {
+  int n = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < mc_op_attr_count(op); i++) {
+      mc_attr a = mc_op_attr(op, i);
+      if ((mc_attr_kind_of(a) == MC_ATTR_KIND_INT) == (pass == 1))
+        order[n++] = a;
+    }
+  }
+  return n;
+}
+
 /* ---- element types ---- */
 
 static const mc_type side_integer_types[16] = {MC_I64, MC_I64, MC_I64, MC_I32, MC_I32, MC_I64,
@@ -247,14 +293,23 @@ static uint8_t *alloc_bytes(size_t n) {
   return p;
 }
 
-/* Allocates a zeroed tensor's storage. False when it is not a tensor a case
-   file could hold, has more than limit elements, or memory runs out. */
+/* The element count and storage bytes of t's shape (no bytes for a type
+   that is none). False when it is not a tensor a case file could hold or
+   has more than limit elements: what neither direction takes. */
+static bool tensor_fits(const mc_tensor *t, int64_t limit, int64_t *count, size_t *bytes) {
+  *bytes = 0;
+  if (t->rank < 0 || t->rank > MC_TENSOR_MAX_RANK || !mc_shape_elements(t->rank, t->shape, count) ||
+      *count > limit)
+    return false;
+  return !mc_type_get(t->type) || mc_storage_bytes(t->type, *count, bytes);
+}
+
+/* Allocates a zeroed tensor's storage. False when tensor_fits says no or
+   memory runs out. */
 static bool alloc_tensor(decoder *d, mc_tensor *t, int64_t limit) {
   int64_t count;
-  size_t bytes = 0;
-  if (!mc_shape_elements(t->rank, t->shape, &count) || count > limit)
-    return false;
-  if (mc_type_get(t->type) && !mc_storage_bytes(t->type, count, &bytes))
+  size_t bytes;
+  if (!tensor_fits(t, limit, &count, &bytes))
     return false;
   t->nbytes = bytes;
   t->data = alloc_bytes(bytes);
@@ -515,45 +570,7 @@ static void take_space_to_batch_dims(decoder *d) {
   settle_dims(d);
 }
 
-/* ---- SpaceToDepth, DepthToSpace ---- */
-
-static bool take_mode_and_block(decoder *d) {
-  d->in->mode = take_string(&d->r, mode_natural, 2, mode_edges, &d->oom);
-  if (d->oom)
-    return false;
-  static const int64_t natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
-  static const int64_t edges[16] = {
-      0,          -1,        P2(16),    INT32_MAX, P2(31),     P2(32), P2(21), P2(21) + 1,
-      3037000500, INT64_MAX, INT64_MIN, P2(62),    P2(16) + 1, 1024,   46341,  1};
-  pick p = take_pick(&d->r, edges);
-  mc_attrs *at = &d->in->req.attrs;
-  at->has_block_size = p.kind != PICK_ABSENT;
-  at->block_size = at->has_block_size ? pick_or(p, natural[p.sel % 8]) : 0;
-  return true;
-}
-
-static void take_depth_dims(decoder *d, bool to_space) {
-  const mc_attrs *at = &d->in->req.attrs;
-  int64_t bs = at->has_block_size ? at->block_size : 1;
-  bool sane = bs >= 1 && bs <= d->budget;
-  int64_t bs_k = 0;
-  bool power_sane = sane && d->rank >= 2 && mc_pow_i64(bs, d->rank - 2, &bs_k) && bs_k <= d->budget;
-  for (int a = 0; a < d->rank; a++) {
-    if (a == 0)
-      take_dim(d, a, 1, 1, 2, 0, false);
-    else if (a == 1 && to_space && power_sane)
-      take_dim(d, a, bs_k, 1, 2, 0, true);
-    else if (a == 1)
-      take_dim(d, a, 1, 1, 3, 0, false);
-    else if (!to_space && sane)
-      take_dim(d, a, bs, 1, 2, 0, true);
-    else
-      take_dim(d, a, 1, 1, d->span, 0, false);
-  }
-  settle_dims(d);
-}
-
-/* ---- ExtractImagePatches ---- */
+/* ---- attributes ---- */
 
 static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
   static const int64_t count_edges[16] = {-1, 0, 1, 3, 4, 8, 9, 16, 64, -1, 0, 1, 3, 2, 2, 2};
@@ -573,14 +590,61 @@ static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
   }
 }
 
-static bool take_patch_attrs(decoder *d) {
+/* One attribute by its kind; a string is owned by d->in->strings. */
+static bool take_attr(decoder *d, mc_attr a) {
+  const attr_layout *l = &attr_layouts[a];
   mc_attrs *at = &d->in->req.attrs;
-  take_list(d, &at->sizes, 3);
-  take_list(d, &at->strides, 3);
-  take_list(d, &at->rates, 2);
-  d->in->auto_pad = take_string(&d->r, pad_natural, 3, pad_edges, &d->oom);
-  return !d->oom;
+  switch (mc_attr_kind_of(a)) {
+  case MC_ATTR_KIND_INT: {
+    pick p = take_pick(&d->r, l->edges);
+    if (p.kind != PICK_ABSENT)
+      mc_attrs_set_int(at, a, pick_or(p, l->natural[p.sel % 8]));
+    return true;
+  }
+  case MC_ATTR_KIND_STRING:
+    d->in->strings[a] = take_string(&d->r, l->spellings, l->n_spellings, l->string_edges, &d->oom);
+    mc_attrs_set_string(at, a, d->in->strings[a]);
+    return !d->oom;
+  case MC_ATTR_KIND_INT_LIST:
+    take_list(d, mc_attrs_list_slot(at, a), l->list_span);
+    return true;
+  }
+  return false;
 }
+
+static bool take_attrs(decoder *d) {
+  mc_attr order[MC_ATTR_COUNT];
+  int n = layout_attrs(d->op, order);
+  for (int i = 0; i < n; i++)
+    if (!take_attr(d, order[i]))
+      return false;
+  return true;
+}
+
+/* ---- SpaceToDepth, DepthToSpace ---- */
+
+static void take_depth_dims(decoder *d, bool to_space) {
+  const mc_attrs *at = &d->in->req.attrs;
+  int64_t bs = mc_attrs_present(at, MC_ATTR_BLOCK_SIZE) ? mc_attrs_int(at, MC_ATTR_BLOCK_SIZE) : 1;
+  bool sane = bs >= 1 && bs <= d->budget;
+  int64_t bs_k = 0;
+  bool power_sane = sane && d->rank >= 2 && mc_pow_i64(bs, d->rank - 2, &bs_k) && bs_k <= d->budget;
+  for (int a = 0; a < d->rank; a++) {
+    if (a == 0)
+      take_dim(d, a, 1, 1, 2, 0, false);
+    else if (a == 1 && to_space && power_sane)
+      take_dim(d, a, bs_k, 1, 2, 0, true);
+    else if (a == 1)
+      take_dim(d, a, 1, 1, 3, 0, false);
+    else if (!to_space && sane)
+      take_dim(d, a, bs, 1, 2, 0, true);
+    else
+      take_dim(d, a, 1, 1, d->span, 0, false);
+  }
+  settle_dims(d);
+}
+
+/* ---- ExtractImagePatches ---- */
 
 static void take_patch_dims(decoder *d) {
   for (int a = 0; a < d->rank; a++)
@@ -639,8 +703,8 @@ static bool take_data(decoder *d) {
 static const size_t tiny_caps[16] = {0,  1,  2,  3,   4,   7,    8,    15,
                                      16, 63, 64, 255, 256, 1000, 4095, 4096};
 
-/* OUTPUT_FACTOR times the budget's elements, in bytes of type t. */
-static size_t natural_cap(mc_type t, int64_t budget) {
+size_t mc_fuzz_natural_cap(mc_type t, bool large) {
+  int64_t budget = large ? MC_FUZZ_LARGE_ELEMENTS : MC_FUZZ_SMALL_ELEMENTS;
   size_t bytes;
   unsigned bits = mc_type_bits(t);
   if (!mc_storage_bytes(t, budget * MC_FUZZ_OUTPUT_FACTOR, &bytes) || bits == 0 ||
@@ -660,15 +724,18 @@ static void take_header(decoder *d) {
   in->threads = threads < SEL_THREADS ? 1 : 2 + (threads - SEL_THREADS) % (MC_FUZZ_MAX_THREADS - 1);
   uint8_t cap = take_byte(&d->r);
   bool large = take_byte(&d->r) == LARGE_CLASS; /* 1 input in 256: slow ones stay rare */
+  in->large = large;
   d->span = large ? 12 : 4;
   d->budget = large ? MC_FUZZ_LARGE_ELEMENTS : MC_FUZZ_SMALL_ELEMENTS;
   d->limit = large ? MC_FUZZ_LARGE_ELEMENTS : MC_FUZZ_SMALL_LIMIT;
   in->max_output_bytes =
-      cap < 0xF0 ? natural_cap(in->tensors[0].type, d->budget) : tiny_caps[cap - 0xF0];
+      cap < 0xF0 ? mc_fuzz_natural_cap(in->tensors[0].type, large) : tiny_caps[cap - 0xF0];
   d->rank = take_rank(d);
 }
 
 static bool take_body(decoder *d) {
+  if (!take_attrs(d))
+    return false;
   switch (d->op) {
   case MC_OP_BATCH_TO_SPACE:
     if (!take_side_forms(d))
@@ -686,13 +753,9 @@ static bool take_body(decoder *d) {
     return true;
   case MC_OP_SPACE_TO_DEPTH:
   case MC_OP_DEPTH_TO_SPACE:
-    if (!take_mode_and_block(d))
-      return false;
     take_depth_dims(d, d->op == MC_OP_DEPTH_TO_SPACE);
     return true;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
-    if (!take_patch_attrs(d))
-      return false;
     take_patch_dims(d);
     return true;
   default:
@@ -716,15 +779,316 @@ bool mc_fuzz_decode(const uint8_t *data, size_t size, mc_fuzz_input *out) {
   out->req.n_inputs = mc_op_input_count(d.op);
   for (int i = 0; i < out->req.n_inputs; i++)
     out->req.inputs[i] = &out->tensors[i];
-  out->req.attrs.mode = out->mode;
-  out->req.attrs.auto_pad = out->auto_pad;
   return true;
 }
 
 void mc_fuzz_input_free(mc_fuzz_input *in) {
   for (int i = 0; i < MC_MAX_INPUTS; i++)
     free(in->tensors[i].data);
-  free(in->mode);
-  free(in->auto_pad);
+  for (int a = 0; a < MC_ATTR_COUNT; a++)
+    free(in->strings[a]);
   memset(in, 0, sizeof *in);
+}
+
+/* ---- writing: request to bytes ---- */
+
+typedef struct encoder {
+  const mc_fuzz_input *in;
+  const mc_request *req;
+  mc_fuzz_bytes *out;
+  char *why;
+  size_t whylen;
+} encoder;
+
+/* Writes why the request cannot be encoded; returns false. */
+static bool refuse(encoder *e, const char *fmt, ...) MC_PRINTF_LIKE(2, 3);
+static bool refuse(encoder *e, const char *fmt, ...) {
+  if (e->whylen > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->why, e->whylen, fmt, ap);
+    va_end(ap);
+  }
+  return false;
+}
+
+static void put_byte(mc_fuzz_bytes *b, uint8_t v) {
+  if (b->oom)
+    return;
+  if (b->size == b->capacity) {
+    size_t capacity = b->capacity ? 2 * b->capacity : 256;
+    uint8_t *p = realloc(b->data, capacity);
+    if (!p) {
+      b->oom = true;
+      return;
+    }
+    b->data = p;
+    b->capacity = capacity;
+  }
+  b->data[b->size++] = v;
+}
+
+static void put_u64(mc_fuzz_bytes *b, uint64_t v) {
+  for (int i = 0; i < 8; i++)
+    put_byte(b, (uint8_t)(v >> (8 * i)));
+}
+
+/* An integer field holding exactly these bits (two's complement), in its
+   shortest exact form: SEL_BYTE for 0..255, else SEL_INT64. */
+static void put_exact(mc_fuzz_bytes *b, uint64_t bits) {
+  if (bits <= 0xFF) {
+    put_byte(b, SEL_BYTE);
+    put_byte(b, (uint8_t)bits);
+  } else {
+    put_byte(b, SEL_INT64);
+    put_u64(b, bits);
+  }
+}
+
+static bool put_header(encoder *e) {
+  const mc_fuzz_input *in = e->in;
+  mc_type type = e->req->inputs[0]->type;
+  int type_code = -1;
+  if (mc_type_get(type))
+    type_code = (int)type;
+  for (int i = 0; i < 4; i++)
+    if ((int)type == invalid_type_codes[i])
+      type_code = 252 + i;
+  if (type_code < 0)
+    return refuse(e, "data type code %d is neither a type nor one of the layout's invalid codes",
+                  (int)type);
+  if (in->threads < 1 || in->threads > MC_FUZZ_MAX_THREADS)
+    return refuse(e, "%d threads (1 to %d)", in->threads, MC_FUZZ_MAX_THREADS);
+  int cap_code = -1;
+  if (in->max_output_bytes == mc_fuzz_natural_cap(type, in->large))
+    cap_code = 0;
+  for (int i = 15; cap_code < 0 && i >= 0; i--)
+    if (in->max_output_bytes == tiny_caps[i])
+      cap_code = 0xF0 + i;
+  if (cap_code < 0)
+    return refuse(e, "an output cap of %zu bytes is neither the size class's nor a tiny one",
+                  in->max_output_bytes);
+  put_byte(e->out, (uint8_t)e->req->op);
+  put_byte(e->out, (uint8_t)type_code);
+  put_byte(e->out, in->threads == 1 ? 0 : (uint8_t)(SEL_THREADS + in->threads - 2));
+  put_byte(e->out, (uint8_t)cap_code);
+  put_byte(e->out, in->large ? LARGE_CLASS : 0);
+  return true;
+}
+
+static bool put_string(encoder *e, mc_attr a, const char *s) {
+  size_t n = strlen(s);
+  if (n > MC_FUZZ_MAX_STRING || !utf8_clean((const uint8_t *)s, n))
+    return refuse(e, "%s is longer than %d bytes or not UTF-8", mc_attr_name(a),
+                  MC_FUZZ_MAX_STRING);
+  put_byte(e->out, SEL_BYTE);
+  put_byte(e->out, (uint8_t)n);
+  for (size_t i = 0; i < n; i++)
+    put_byte(e->out, (uint8_t)s[i]);
+  return true;
+}
+
+static bool put_list(encoder *e, mc_attr a, const mc_int_list *list) {
+  if (list->count > MC_FUZZ_MAX_LIST)
+    return refuse(e, "%s has %d values (at most %d)", mc_attr_name(a), list->count,
+                  MC_FUZZ_MAX_LIST);
+  put_exact(e->out, (uint64_t)list->count);
+  for (int i = 0; i < list->count && i < MC_MAX_ATTR_LEN; i++)
+    put_exact(e->out, (uint64_t)list->v[i]);
+  return true;
+}
+
+/* One attribute by its kind: SEL_ABSENT or its exact value. */
+static bool put_attr(encoder *e, mc_attr a) {
+  const mc_attrs *at = &e->req->attrs;
+  if (!mc_attrs_present(at, a)) {
+    put_byte(e->out, SEL_ABSENT);
+    return true;
+  }
+  switch (mc_attr_kind_of(a)) {
+  case MC_ATTR_KIND_INT:
+    put_exact(e->out, (uint64_t)mc_attrs_int(at, a));
+    return true;
+  case MC_ATTR_KIND_STRING:
+    return put_string(e, a, mc_attrs_string(at, a));
+  case MC_ATTR_KIND_INT_LIST:
+    return put_list(e, a, mc_attrs_list(at, a));
+  }
+  return false;
+}
+
+/* Every attribute the op has, in layout order; none that it has not (the
+   decoder would never set one). */
+static bool put_attrs(encoder *e) {
+  mc_op op = e->req->op;
+  for (int a = 0; a < MC_ATTR_COUNT; a++)
+    if (mc_attrs_present(&e->req->attrs, (mc_attr)a) &&
+        mc_op_attr_from_name(op, mc_attr_name(a)) < 0)
+      return refuse(e, "%s has no attribute %s", mc_op_name(op), mc_attr_name((mc_attr)a));
+  mc_attr order[MC_ATTR_COUNT];
+  int n = layout_attrs(op, order);
+  for (int i = 0; i < n; i++)
+    if (!put_attr(e, order[i]))
+      return false;
+  return true;
+}
+
+/* The bytes of t are the ones its shape needs, with the unused bits of a
+   packed last byte clear (the decoder makes no others). */
+static bool tensor_bytes_ok(encoder *e, const mc_tensor *t, int64_t count, size_t bytes,
+                            const char *name) {
+  if (t->nbytes != bytes || (bytes > 0 && !t->data))
+    return refuse(e, "%s holds %zu bytes where its shape needs %zu", name, t->nbytes, bytes);
+  if (bytes > 0 && (t->data[bytes - 1] & mc_unused_tail_mask(t->type, count)))
+    return refuse(e, "%s has unused bits set in its last byte", name);
+  return true;
+}
+
+/* The type and shape of the side inputs (BatchToSpace, SpaceToBatch). */
+static bool put_side_forms(encoder *e) {
+  for (int k = 1; k < 4; k++) {
+    const mc_tensor *t = e->req->inputs[k];
+    const char *name = mc_op_input_name(e->req->op, k);
+    int64_t count;
+    size_t bytes;
+    if (!mc_type_get(t->type))
+      return refuse(e, "%s has no valid type", name);
+    if (!tensor_fits(t, MC_FUZZ_MAX_SIDE_ELEMENTS, &count, &bytes))
+      return refuse(e, "%s has more than %d elements or a shape no tensor has", name,
+                    MC_FUZZ_MAX_SIDE_ELEMENTS);
+    if (!tensor_bytes_ok(e, t, count, bytes, name))
+      return false;
+    put_byte(e->out, SEL_BYTE);
+    put_byte(e->out, (uint8_t)t->type);
+    put_byte(e->out, SEL_BYTE);
+    put_byte(e->out, (uint8_t)t->rank);
+    for (int a = 0; a < t->rank; a++)
+      put_exact(e->out, (uint64_t)t->shape[a]);
+  }
+  return true;
+}
+
+/* Every value of side input k as its stored bits (the decoder keeps their
+   low bits in the input's type). */
+static void put_side_values(encoder *e, int k) {
+  const mc_tensor *t = e->req->inputs[k];
+  int64_t count = mc_tensor_elements(t);
+  for (int64_t i = 0; i < count; i++)
+    put_exact(e->out, mc_load_bits(t->data, t->type, i));
+}
+
+static void put_dims(encoder *e) {
+  const mc_tensor *t = e->req->inputs[0];
+  for (int a = 0; a < t->rank; a++)
+    put_exact(e->out, (uint64_t)t->shape[a]);
+}
+
+/* The data's bytes are what the named fill makes. */
+static bool fill_matches(const mc_tensor *t, int64_t count, mc_fuzz_fill fill, uint64_t param,
+                         bool *oom) {
+  mc_tensor made = *t;
+  made.data = calloc(1, t->nbytes ? t->nbytes : 1);
+  if (!made.data) {
+    *oom = true;
+    return false;
+  }
+  mc_fuzz_fill_data(&made, count, fill, param);
+  bool same = t->nbytes == 0 || memcmp(made.data, t->data, t->nbytes) == 0;
+  free(made.data);
+  return same;
+}
+
+static bool put_data(encoder *e) {
+  const mc_tensor *t = e->req->inputs[0];
+  if (!mc_type_get(t->type)) {
+    put_byte(e->out, 0); /* read, then ignored: MC-T1 rejects the request */
+    return true;
+  }
+  int64_t count = mc_tensor_elements(t);
+  size_t bytes;
+  mc_storage_bytes(t->type, count, &bytes); /* tensor_fits said it can */
+  if (!tensor_bytes_ok(e, t, count, bytes, "data"))
+    return false;
+  mc_fuzz_fill fill = e->in->data_fill;
+  uint64_t param = e->in->data_fill_param;
+  if (fill == MC_FUZZ_FILL_BYTES) {
+    put_byte(e->out, SEL_INT64);
+    for (size_t i = 0; i < bytes; i++)
+      put_byte(e->out, t->data[i]);
+    return true;
+  }
+  if (!fill_matches(t, count, fill, param, &e->out->oom))
+    return e->out->oom ? false : refuse(e, "the data is not what its fill makes");
+  put_byte(e->out, fill == MC_FUZZ_FILL_COUNTER ? SEL_COUNTER : SEL_PRNG);
+  put_u64(e->out, param);
+  return true;
+}
+
+/* The request's shape of things before any byte is written: the op, its
+   inputs, the data tensor's size. */
+static bool check_request(encoder *e) {
+  const mc_request *req = e->req;
+  if ((int)req->op < 0 || req->op >= MC_OP_COUNT)
+    return refuse(e, "operation code %d", (int)req->op);
+  if (req->n_inputs != mc_op_input_count(req->op))
+    return refuse(e, "%d inputs where %s has %d", req->n_inputs, mc_op_name(req->op),
+                  mc_op_input_count(req->op));
+  for (int i = 0; i < req->n_inputs; i++)
+    if (!req->inputs[i])
+      return refuse(e, "input %d is missing", i);
+  int64_t limit = e->in->large ? MC_FUZZ_LARGE_ELEMENTS : MC_FUZZ_SMALL_LIMIT;
+  int64_t count;
+  size_t bytes;
+  if (!tensor_fits(req->inputs[0], limit, &count, &bytes))
+    return refuse(e, "the data has more than %lld elements or a shape no tensor has",
+                  (long long)limit);
+  return true;
+}
+
+static bool put_request(encoder *e) {
+  if (!check_request(e) || !put_header(e))
+    return false;
+  put_exact(e->out, (uint64_t)e->req->inputs[0]->rank);
+  if (!put_attrs(e))
+    return false;
+  switch (e->req->op) {
+  case MC_OP_BATCH_TO_SPACE:
+    if (!put_side_forms(e))
+      return false;
+    put_side_values(e, 1);
+    put_dims(e);
+    put_side_values(e, 2);
+    put_side_values(e, 3);
+    break;
+  case MC_OP_SPACE_TO_BATCH:
+    if (!put_side_forms(e))
+      return false;
+    put_side_values(e, 1);
+    put_side_values(e, 2);
+    put_side_values(e, 3);
+    put_dims(e);
+    break;
+  default:
+    put_dims(e);
+    break;
+  }
+  return put_data(e);
+}
+
+bool mc_fuzz_encode(const mc_fuzz_input *in, mc_fuzz_bytes *out, char *why, size_t whylen) {
+  memset(out, 0, sizeof *out);
+  if (whylen > 0)
+    why[0] = '\0';
+  encoder e = {in, &in->req, out, why, whylen};
+  bool ok = put_request(&e);
+  if (ok && out->oom)
+    ok = refuse(&e, "out of memory");
+  if (!ok)
+    mc_fuzz_bytes_free(out);
+  return ok;
+}
+
+void mc_fuzz_bytes_free(mc_fuzz_bytes *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
 }
