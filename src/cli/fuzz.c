@@ -118,7 +118,7 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
     return mc_parse_threads(v, &f->impl.threads) ? NULL : "takes a number from 1 to 1024";
   case OPT_TIMEOUT:
     return mc_parse_seconds(v, 86400, &f->impl.timeout_seconds) ? NULL
-                                                                 : "takes seconds from 0 to 86400";
+                                                                : "takes seconds from 0 to 86400";
   case OPT_MEMORY_LIMIT:
     if (!mc_parse_size(v, &mb) || mb > ((size_t)1 << 24))
       return "takes MiB from 0 (no limit) to 16777216";
@@ -126,10 +126,10 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
     return NULL;
   case OPT_OP:
     return (o->op = mc_op_from_option(v)) < 0 ? "takes an operation (BatchToSpace-2, b2s, ...)"
-                                               : NULL;
+                                              : NULL;
   case OPT_TYPE:
     return (o->type = mc_type_from_name(v)) == MC_TYPE_INVALID ? "takes an element type name"
-                                                                 : NULL;
+                                                               : NULL;
   case OPT_TIME:
     return mc_parse_seconds(v, 31 * 86400.0, &o->seconds) ? NULL : "takes seconds";
   case OPT_RUNS:
@@ -204,7 +204,8 @@ static void show_progress(progress *p, const mc_fuzz_stats *s, int findings, boo
   p->last = now;
   double elapsed = now - p->start;
   fprintf(stderr, "\r[fuzz] %" PRIu64 " runs, %.0f runs/s, %d finding%s, %.0f%% unsupported  %s",
-          s->runs, elapsed > 0 ? (double)s->runs / elapsed : 0.0, findings, findings == 1 ? "" : "s",
+          s->runs, elapsed > 0 ? (double)s->runs / elapsed : 0.0, findings,
+          findings == 1 ? "" : "s",
           s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0, final ? "\n" : "");
 }
 
@@ -217,10 +218,10 @@ static void on_progress(void *ctx, const mc_fuzz_stats *s) {
 /* What a worker tells the parent through its pipe: one record at a time,
    each under PIPE_BUF so that it arrives whole. */
 typedef struct worker_record {
-  int32_t kind; /* RECORD_* */
+  int32_t kind;        /* RECORD_* */
   mc_fuzz_stats stats; /* counts only (findings NULL) */
   char key[128], file[512], id[160], detail[1024];
-  int32_t op, verdict, type, rank, steps;
+  int32_t op, verdict, type, rank, steps, any_type;
   uint64_t run;
 } worker_record;
 enum { RECORD_PROGRESS = 1, RECORD_FINDING, RECORD_DONE };
@@ -271,6 +272,7 @@ static void send_findings(int fd, const mc_fuzz_stats *s) {
     r.type = f->type;
     r.rank = f->rank;
     r.steps = f->shrink_steps;
+    r.any_type = f->any_type;
     r.run = f->run;
     send_record(fd, &r);
   }
@@ -333,6 +335,7 @@ static void add_finding(mc_fuzz_stats *total, const worker_record *r) {
   f->type = (mc_type)r->type;
   f->rank = r->rank;
   f->shrink_steps = r->steps;
+  f->any_type = r->any_type != 0;
   f->run = r->run;
 }
 

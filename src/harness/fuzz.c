@@ -12,6 +12,7 @@
 
 #include "cases/case_writer.h"
 #include "cases/fuzz_bytes.h"
+#include "common/clauses.h"
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/fuzz_request.h"
@@ -82,6 +83,22 @@ static const mc_fuzz_finding *known_finding(const mc_fuzz_stats *s, const char *
   return NULL;
 }
 
+/* The clauses a finding exercises: the one the oracle's error cites, or
+   the operation's computation steps and bit-exactness for an output. */
+static void cite_clauses(const mc_fuzz_case *fc, mc_case_out *c) {
+  if (fc->c.expect_error) {
+    if (fc->oracle_clause)
+      c->clauses[c->n_clauses++] = fc->oracle_clause;
+    return;
+  }
+  char steps[16];
+  snprintf(steps, sizeof steps, "%s-S", mc_op_clause_prefix(fc->c.op));
+  c->clauses[c->n_clauses++] = "MC-S1";
+  for (const mc_clause *k = mc_clause_table(); k->id && c->n_clauses < MC_CASE_OUT_MAX_CLAUSES; k++)
+    if (strncmp(k->id, steps, strlen(steps)) == 0)
+      c->clauses[c->n_clauses++] = k->id;
+}
+
 /* The case file of a finding: the shrunk request, the oracle's expectation. */
 static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
   mc_fuzz_case fc;
@@ -103,8 +120,11 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
                    .error = fc.oracle_status,
                    .output = fc.c.expect_error ? NULL : &fc.c.expected.tensor};
   memcpy(&c.data_fill_param, &r->fill_start, sizeof c.data_fill_param);
+  cite_clauses(&fc, &c);
   mc_text t = {0};
-  mc_write_file_head(&t, r->req.op, "A finding of movconf fuzz, shrunk: re-run it with movconf run --impl SPEC FILE");
+  mc_write_file_head(
+      &t, r->req.op,
+      "A finding of movconf fuzz, shrunk: re-run it with movconf run --impl SPEC FILE");
   mc_write_case(&t, &c);
   mc_text_printf(&t, "\n  ]\n}\n");
   f->file = mc_strdupf("%s/%s.json", o->out_dir, f->key);
@@ -115,37 +135,93 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
   return ok;
 }
 
+/* For a failure that does not depend on the type: the narrowest of u8, u16
+   and u32 whose index fill does not wrap, so that every data element is
+   distinct and the runner can say which input element an output came from. */
+static void make_index_readable(mc_impl *impl, mc_owned_request *r, mc_verdict v,
+                                mc_status expected) {
+  static const mc_type widths[] = {MC_U8, MC_U16, MC_U32};
+  const mc_tensor *d = &r->tensors[0];
+  int64_t n = mc_tensor_elements(d);
+  for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) {
+    if (n > ((int64_t)1 << mc_type_bits(widths[i])))
+      continue;
+    if (d->type == widths[i] && r->data_fill == MC_PAYLOAD_FILL_COUNTER && r->fill_start == 0)
+      return;
+    mc_owned_request wider;
+    if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &wider))
+      return;
+    mc_tensor shape_of = *d;
+    char *detail = NULL;
+    mc_status s;
+    bool same = mc_owned_request_set_data(&wider, widths[i], shape_of.rank, shape_of.shape, 0) &&
+                mc_fuzz_judge(impl, &wider, &detail, &s) == v && s == expected;
+    free(detail);
+    if (same) {
+      mc_owned_request_free(r);
+      *r = wider;
+      mc_owned_request_link(r);
+    } else {
+      mc_owned_request_free(&wider);
+    }
+    return;
+  }
+}
+
+/* Whether a finding already covers a failure of this op, verdict and type
+   (one that does not depend on the type covers every type): then shrinking
+   it again would only find the same bug. */
+static bool covered(const mc_fuzz_stats *s, mc_op op, mc_verdict v, mc_type type) {
+  for (int i = 0; i < s->n_findings; i++) {
+    const mc_fuzz_finding *f = &s->findings[i];
+    if (f->op == op && f->verdict == v && (f->any_type || f->type == type))
+      return true;
+  }
+  return false;
+}
+
 /* A failing request: shrunk, keyed, and written unless a finding of the
    same key exists. */
 static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
-                           uint64_t run, mc_fuzz_stats *s) {
+                           mc_verdict seen, uint64_t run, mc_fuzz_stats *s) {
+  if (covered(s, r->req.op, seen, r->tensors[0].type))
+    return;
   char *detail = NULL;
   int steps = mc_fuzz_shrink(impl, r, o->shrink_seconds, &detail);
+  free(detail);
   mc_status expected;
-  char *again = NULL;
-  mc_verdict v = mc_fuzz_judge(impl, r, &again, &expected);
-  free(again);
-  mc_type type = r->tensors[0].type;
+  mc_verdict v = mc_fuzz_judge(impl, r, &detail, &expected);
+  if (v == MC_VERDICT_PASS || v == MC_VERDICT_UNSUPPORTED) {
+    free(detail); /* it did not fail again: nothing to report */
+    return;
+  }
+  bool any_type = type_independent(impl, r, v, expected);
+  if (any_type) {
+    make_index_readable(impl, r, v, expected);
+    free(detail);
+    v = mc_fuzz_judge(impl, r, &detail, &expected);
+  }
   char key[128];
   snprintf(key, sizeof key, "%s-%s-%s", mc_op_slug(r->req.op), mc_verdict_name(v),
-           type_independent(impl, r, v, expected) ? "any-type" : mc_type_name(type));
-  if (v == MC_VERDICT_PASS || v == MC_VERDICT_UNSUPPORTED || known_finding(s, key)) {
+           any_type ? "any-type" : mc_type_name(r->tensors[0].type));
+  if (!mc_verdict_is_failure(v) || known_finding(s, key)) {
     free(detail);
     return;
   }
-  s->findings = realloc(s->findings, (size_t)(s->n_findings + 1) * sizeof *s->findings);
-  if (!s->findings)
+  mc_fuzz_finding *grown = realloc(s->findings, (size_t)(s->n_findings + 1) * sizeof *grown);
+  if (!grown)
     abort();
+  s->findings = grown;
   mc_fuzz_finding *f = &s->findings[s->n_findings++];
-  memset(f, 0, sizeof *f);
+  *f = (mc_fuzz_finding){.op = r->req.op,
+                         .verdict = v,
+                         .type = r->tensors[0].type,
+                         .any_type = any_type,
+                         .rank = r->tensors[0].rank,
+                         .run = run,
+                         .shrink_steps = steps,
+                         .detail = detail};
   snprintf(f->key, sizeof f->key, "%s", key);
-  f->op = r->req.op;
-  f->verdict = v;
-  f->type = type;
-  f->run = run;
-  f->shrink_steps = steps;
-  f->detail = detail;
-  f->rank = r->tensors[0].rank;
   if (!write_finding(o, r, f))
     fprintf(stderr, "movconf fuzz: cannot write %s\n", f->file ? f->file : o->out_dir);
 }
@@ -178,7 +254,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     } else if (mc_verdict_is_failure(v)) {
       s->failures++;
       s->failures_by_op[r.req.op]++;
-      record_failure(impl, o, &r, run, s);
+      record_failure(impl, o, &r, v, run, s);
     }
     mc_owned_request_free(&r);
     if (progress)

@@ -88,6 +88,7 @@ void mc_fuzz_case_make(const mc_owned_request *r, mc_fuzz_case *out) {
   }
   mc_error err;
   out->oracle_status = mc_oracle_run(&r->req, r->max_output_bytes, &c->expected.tensor, &err);
+  out->oracle_clause = out->oracle_status != MC_OK ? err.clause : NULL;
   c->expect_error = out->oracle_status != MC_OK;
   c->expected_error = out->oracle_status;
   c->expected.kind = MC_PAYLOAD_HEX;

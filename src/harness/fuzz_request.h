@@ -42,6 +42,7 @@ bool mc_owned_request_set_data(mc_owned_request *r, mc_type type, int rank, cons
 typedef struct mc_fuzz_case {
   mc_case c;
   mc_status oracle_status;
+  const char *oracle_clause; /* the clause the oracle's error cites, or NULL */
 } mc_fuzz_case;
 
 void mc_fuzz_case_make(const mc_owned_request *r, mc_fuzz_case *out);

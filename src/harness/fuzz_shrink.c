@@ -79,9 +79,9 @@ static bool drop_side_element(mc_tensor *t, int k) {
 
 static bool drop_axis(mc_owned_request *r, int k) {
   const mc_tensor *d = &r->tensors[0];
-  int min_rank = r->req.op == MC_OP_EXTRACT_IMAGE_PATCHES ? 4
+  int min_rank = r->req.op == MC_OP_EXTRACT_IMAGE_PATCHES                                   ? 4
                  : (r->req.op == MC_OP_SPACE_TO_DEPTH || r->req.op == MC_OP_DEPTH_TO_SPACE) ? 3
-                                                                                             : 2;
+                                                                                            : 2;
   if (d->rank <= min_rank || k >= d->rank)
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
@@ -172,8 +172,11 @@ static const struct {
   move_fn apply;
   int variants;
 } moves[] = {
-    {data_from_zero, 1},      {simpler_type, 6},          {drop_axis, MC_TENSOR_MAX_RANK},
-    {smaller_dim, 3 * MC_TENSOR_MAX_RANK}, {smaller_side_value, 2 * 4 * MC_TENSOR_MAX_RANK},
+    {data_from_zero, 1},
+    {simpler_type, 6},
+    {drop_axis, MC_TENSOR_MAX_RANK},
+    {smaller_dim, 3 * MC_TENSOR_MAX_RANK},
+    {smaller_side_value, 2 * 4 * MC_TENSOR_MAX_RANK},
     {smaller_attribute, 2 * (1 + 3 * MC_MAX_ATTR_LEN)},
 };
 

@@ -229,10 +229,11 @@ typedef struct mc_fuzz_finding {
   char *id;      /* its case id */
   mc_op op;
   mc_verdict verdict;
-  mc_type type; /* of the shrunk request's data */
-  int rank;     /* of the shrunk request's data */
-  char *detail; /* the verdict's detail on the shrunk request */
-  uint64_t run; /* which run found it */
+  mc_type type;  /* of the shrunk request's data */
+  bool any_type; /* the failure does not depend on the element type */
+  int rank;      /* of the shrunk request's data */
+  char *detail;  /* the verdict's detail on the shrunk request */
+  uint64_t run;  /* which run found it */
   int shrink_steps;
 } mc_fuzz_finding;
 
