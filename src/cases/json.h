@@ -78,6 +78,10 @@ void mc_int_type_range(mc_type t, char *buf, size_t n);
    exactly (no rounding). -0.0 keeps its sign. */
 bool mc_float_type_bits(mc_type t, double d, uint64_t *bits);
 bool mc_float_type_has_infinity(mc_type t);
+/* The value bits stand for in float type t, for people: "-0", "1.5",
+   "inf", "nan(0x7e01)" (a NaN with its whole bit pattern, so payloads show).
+   False when t is not a float type. */
+bool mc_float_bits_text(mc_type t, uint64_t bits, char *buf, size_t n);
 /* Bits for "inf", "-inf", "nan", "-nan" (canonical quiet NaN); false for
    any other string or an infinity t does not have. */
 bool mc_float_special_bits(mc_type t, const char *s, uint64_t *bits);

@@ -323,6 +323,32 @@ bool mc_float_type_bits(mc_type t, double d, uint64_t *bits) {
   return true;
 }
 
+/* The value of a finite bit pattern: fraction and exponent as stored. */
+static double finite_value(const float_format *f, uint64_t exponent, uint64_t fraction) {
+  double significand = (double)fraction / (double)((uint64_t)1 << f->mantissa_bits);
+  int e = exponent ? (int)exponent - f->bias : 1 - f->bias;
+  return ldexp(exponent ? 1.0 + significand : significand, e);
+}
+
+bool mc_float_bits_text(mc_type t, uint64_t bits, char *buf, size_t n) {
+  const float_format *f = float_format_of(t);
+  if (!f)
+    return false;
+  unsigned width = f->exponent_bits + f->mantissa_bits;
+  bool negative = (bits >> width) & 1;
+  uint64_t exponent = (bits >> f->mantissa_bits) & low_mask(f->exponent_bits);
+  uint64_t fraction = bits & low_mask(f->mantissa_bits);
+  bool top = exponent == low_mask(f->exponent_bits);
+  bool is_nan = f->has_infinity ? top && fraction : top && fraction == low_mask(f->mantissa_bits);
+  if (is_nan)
+    snprintf(buf, n, "%snan(0x%llx)", negative ? "-" : "", (unsigned long long)bits);
+  else if (top && f->has_infinity)
+    snprintf(buf, n, "%sinf", negative ? "-" : "");
+  else
+    snprintf(buf, n, "%.9g", (negative ? -1.0 : 1.0) * finite_value(f, exponent, fraction));
+  return true;
+}
+
 bool mc_float_type_has_infinity(mc_type t) {
   const float_format *f = float_format_of(t);
   return f && f->has_infinity;

@@ -16,6 +16,7 @@ int mc_cmd_bench(int argc, char **argv);
 int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
+int mc_cmd_show(int argc, char **argv);
 
 /* The folder movconf uses by default for name ("conformance", "generators"):
    ./name when it exists, else the source tree's (static storage, kept for

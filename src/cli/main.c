@@ -13,6 +13,8 @@ static const char usage[] =
     "commands:\n"
     "  run [PATHS...]          run conformance cases (default: all of conformance/) against an\n"
     "                          implementation and report pass/fail per case and per operation\n"
+    "  show CASE_ID [PATHS...] one case: inputs, attributes, clauses, origin, expected result;\n"
+    "                          with --impl, what an implementation returned, side by side\n"
     "  check-cases [PATHS...]  validate case files: format, payloads consistent with shapes,\n"
     "                          clause ids that exist, unique case ids\n"
     "  bench                   time the optimized kernels against memcpy and the oracle\n"
@@ -69,6 +71,8 @@ int main(int argc, char **argv) {
     return mc_cmd_gen(argc, argv);
   if (strcmp(cmd, "fuzz") == 0)
     return mc_cmd_fuzz(argc, argv);
+  if (strcmp(cmd, "show") == 0)
+    return mc_cmd_show(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }

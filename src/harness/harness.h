@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cases/cases.h"
 #include "movconf/ops.h"
@@ -144,6 +145,11 @@ bool mc_report_write_junit(const mc_run_report *r, const char *path);
    elements the wrong and the expected value come from. */
 mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result *r, char **detail);
 
+/* "; the data input is index-filled: got came from data[..], expected
+   from data[..]" for an output element with bits got where want was
+   expected, when the case's data input is index-filled; else "" (heap). */
+char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got);
+
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
 
@@ -251,5 +257,14 @@ typedef struct mc_fuzz_stats {
 void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
 void mc_fuzz_stats_free(mc_fuzz_stats *s);
+
+/* ---- showing one case (movconf show) ---- */
+
+/* Prints the case for a person: origin, clauses, attributes, inputs and the
+   expected result (abbreviated unless full), and, when impl is not NULL,
+   what impl returned, its verdict and every differing element beside the
+   expected one with its provenance. Returns impl's verdict (pass without
+   an implementation). */
+mc_verdict mc_show_case(FILE *out, const mc_case *c, const char *file, mc_impl *impl, bool full);
 
 #endif

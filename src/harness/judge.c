@@ -76,7 +76,7 @@ static void describe_source(const mc_case *c, const char *what, uint64_t bits, c
 
 /* "; this element came from data[..], expected from data[..]" when the data
    input was index-filled, else "". */
-static char *provenance(const mc_case *c, uint64_t want, uint64_t got) {
+char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got) {
   if (c->n_inputs < 1 || !index_filled(&c->inputs[0]))
     return mc_strdupf("%s", "");
   char g[400], w[400];
@@ -94,7 +94,7 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
     if (w != g) {
       char where[256];
       format_index(want->rank, want->shape, i, where, sizeof where);
-      char *from = provenance(c, w, g);
+      char *from = mc_judge_provenance(c, w, g);
       char *detail = mc_strdupf("first differing element %s (flat %" PRId64
                                 "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s",
                                 where, i, w, g, from);

@@ -1,0 +1,132 @@
+/* movconf show: one case, for a person; with --impl, what an
+   implementation makes of it. */
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const char show_usage[] =
+    "usage: movconf show CASE_ID [--impl SPEC] [--full] [PATHS...]\n"
+    "\n"
+    "Prints one case of the case files (default: all of conformance/): its origin, the\n"
+    "clauses it exercises, its attributes, its inputs (type, shape, how the data was\n"
+    "given, the elements row by row) and the expected output or error. CASE_ID may be a\n"
+    "glob ('d2s/spec/*'); every matching case is shown.\n"
+    "\n"
+    "  --impl SPEC          also run the case on an implementation (as for movconf run:\n"
+    "                       optimized, oracle, plugin:PATH.so, exec:'COMMAND') and show\n"
+    "                       what it returned, its verdict, and each differing element\n"
+    "                       beside the expected one with the data element it came from\n"
+    "                       (when the data input is index-filled)\n"
+    "  --threads N, --timeout SECONDS, --memory-limit MB   as for movconf run\n"
+    "  --full               every element and every difference, not the first rows\n"
+    "  -h, --help           show this text\n"
+    "\n"
+    "Exit status: 0 shown (and, with --impl, passed), 1 not found or failed, 2 usage error.\n";
+
+typedef struct show_options {
+  const char *id;
+  const char *impl;
+  mc_impl_options impl_options;
+  bool full;
+  int n_paths;
+  char **paths;
+} show_options;
+
+/* -1 to go on, else the exit status. */
+static int parse_show_options(int argc, char **argv, show_options *o) {
+  static const struct option options[] = {{"impl", required_argument, NULL, 'i'},
+                                          {"threads", required_argument, NULL, 't'},
+                                          {"timeout", required_argument, NULL, 'T'},
+                                          {"memory-limit", required_argument, NULL, 'm'},
+                                          {"full", no_argument, NULL, 'f'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+  *o = (show_options){.impl_options = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
+                                       .timeout_seconds = 10,
+                                       .memory_limit_mb = 4096}};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    bool ok = true;
+    if (opt == 'h') {
+      fputs(show_usage, stdout);
+      return 0;
+    } else if (opt == 'i') {
+      o->impl = optarg;
+    } else if (opt == 'f') {
+      o->full = true;
+    } else if (opt == 't') {
+      ok = mc_parse_threads(optarg, &o->impl_options.threads);
+    } else if (opt == 'T') {
+      ok = mc_parse_seconds(optarg, 86400, &o->impl_options.timeout_seconds);
+    } else if (opt == 'm') {
+      ok = mc_parse_size(optarg, &o->impl_options.memory_limit_mb);
+    } else {
+      return mc_usage_error("show");
+    }
+    if (!ok) {
+      fprintf(stderr, "movconf show: --%s does not take '%s'\n", mc_option_name(options, opt),
+              optarg);
+      return 2;
+    }
+  }
+  if (optind >= argc) {
+    fprintf(stderr, "movconf show: which case? (movconf show CASE_ID)\n");
+    return mc_usage_error("show");
+  }
+  o->id = argv[optind];
+  o->paths = argv + optind + 1;
+  o->n_paths = argc - optind - 1;
+  return -1;
+}
+
+/* Shows every case matching o->id; returns how many, and in *failed how
+   many did not pass on the implementation. */
+static int show_matches(const show_options *o, const mc_path_list *files, mc_impl *impl,
+                        int *failed) {
+  int shown = 0;
+  for (int i = 0; i < files->count; i++) {
+    mc_case_file f;
+    char err[1024];
+    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err))
+      continue;
+    for (int k = 0; k < f.n_cases; k++) {
+      const mc_case *c = &f.cases[k];
+      if (strcmp(c->id, o->id) != 0 && fnmatch(o->id, c->id, 0) != 0)
+        continue;
+      if (shown++)
+        printf("\n");
+      *failed += mc_verdict_is_failure(mc_show_case(stdout, c, files->paths[i], impl, o->full));
+    }
+    mc_case_file_free(&f);
+  }
+  return shown;
+}
+
+int mc_cmd_show(int argc, char **argv) {
+  show_options o;
+  int status = parse_show_options(argc, argv, &o);
+  if (status >= 0)
+    return status;
+  mc_path_list files;
+  if (!mc_collect_case_files(o.n_paths, o.paths, &files)) {
+    mc_path_list_free(&files);
+    return 2;
+  }
+  mc_impl *impl = NULL;
+  char err[1024];
+  if (o.impl && !(impl = mc_impl_open(o.impl, &o.impl_options, err, sizeof err))) {
+    fprintf(stderr, "movconf show: %s\n", err);
+    mc_path_list_free(&files);
+    return 2;
+  }
+  int failed = 0;
+  int shown = show_matches(&o, &files, impl, &failed);
+  if (shown == 0)
+    fprintf(stderr, "movconf show: no case has the id '%s'\n", o.id);
+  mc_impl_close(impl);
+  mc_path_list_free(&files);
+  return shown == 0 || failed ? 1 : 0;
+}
