@@ -486,6 +486,12 @@ static void test_malformed_json(void) {
   expect_error("trailing text", "{} {}", "text after the end");
   expect_error("trailing word", "{} x", "unexpected character 'x'");
   expect_error("trailing comma", "{\"a\": [1, 2,]}", "invalid JSON near line 1");
+  /* A syntax error names its reason, not only where it is. */
+  expect_error("trailing comma named", "{\"a\": [1, 2,]}", "trailing comma before ']'");
+  expect_error("missing comma", "{\"a\": 1 \"b\": 2}", "missing comma before '\"'");
+  expect_error("missing colon", "{\"a\" 1}", "expected ':' after the member name");
+  expect_error("unclosed", "{\"a\": [1, 2", "not closed");
+  expect_error("mismatched close", "{\"a\": [1}", "'}' closes a '['");
   expect_error("bad escape", "{\"a\": \"\\q\"}", "invalid escape sequence '\\q'");
   expect_error("unterminated string", "{\"a\": \"abc", "unterminated string");
 

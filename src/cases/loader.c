@@ -282,6 +282,79 @@ static void locate(const char *text, size_t len, size_t at, size_t *line, size_t
   }
 }
 
+/* The previous non-space byte before at, or 0. */
+static char previous_token(const char *text, size_t at) {
+  while (at > 0 && strchr(" \t\r\n", text[at - 1]))
+    at--;
+  return at > 0 ? text[at - 1] : 0;
+}
+
+/* The innermost container open at offset at ('{', '[' or 0), how many are
+   open, and whether the last string before at is an object's member name. */
+typedef struct nesting {
+  char innermost;
+  int open;
+  bool after_key;
+} nesting;
+
+static nesting nesting_at(const char *text, size_t at) {
+  char stack[64];
+  int depth = 0;
+  nesting n = {0, 0, false};
+  char last = 0; /* last structural byte before the current string */
+  for (size_t i = 0; i < at; i++) {
+    char c = text[i];
+    if (c == '"') {
+      bool key =
+          depth > 0 && depth <= 64 && stack[depth - 1] == '{' && (last == '{' || last == ',');
+      for (i++; i < at && text[i] != '"'; i++)
+        i += text[i] == '\\';
+      n.after_key = key;
+      last = '"';
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      if (depth < 64)
+        stack[depth] = c;
+      depth++;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      depth--;
+    }
+    if (!strchr(" \t\r\n", c)) {
+      last = c;
+      if (c != '"')
+        n.after_key = false;
+    }
+  }
+  n.open = depth;
+  n.innermost = depth > 0 && depth <= 64 ? stack[depth - 1] : 0;
+  return n;
+}
+
+/* Why the structure is wrong at offset at (cJSON says only where): the
+   common mistakes of hand-edited files by name. */
+static void syntax_reason(const char *text, size_t len, size_t at, char *buf, size_t n) {
+  while (at < len && strchr(" \t\r\n", text[at]))
+    at++;
+  char here = at < len ? text[at] : 0, before = previous_token(text, at);
+  bool after_value = before == '"' || before == '}' || before == ']' || before == 'e' ||
+                     before == 'l' || (before >= '0' && before <= '9');
+  nesting at_error = nesting_at(text, at), at_end = nesting_at(text, len);
+  if ((here == '}' && at_error.innermost == '[') || (here == ']' && at_error.innermost == '{'))
+    snprintf(buf, n, "'%c' closes a '%c'", here, at_error.innermost);
+  else if ((here == '}' || here == ']') && before == ',')
+    snprintf(buf, n, "trailing comma before '%c'", here);
+  else if (before == '"' && at_error.after_key && here != ':')
+    snprintf(buf, n, "expected ':' after the member name, found '%c'", here);
+  else if (after_value && (here == '"' || here == '{' || here == '[' || here == '-' ||
+                           (here >= '0' && here <= '9')))
+    snprintf(buf, n, "missing comma before '%c'", here);
+  else if (here == 0 || at_end.open > 0)
+    snprintf(buf, n, "the text ends with %d '[' or '{' not closed", at_end.open);
+  else
+    snprintf(buf, n, "unexpected character '%c'", here);
+}
+
 static cJSON *parse_json(mc_reader *rd) {
   char why[256];
   if (!mc_json_check_text(rd->text, rd->len, why, sizeof why)) {
@@ -294,7 +367,9 @@ static cJSON *parse_json(mc_reader *rd) {
   size_t line, column;
   if (!root) {
     locate(rd->text, rd->len, at, &line, &column);
-    mc_read_fail(rd, "", "invalid JSON near line %zu, column %zu", line, column);
+    char reason[128];
+    syntax_reason(rd->text, rd->len, at, reason, sizeof reason);
+    mc_read_fail(rd, "", "invalid JSON near line %zu, column %zu: %s", line, column, reason);
     return NULL;
   }
   while (at < rd->len && strchr(" \t\r\n", rd->text[at]) && rd->text[at] != '\0')
