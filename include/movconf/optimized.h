@@ -32,4 +32,13 @@ mc_status mc_optimized_run_into(const mc_request *req, int threads, mc_tensor *o
 /* MOVCONF_THREADS when it holds a positive number, else the online CPUs. */
 int mc_default_threads(void);
 
+/* A copy of n bytes over the kernels' own thread pool, split into ranges
+   that start on multiples of 4096 bytes, one per thread (threads <= 0:
+   mc_default_threads()): the yardstick movconf bench times the kernels
+   against, so that both pay the same for waking the threads. */
+typedef enum mc_copy_method {
+  MC_COPY_MEMCPY /* each range with the C library's memcpy */
+} mc_copy_method;
+void mc_optimized_copy(void *dst, const void *src, size_t n, int threads, mc_copy_method method);
+
 #endif
