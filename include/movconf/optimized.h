@@ -34,10 +34,14 @@ int mc_default_threads(void);
 
 /* A copy of n bytes over the kernels' own thread pool, split into ranges
    that start on multiples of 4096 bytes, one per thread (threads <= 0:
-   mc_default_threads()): the yardstick movconf bench times the kernels
+   mc_default_threads()): the yardsticks movconf bench times the kernels
    against, so that both pay the same for waking the threads. */
 typedef enum mc_copy_method {
-  MC_COPY_MEMCPY /* each range with the C library's memcpy */
+  MC_COPY_MEMCPY,   /* each range with the C library's memcpy */
+  MC_COPY_STREAMING /* each range with the kernels' streaming (non-temporal)
+                       stores where the CPU has them, whole 64-byte lines:
+                       the ceiling for a kernel that reads and writes each
+                       byte once, as no line is read before it is written */
 } mc_copy_method;
 void mc_optimized_copy(void *dst, const void *src, size_t n, int threads, mc_copy_method method);
 

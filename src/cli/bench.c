@@ -10,8 +10,9 @@
 static const char bench_usage[] =
     "usage: movconf bench [options]\n"
     "\n"
-    "Times the optimized kernels on named workloads next to a multithreaded memcpy of the\n"
-    "same traffic and the single-threaded oracle. Before timing a workload it checks that\n"
+    "Times the optimized kernels on named workloads next to two multithreaded copies of the\n"
+    "same traffic (memcpy, and streaming stores: the ceiling) and the single-threaded oracle. "
+    "Before timing a workload it checks that\n"
     "the kernels' output equals the oracle's bit for bit.\n"
     "\n"
     "options:\n"
@@ -21,6 +22,11 @@ static const char bench_usage[] =
     "  --filter GLOB  only workloads whose id matches GLOB, e.g. 's2d/*' or '*/f16'\n"
     "  --json FILE    also write every row as JSON\n"
     "  --list         print the workload ids and input shapes, run nothing\n"
+    "  --impl plugin:PATH\n"
+    "                 also time this plugin (include/movconf/plugin.h), loaded into this\n"
+    "                 process, on the same workloads in the same alternating runs, after the\n"
+    "                 same bitwise check against the oracle; a line under each row gives its\n"
+    "                 time, GB/s, vs-ceiling and how many times faster movconf is\n"
     "  -h, --help     show this text\n"
     "\n"
     "columns:\n"
@@ -36,6 +42,11 @@ static const char bench_usage[] =
     "             the kernels' runs (so both see the same load); it reads and writes that\n"
     "             many bytes, so its GB/s is 2 * floor(bytes / 2) / its time\n"
     "  vs-memcpy  GB/s / memcpy GB/s: 1.00 is as fast as copying the same traffic\n"
+    "  ceiling    GB/s of the same copy with streaming (non-temporal) stores where the CPU\n"
+    "             has them, same buffers, threads and pool, in the same alternating runs:\n"
+    "             no line is read before it is written, the most a kernel that reads and\n"
+    "             writes each byte once can move\n"
+    "  vs-ceiling GB/s / ceiling GB/s\n"
     "  oracle     median time of one oracle call (single-threaded, allocates its output);\n"
     "             1 run with --quick, else up to 3 runs and no more once they took 10 s;\n"
     "             the run count is in brackets\n"
@@ -55,7 +66,7 @@ static bool parse_threads(const char *text, int *out) {
   return true;
 }
 
-enum { OPT_THREADS = 1000, OPT_QUICK, OPT_FILTER, OPT_JSON, OPT_LIST };
+enum { OPT_THREADS = 1000, OPT_QUICK, OPT_FILTER, OPT_JSON, OPT_LIST, OPT_IMPL };
 
 static const struct option bench_long_options[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
@@ -63,6 +74,7 @@ static const struct option bench_long_options[] = {
     {"filter", required_argument, NULL, OPT_FILTER},
     {"json", required_argument, NULL, OPT_JSON},
     {"list", no_argument, NULL, OPT_LIST},
+    {"impl", required_argument, NULL, OPT_IMPL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -87,6 +99,9 @@ static int apply_option(int opt, const char *value, mc_bench_options *o, bool *l
     return -1;
   case OPT_LIST:
     *list = true;
+    return -1;
+  case OPT_IMPL:
+    o->impl = value;
     return -1;
   case 'h':
     fputs(bench_usage, stdout);

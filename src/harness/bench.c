@@ -12,12 +12,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "harness/bench_impl.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
 #define BENCH_RANK 4
 #define BENCH_MAX_RUNS 9
+#define BENCH_PAGE 4096
 #define BENCH_MAX_CALLS_PER_RUN 1000000L
 /* Inputs and outputs of the full workloads stay below 310 MB. */
 #define BENCH_MAX_BYTES MC_DEFAULT_MAX_OUTPUT_BYTES
@@ -96,7 +98,7 @@ typedef struct timing {
   long calls_per_run;
 } timing;
 
-typedef enum row_status { ROW_OK, ROW_MISMATCH, ROW_ERROR } row_status;
+typedef enum row_status { ROW_OK, ROW_MISMATCH, ROW_ERROR, ROW_UNSUPPORTED } row_status;
 
 typedef struct bench_row {
   const workload *w;
@@ -105,9 +107,13 @@ typedef struct bench_row {
   int out_rank;
   int64_t out_shape[MC_MAX_RANK];
   size_t in_bytes, out_bytes, copy_bytes;
-  timing opt, copy, oracle; /* oracle.runs == 0: not run */
+  timing opt, copy, ceiling, oracle; /* oracle.runs == 0: not run */
   row_status status;
   char detail[320];
+  /* With --impl: the other implementation's check and timing. */
+  row_status impl_status;
+  timing impl;
+  char impl_detail[320];
 } bench_row;
 
 /* A request with the tensors it points to. */
@@ -276,19 +282,23 @@ typedef struct copy_call {
   uint8_t *dst, *src;
   size_t bytes;
   int threads;
+  mc_copy_method method;
 } copy_call;
 
 static bool call_copy(void *ctx) {
   copy_call *c = ctx;
-  mc_optimized_copy(c->dst, c->src, c->bytes, c->threads, MC_COPY_MEMCPY);
+  mc_optimized_copy(c->dst, c->src, c->bytes, c->threads, c->method);
   return true;
 }
 
-/* Two buffers of c->bytes with their pages touched, copied once (warm-up). */
+/* Two page-aligned buffers of c->bytes with their pages touched (the
+   kernels' tensors are 64-byte aligned: neither copy may do better only
+   because its buffers are), copied once (warm-up). */
 static bool prepare_copy(copy_call *c) {
-  size_t n = c->bytes ? c->bytes : 1;
-  c->dst = malloc(n);
-  c->src = malloc(n);
+  size_t n = (c->bytes + BENCH_PAGE - 1) / BENCH_PAGE * BENCH_PAGE;
+  n = n ? n : BENCH_PAGE;
+  c->dst = aligned_alloc(BENCH_PAGE, n);
+  c->src = aligned_alloc(BENCH_PAGE, n);
   if (!c->dst || !c->src)
     return false;
   fill_pattern(c->dst, n);
@@ -321,14 +331,14 @@ static bool describe_difference(const mc_tensor *want, const mc_tensor *got, cha
   return false;
 }
 
-/* One oracle call, its output compared with the kernels'. Returns false,
-   with the reason in row, on a mismatch or when the oracle fails. */
+/* One oracle call into *want, its output compared with the kernels'.
+   Returns false, with the reason in row, on a mismatch or when the oracle
+   fails (*want is then empty or to be freed all the same). */
 static bool check_against_oracle(const mc_request *req, const mc_tensor *got, bench_row *row,
-                                 double *seconds) {
-  mc_tensor want;
+                                 mc_tensor *want, double *seconds) {
   mc_error err;
   double start = now_seconds();
-  mc_status s = mc_oracle_run(req, BENCH_MAX_BYTES, &want, &err);
+  mc_status s = mc_oracle_run(req, BENCH_MAX_BYTES, want, &err);
   *seconds = now_seconds() - start;
   if (s != MC_OK) {
     row->status = ROW_ERROR;
@@ -336,10 +346,25 @@ static bool check_against_oracle(const mc_request *req, const mc_tensor *got, be
              mc_status_name(s), err.clause ? err.clause : "-", err.message);
     return false;
   }
-  if (describe_difference(&want, got, row->detail, sizeof row->detail))
+  if (describe_difference(want, got, row->detail, sizeof row->detail))
     row->status = ROW_MISMATCH;
-  mc_tensor_free(&want);
   return row->status == ROW_OK;
+}
+
+/* The other implementation computes the workload once into *theirs, which
+   must equal the oracle's output bit for bit before it is timed. */
+static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tensor *want,
+                       bench_row *row, mc_tensor *theirs) {
+  mc_bench_impl_status s =
+      mc_bench_impl_prepare(impl, req, theirs, row->impl_detail, sizeof row->impl_detail);
+  if (s == MC_BENCH_IMPL_UNSUPPORTED)
+    row->impl_status = ROW_UNSUPPORTED;
+  else if (s != MC_BENCH_IMPL_OK)
+    row->impl_status = ROW_ERROR;
+  else if (describe_difference(want, theirs, row->impl_detail, sizeof row->impl_detail))
+    row->impl_status = ROW_MISMATCH;
+  else
+    row->impl_status = ROW_OK;
 }
 
 /* Times the oracle: the checked call plus more runs while they fit. */
@@ -366,20 +391,36 @@ static void fail_row(bench_row *row, const char *what, mc_status s, const mc_err
            err && err->clause ? err->clause : "-", err ? err->message : "");
 }
 
-/* Times the kernels and the memcpy baseline in alternating runs. */
-static void time_kernels(kernel_call *k, bench_row *row, const mc_bench_options *o,
-                         const timing_plan *plan) {
-  copy_call c = {.bytes = row->copy_bytes, .threads = o->threads};
+/* Times the kernels, the memcpy, the streaming copy and the other
+   implementation (when it matched the oracle) in alternating runs. The two
+   copies share their buffers: same pages, same traffic. */
+static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
+                         const mc_bench_options *o, const timing_plan *plan) {
+  copy_call c = {.bytes = row->copy_bytes, .threads = o->threads, .method = MC_COPY_MEMCPY};
   if (prepare_copy(&c)) {
-    timed items[2] = {{.call = call_kernel, .ctx = k}, {.call = call_copy, .ctx = &c}};
-    timing t[2];
-    if (measure_alternating(items, 2, plan, t) >= 0)
+    copy_call ceiling = c;
+    ceiling.method = MC_COPY_STREAMING;
+    timed items[4] = {{.call = call_kernel, .ctx = k},
+                      {.call = call_copy, .ctx = &c},
+                      {.call = call_copy, .ctx = &ceiling},
+                      {.call = mc_bench_impl_call, .ctx = impl}};
+    timing t[4] = {0};
+    int n = impl && row->impl_status == ROW_OK ? 4 : 3;
+    int failed = measure_alternating(items, n, plan, t);
+    if (failed == 3) { /* the other implementation: the rest is measured without it */
+      row->impl_status = ROW_ERROR;
+      snprintf(row->impl_detail, sizeof row->impl_detail, "a timed call failed");
+      failed = measure_alternating(items, 3, plan, t);
+    }
+    if (failed == 0)
       fail_row(row, "the kernels failed", k->status, &k->err);
     row->opt = t[0];
     row->copy = t[1];
+    row->ceiling = t[2];
+    row->impl = t[3];
   } else {
     row->status = ROW_ERROR;
-    snprintf(row->detail, sizeof row->detail, "out of memory for the memcpy buffers");
+    snprintf(row->detail, sizeof row->detail, "out of memory for the copies' buffers");
   }
   free(c.dst);
   free(c.src);
@@ -388,7 +429,7 @@ static void time_kernels(kernel_call *k, bench_row *row, const mc_bench_options 
 /* Checks the kernels against the oracle on a built case, then times them,
    the memcpy baseline and the oracle. */
 static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options *o,
-                           const timing_plan *plan) {
+                           const timing_plan *plan, mc_bench_impl *impl) {
   mc_error err = {0};
   mc_type type;
   int64_t shape[MC_MAX_RANK];
@@ -408,17 +449,26 @@ static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options
   memset(out.data, 0xa5, out.nbytes);
   kernel_call k = {.req = &c->req, .threads = o->threads, .out = &out};
   double oracle_first = 0;
-  if (!call_kernel(&k)) /* the warm-up */
+  mc_tensor want = {0}, theirs = {0};
+  if (!call_kernel(&k)) { /* the warm-up */
     fail_row(row, "the kernels failed", k.status, &k.err);
-  else if (check_against_oracle(&c->req, &out, row, &oracle_first))
-    time_kernels(&k, row, o, plan);
+  } else if (check_against_oracle(&c->req, &out, row, &want, &oracle_first)) {
+    if (impl)
+      check_impl(impl, &c->req, &want, row, &theirs);
+    mc_tensor_free(&want); /* not needed while timing: less memory in use */
+    time_kernels(&k, impl, row, o, plan);
+  }
+  if (impl)
+    mc_bench_impl_release(impl);
+  mc_tensor_free(&want);
+  mc_tensor_free(&theirs);
   mc_tensor_free(&out);
   if (row->status == ROW_OK)
     time_oracle(&c->req, oracle_first, o->quick, &row->oracle);
 }
 
 static void bench_workload(const workload *w, const mc_bench_options *o, const timing_plan *plan,
-                           bench_row *row) {
+                           mc_bench_impl *impl, bench_row *row) {
   memset(row, 0, sizeof *row);
   row->w = w;
   workload_id(w, row->id, sizeof row->id);
@@ -432,7 +482,7 @@ static void bench_workload(const workload *w, const mc_bench_options *o, const t
     fail_row(row, "cannot build the input", s, NULL);
   else {
     row->in_bytes = c.data.nbytes;
-    bench_case_run(&c, row, o, plan);
+    bench_case_run(&c, row, o, plan, impl);
   }
   free_case(&c);
 }
@@ -467,21 +517,27 @@ static double row_copy_gbps(const bench_row *r) {
   return gb_per_s(2.0 * (double)r->copy_bytes, r->copy.seconds);
 }
 
-#define ROW_FORMAT "%-22s %-15s %-4s %-16s %3s %10s %10s %7s %7s %9s %13s %8s\n"
+static double row_ceiling_gbps(const bench_row *r) {
+  return gb_per_s(2.0 * (double)r->copy_bytes, r->ceiling.seconds);
+}
+
+#define ROW_FORMAT "%-22s %-15s %-4s %-16s %3s %10s %10s %7s %7s %9s %7s %10s %13s %8s\n"
 
 static void print_header(void) {
   printf(ROW_FORMAT, "op", "workload", "type", "input", "thr", "bytes", "time", "GB/s", "memcpy",
-         "vs-memcpy", "oracle", "speedup");
+         "vs-memcpy", "ceiling", "vs-ceiling", "oracle", "speedup");
 }
 
 static void print_row(const bench_row *r, int threads) {
   char shape[64], thr[16], mb[32], time[32], gbps[32], copy[32], ratio[32], oracle[48], speedup[32];
+  char ceiling[32], ceiling_ratio[32];
   format_shape(BENCH_RANK, r->in_shape, shape, sizeof shape);
   snprintf(thr, sizeof thr, "%d", threads);
   format_bytes((double)(r->in_bytes + r->out_bytes), mb, sizeof mb);
   const char *name = mc_op_name(r->w->op), *type = mc_type_name(r->w->type);
   if (r->status != ROW_OK) {
-    printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-");
+    printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-", "-",
+           "-");
     const char *what = r->status == ROW_MISMATCH ? "*** MISMATCH ***" : "*** ERROR ***";
     printf("  %s %s: %s\n", what, r->id, r->detail);
     fflush(stdout);
@@ -492,13 +548,15 @@ static void print_row(const bench_row *r, int threads) {
   snprintf(gbps, sizeof gbps, "%.2f", row_gbps(r));
   snprintf(copy, sizeof copy, "%.2f", row_copy_gbps(r));
   snprintf(ratio, sizeof ratio, "%.2f", row_gbps(r) / row_copy_gbps(r));
+  snprintf(ceiling, sizeof ceiling, "%.2f", row_ceiling_gbps(r));
+  snprintf(ceiling_ratio, sizeof ceiling_ratio, "%.2f", row_gbps(r) / row_ceiling_gbps(r));
   char oracle_time[32];
   format_seconds(r->oracle.seconds, oracle_time, sizeof oracle_time);
   snprintf(oracle, sizeof oracle, "%s (%d)", oracle_time, r->oracle.runs);
   double times = r->oracle.seconds / r->opt.seconds;
   snprintf(speedup, sizeof speedup, times < 10 ? "%.2fx" : "%.1fx", times);
-  printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, time, gbps, copy, ratio, oracle,
-         speedup);
+  printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, time, gbps, copy, ratio, ceiling,
+         ceiling_ratio, oracle, speedup);
   fflush(stdout);
 }
 
@@ -510,10 +568,48 @@ static cJSON *shape_json(int rank, const int64_t *shape) {
 }
 
 static const char *row_status_name(row_status s) {
-  return s == ROW_OK ? "ok" : s == ROW_MISMATCH ? "mismatch" : "error";
+  return s == ROW_OK         ? "ok"
+         : s == ROW_MISMATCH ? "mismatch"
+         : s == ROW_ERROR    ? "error"
+                             : "unsupported";
 }
 
-static cJSON *row_json(const bench_row *r, int threads) {
+/* The other implementation's figures, under the row they belong to. */
+static void print_impl_row(const bench_row *r, const char *name) {
+  if (r->status != ROW_OK)
+    return;
+  if (r->impl_status != ROW_OK) {
+    const char *what = r->impl_status == ROW_UNSUPPORTED ? "unsupported"
+                       : r->impl_status == ROW_MISMATCH  ? "*** MISMATCH ***"
+                                                         : "*** ERROR ***";
+    printf("  %s: %s: %s\n", name, what, r->impl_detail);
+    return;
+  }
+  char time[32];
+  format_seconds(r->impl.seconds, time, sizeof time);
+  double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
+  printf("  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast\n", name, time, gbps,
+         gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds);
+}
+
+static cJSON *impl_json(const bench_row *r, const char *name) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", name);
+  cJSON_AddStringToObject(o, "status", row_status_name(r->impl_status));
+  if (r->impl_status != ROW_OK) {
+    cJSON_AddStringToObject(o, "detail", r->impl_detail);
+    return o;
+  }
+  double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
+  cJSON_AddNumberToObject(o, "seconds", r->impl.seconds);
+  cJSON_AddNumberToObject(o, "calls_per_run", (double)r->impl.calls_per_run);
+  cJSON_AddNumberToObject(o, "gb_per_s", gbps);
+  cJSON_AddNumberToObject(o, "ceiling_ratio", gbps / row_ceiling_gbps(r));
+  cJSON_AddNumberToObject(o, "movconf_speedup", r->impl.seconds / r->opt.seconds);
+  return o;
+}
+
+static cJSON *row_json(const bench_row *r, int threads, const char *impl_name) {
   cJSON *o = cJSON_CreateObject();
   bool ok = r->status == ROW_OK;
   cJSON_AddStringToObject(o, "id", r->id);
@@ -540,23 +636,32 @@ static cJSON *row_json(const bench_row *r, int threads) {
   cJSON_AddNumberToObject(o, "memcpy_seconds", r->copy.seconds);
   cJSON_AddNumberToObject(o, "memcpy_gb_per_s", row_copy_gbps(r));
   cJSON_AddNumberToObject(o, "memcpy_ratio", row_gbps(r) / row_copy_gbps(r));
+  cJSON_AddNumberToObject(o, "ceiling_seconds", r->ceiling.seconds);
+  cJSON_AddNumberToObject(o, "ceiling_gb_per_s", row_ceiling_gbps(r));
+  cJSON_AddNumberToObject(o, "ceiling_ratio", row_gbps(r) / row_ceiling_gbps(r));
   cJSON_AddNumberToObject(o, "oracle_seconds", r->oracle.seconds);
   cJSON_AddNumberToObject(o, "oracle_runs", r->oracle.runs);
   cJSON_AddNumberToObject(o, "oracle_ratio", r->oracle.seconds / r->opt.seconds);
+  if (impl_name)
+    cJSON_AddItemToObject(o, "impl", impl_json(r, impl_name));
   return o;
 }
 
 static bool write_json(const char *path, const bench_row *rows, int n, const mc_bench_options *o,
-                       const timing_plan *plan) {
+                       const timing_plan *plan, const char *impl_name) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "movconf_version", o->version ? o->version : "");
   cJSON_AddNumberToObject(root, "threads", o->threads);
   cJSON_AddBoolToObject(root, "quick", o->quick);
   cJSON_AddNumberToObject(root, "runs", plan->runs);
   cJSON_AddNumberToObject(root, "min_run_seconds", plan->min_run_seconds);
+  if (impl_name) {
+    cJSON_AddStringToObject(root, "impl", impl_name);
+    cJSON_AddStringToObject(root, "impl_spec", o->impl);
+  }
   cJSON *list = cJSON_AddArrayToObject(root, "workloads");
   for (int i = 0; i < n; i++)
-    cJSON_AddItemToArray(list, row_json(&rows[i], o->threads));
+    cJSON_AddItemToArray(list, row_json(&rows[i], o->threads, impl_name));
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
   FILE *f = text ? fopen(path, "w") : NULL;
@@ -601,6 +706,16 @@ int mc_bench_run(const mc_bench_options *options) {
   mc_bench_options o = *options;
   if (o.threads <= 0)
     o.threads = mc_default_threads();
+  mc_bench_impl *impl = NULL;
+  if (o.impl) {
+    char why[512];
+    impl = mc_bench_impl_open(o.impl, why, sizeof why);
+    if (!impl) {
+      fprintf(stderr, "movconf bench: cannot open --impl %s: %s\n", o.impl, why);
+      return 2;
+    }
+  }
+  const char *impl_name = impl ? mc_bench_impl_name(impl) : NULL;
   timing_plan plan = o.quick ? (timing_plan){.runs = 5, .min_run_seconds = 2e-3}
                              : (timing_plan){.runs = BENCH_MAX_RUNS, .min_run_seconds = 20e-3};
   bench_row rows[WORKLOAD_COUNT];
@@ -609,17 +724,24 @@ int mc_bench_run(const mc_bench_options *options) {
   printf("movconf bench: %d thread%s%s; time: median of %d runs; oracle: single-threaded, %s\n",
          o.threads, o.threads == 1 ? "" : "s", o.quick ? ", quick shapes" : "", plan.runs,
          o.quick ? "1 run" : "median of up to 3 runs (count in brackets)");
+  if (impl_name)
+    printf("and %s (--impl %s), timed in the same alternating runs\n", impl_name, o.impl);
   print_header();
   for (int i = 0; i < WORKLOAD_COUNT; i++) {
     if (!selected(&workloads[i], o.filter))
       continue;
-    bench_workload(&workloads[i], &o, &plan, &rows[n]);
+    bench_workload(&workloads[i], &o, &plan, impl, &rows[n]);
     print_row(&rows[n], o.threads);
     all_ok = all_ok && rows[n].status == ROW_OK;
+    if (impl) {
+      print_impl_row(&rows[n], impl_name);
+      all_ok = all_ok && (rows[n].impl_status == ROW_OK || rows[n].impl_status == ROW_UNSUPPORTED);
+    }
     n++;
   }
   if (!all_ok)
     fputs("movconf bench: *** MISMATCH OR ERROR: see the rows marked above ***\n", stderr);
-  bool written = !o.json_path || write_json(o.json_path, rows, n, &o, &plan);
+  bool written = !o.json_path || write_json(o.json_path, rows, n, &o, &plan, impl_name);
+  mc_bench_impl_close(impl);
   return all_ok && written ? 0 : 1;
 }

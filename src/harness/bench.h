@@ -14,6 +14,7 @@ typedef struct mc_bench_options {
   const char *filter;    /* fnmatch pattern over workload ids; NULL: all */
   const char *json_path; /* also write the rows here; NULL: no JSON */
   const char *version;   /* movconf's version, recorded in the JSON */
+  const char *impl;      /* "plugin:PATH": also time that implementation; NULL: none */
 } mc_bench_options;
 
 /* Number of workloads whose id matches filter (NULL matches all). */
@@ -23,8 +24,9 @@ int mc_bench_count(const char *filter);
 void mc_bench_list(const mc_bench_options *options);
 
 /* Runs the selected workloads (at least one must match). Returns 0 when
-   every one ran and matched the oracle, 1 on a mismatch, an error or an
-   unwritable JSON file. */
+   every one ran and matched the oracle (and so did --impl where it claims
+   the workload), 1 on a mismatch, an error or an unwritable JSON file, 2
+   when --impl cannot be opened. */
 int mc_bench_run(const mc_bench_options *options);
 
 #endif
