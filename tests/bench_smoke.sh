@@ -46,7 +46,21 @@ if [ "$status" -ne 0 ]; then
   exit 1
 fi
 
-"$python" - "$json" "$impl_json" <<'EOF'
+# --impl exec: the numpy adapter (examples/numpy_adapter.py, Debian's numpy)
+# answers the timing request through the shared Python module.
+adapter_json="$json.adapter.json"
+rm -f "$adapter_json"
+adapter="exec:exec /usr/bin/python3 $(dirname "$0")/../examples/numpy_adapter.py"
+"$movconf" bench --quick --threads 2 --filter 'eip/*' --impl "$adapter" \
+  --json "$adapter_json" >"$adapter_json.txt"
+status=$?
+cat "$adapter_json.txt"
+if [ "$status" -ne 0 ]; then
+  echo "FAILED: movconf bench --impl $adapter exited with $status"
+  exit 1
+fi
+
+"$python" - "$json" "$impl_json" "$adapter_json" <<'EOF'
 import json, sys
 
 # id: (input shape, output shape, element bytes), the output shapes from the
@@ -138,6 +152,19 @@ for r in impl_rows:
         check(close(i["gb_per_s"], r["bytes"] / i["seconds"] / 1e9), wid + ": GB/s")
         check(close(i["movconf_speedup"], i["seconds"] / r["seconds"]), wid + ": speedup")
         check(close(i["ceiling_ratio"], i["gb_per_s"] / r["ceiling_gb_per_s"]), wid + ": ceiling")
+# --impl exec: the adapter's own timing of every eip workload.
+with open(sys.argv[3]) as f:
+    adapter_doc = json.load(f)
+check(adapter_doc.get("impl", "").startswith("numpy-adapter"), "adapter name in the JSON")
+adapter_rows = adapter_doc.get("workloads", [])
+check(len(adapter_rows) == 2, "--filter eip/* with --impl exec: two workloads")
+for r in adapter_rows:
+    i = r.get("impl", {})
+    wid = r.get("id", "?") + " adapter"
+    check(i.get("status") == "ok" and i.get("timed_by") == "itself",
+          wid + ": ok, timed by itself (%r)" % i)
+    check(i.get("runs") == doc.get("runs") and i.get("calls_per_run", 0) >= 1, wid + ": runs")
+    check(isinstance(i.get("seconds"), (int, float)) and i["seconds"] > 0, wid + ": seconds")
 for f in failures:
     print("FAILED: " + f)
 print("%d workloads checked, %d failures" % (len(rows), len(failures)))

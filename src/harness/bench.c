@@ -113,6 +113,7 @@ typedef struct bench_row {
   /* With --impl: the other implementation's check and timing. */
   row_status impl_status;
   timing impl;
+  bool impl_timed_itself; /* an adapter's own figures (the timing request) */
   char impl_detail[320];
 } bench_row;
 
@@ -307,8 +308,8 @@ static bool prepare_copy(copy_call *c) {
 }
 
 /* Where two outputs first differ, or false when they are identical. */
-static bool describe_difference(const mc_tensor *want, const mc_tensor *got, char *buf,
-                                size_t len) {
+static bool describe_difference(const mc_tensor *want, const mc_tensor *got, const char *who,
+                                char *buf, size_t len) {
   bool same_shape = want->type == got->type && want->rank == got->rank;
   for (int d = 0; same_shape && d < want->rank; d++)
     same_shape = want->shape[d] == got->shape[d];
@@ -316,16 +317,15 @@ static bool describe_difference(const mc_tensor *want, const mc_tensor *got, cha
     char a[128], b[128];
     format_shape(want->rank, want->shape, a, sizeof a);
     format_shape(got->rank, got->shape, b, sizeof b);
-    snprintf(buf, len, "oracle gives %s %s, the kernels %s %s", mc_type_name(want->type), a,
+    snprintf(buf, len, "oracle gives %s %s, %s %s %s", mc_type_name(want->type), a, who,
              mc_type_name(got->type), b);
     return true;
   }
   unsigned bits = mc_type_bits(want->type);
   for (size_t i = 0; i < want->nbytes; i++)
     if (want->data[i] != got->data[i]) {
-      snprintf(buf, len,
-               "first differing byte %zu of %zu (element %zu): oracle 0x%02x, kernels 0x%02x", i,
-               want->nbytes, i * 8 / bits, want->data[i], got->data[i]);
+      snprintf(buf, len, "first differing byte %zu of %zu (element %zu): oracle 0x%02x, %s 0x%02x",
+               i, want->nbytes, i * 8 / bits, want->data[i], who, got->data[i]);
       return true;
     }
   return false;
@@ -346,25 +346,30 @@ static bool check_against_oracle(const mc_request *req, const mc_tensor *got, be
              mc_status_name(s), err.clause ? err.clause : "-", err.message);
     return false;
   }
-  if (describe_difference(want, got, row->detail, sizeof row->detail))
+  if (describe_difference(want, got, "the kernels", row->detail, sizeof row->detail))
     row->status = ROW_MISMATCH;
   return row->status == ROW_OK;
 }
 
 /* The other implementation computes the workload once into *theirs, which
-   must equal the oracle's output bit for bit before it is timed. */
+   must equal the oracle's output bit for bit before it is timed (an adapter
+   has timed itself by then: its figures count only when the output is right). */
 static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tensor *want,
-                       bench_row *row, mc_tensor *theirs) {
+                       const timing_plan *plan, bench_row *row, mc_tensor *theirs) {
+  mc_bench_impl_plan own = {.runs = plan->runs, .min_run_seconds = plan->min_run_seconds};
   mc_bench_impl_status s =
-      mc_bench_impl_prepare(impl, req, theirs, row->impl_detail, sizeof row->impl_detail);
+      mc_bench_impl_prepare(impl, req, &own, theirs, row->impl_detail, sizeof row->impl_detail);
   if (s == MC_BENCH_IMPL_UNSUPPORTED)
     row->impl_status = ROW_UNSUPPORTED;
   else if (s != MC_BENCH_IMPL_OK)
     row->impl_status = ROW_ERROR;
-  else if (describe_difference(want, theirs, row->impl_detail, sizeof row->impl_detail))
+  else if (describe_difference(want, theirs, "it", row->impl_detail, sizeof row->impl_detail))
     row->impl_status = ROW_MISMATCH;
   else
     row->impl_status = ROW_OK;
+  row->impl_timed_itself = mc_bench_impl_times_itself(impl);
+  if (row->impl_status == ROW_OK && row->impl_timed_itself)
+    row->impl.seconds = mc_bench_impl_own_timing(impl, &row->impl.runs, &row->impl.calls_per_run);
 }
 
 /* Times the oracle: the checked call plus more runs while they fit. */
@@ -405,7 +410,8 @@ static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
                       {.call = call_copy, .ctx = &ceiling},
                       {.call = mc_bench_impl_call, .ctx = impl}};
     timing t[4] = {0};
-    int n = impl && row->impl_status == ROW_OK ? 4 : 3;
+    bool alternates = impl && row->impl_status == ROW_OK && !mc_bench_impl_times_itself(impl);
+    int n = alternates ? 4 : 3;
     int failed = measure_alternating(items, n, plan, t);
     if (failed == 3) { /* the other implementation: the rest is measured without it */
       row->impl_status = ROW_ERROR;
@@ -417,7 +423,8 @@ static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
     row->opt = t[0];
     row->copy = t[1];
     row->ceiling = t[2];
-    row->impl = t[3];
+    if (alternates)
+      row->impl = t[3];
   } else {
     row->status = ROW_ERROR;
     snprintf(row->detail, sizeof row->detail, "out of memory for the copies' buffers");
@@ -454,7 +461,7 @@ static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options
     fail_row(row, "the kernels failed", k.status, &k.err);
   } else if (check_against_oracle(&c->req, &out, row, &want, &oracle_first)) {
     if (impl)
-      check_impl(impl, &c->req, &want, row, &theirs);
+      check_impl(impl, &c->req, &want, plan, row, &theirs);
     mc_tensor_free(&want); /* not needed while timing: less memory in use */
     time_kernels(&k, impl, row, o, plan);
   }
@@ -588,8 +595,10 @@ static void print_impl_row(const bench_row *r, const char *name) {
   char time[32];
   format_seconds(r->impl.seconds, time, sizeof time);
   double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
-  printf("  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast\n", name, time, gbps,
-         gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds);
+  printf("  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast%s\n", name, time, gbps,
+         gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds,
+         r->impl_timed_itself ? " (its own timing)" : "");
+  fflush(stdout);
 }
 
 static cJSON *impl_json(const bench_row *r, const char *name) {
@@ -602,7 +611,9 @@ static cJSON *impl_json(const bench_row *r, const char *name) {
   }
   double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
   cJSON_AddNumberToObject(o, "seconds", r->impl.seconds);
+  cJSON_AddNumberToObject(o, "runs", r->impl.runs);
   cJSON_AddNumberToObject(o, "calls_per_run", (double)r->impl.calls_per_run);
+  cJSON_AddStringToObject(o, "timed_by", r->impl_timed_itself ? "itself" : "movconf");
   cJSON_AddNumberToObject(o, "gb_per_s", gbps);
   cJSON_AddNumberToObject(o, "ceiling_ratio", gbps / row_ceiling_gbps(r));
   cJSON_AddNumberToObject(o, "movconf_speedup", r->impl.seconds / r->opt.seconds);
@@ -725,7 +736,10 @@ int mc_bench_run(const mc_bench_options *options) {
          o.threads, o.threads == 1 ? "" : "s", o.quick ? ", quick shapes" : "", plan.runs,
          o.quick ? "1 run" : "median of up to 3 runs (count in brackets)");
   if (impl_name)
-    printf("and %s (--impl %s), timed in the same alternating runs\n", impl_name, o.impl);
+    printf("and %s (--impl %s), %s\n", impl_name, o.impl,
+           mc_bench_impl_times_itself(impl)
+               ? "timing itself (the timing request, spec/adapter-protocol.md section 15)"
+               : "timed in the same alternating runs");
   print_header();
   for (int i = 0; i < WORKLOAD_COUNT; i++) {
     if (!selected(&workloads[i], o.filter))

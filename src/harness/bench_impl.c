@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/impl_exec_timing.h"
 #include "harness/plugin_call.h"
 #include "movconf/tensor.h"
 
@@ -14,6 +15,9 @@ struct mc_bench_impl {
   mc_plugin_call call;
   bool prepared;
   movconf_plugin_output output;
+  /* exec:COMMAND, timing itself */
+  mc_exec_timing *adapter;
+  mc_exec_timed timed;
 };
 
 static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
@@ -30,10 +34,26 @@ static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
   return impl;
 }
 
+static mc_bench_impl *open_adapter(const char *command, char *err, size_t errlen) {
+  mc_bench_impl *impl = calloc(1, sizeof *impl);
+  if (!impl) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  impl->adapter = mc_exec_timing_open(command, impl->name, sizeof impl->name, err, errlen);
+  if (!impl->adapter) {
+    free(impl);
+    return NULL;
+  }
+  return impl;
+}
+
 mc_bench_impl *mc_bench_impl_open(const char *spec, char *err, size_t errlen) {
   if (strncmp(spec, "plugin:", 7) == 0)
     return open_plugin(spec + 7, err, errlen);
-  snprintf(err, errlen, "--impl takes plugin:PATH, not '%s'", spec);
+  if (strncmp(spec, "exec:", 5) == 0)
+    return open_adapter(spec + 5, err, errlen);
+  snprintf(err, errlen, "--impl takes plugin:PATH or exec:COMMAND, not '%s'", spec);
   return NULL;
 }
 
@@ -41,6 +61,7 @@ void mc_bench_impl_close(mc_bench_impl *impl) {
   if (!impl)
     return;
   mc_bench_impl_release(impl);
+  mc_exec_timing_close(impl->adapter);
   free(impl); /* a plugin stays loaded: the ABI lets it keep state until exit */
 }
 
@@ -92,10 +113,24 @@ static mc_bench_impl_status prepare_plugin(mc_bench_impl *impl, const mc_request
 }
 
 mc_bench_impl_status mc_bench_impl_prepare(mc_bench_impl *impl, const mc_request *req,
-                                           mc_tensor *out, char *detail, size_t detail_len) {
+                                           const mc_bench_impl_plan *plan, mc_tensor *out,
+                                           char *detail, size_t detail_len) {
   memset(out, 0, sizeof *out);
   mc_bench_impl_release(impl);
+  if (impl->adapter)
+    return mc_exec_timing_measure(impl->adapter, req, plan->runs, plan->min_run_seconds, out,
+                                  &impl->timed, detail, detail_len);
   return prepare_plugin(impl, req, out, detail, detail_len);
+}
+
+bool mc_bench_impl_times_itself(const mc_bench_impl *impl) {
+  return impl->adapter != NULL;
+}
+
+double mc_bench_impl_own_timing(const mc_bench_impl *impl, int *runs, long *calls_per_run) {
+  *runs = impl->timed.runs;
+  *calls_per_run = impl->timed.calls_per_run;
+  return impl->timed.median_seconds;
 }
 
 /* A call is what a user pays for: output_shape() (validation), then run(),
