@@ -81,7 +81,7 @@ static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
     mc_row_stage_flush(&stage, j);
 }
 
-void mc_kernel_batch_to_space(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_batch_to_space)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, b2s_rows,
                   (void *)job);
@@ -232,7 +232,7 @@ static bool s2b_has_zero_rows(const mc_opt_plan *p) {
   return false;
 }
 
-void mc_kernel_space_to_batch(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_batch)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   if (s2b_has_zero_rows(p))
     mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, s2b_zero_rows,

@@ -53,7 +53,7 @@ static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_space_to_depth(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_depth)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->in_shape, p->rank - 1), 1, s2d_rows, (void *)job);
 }
@@ -88,7 +88,7 @@ static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_depth_to_space(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_depth_to_space)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, d2s_rows,
                   (void *)job);

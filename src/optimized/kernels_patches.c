@@ -44,7 +44,7 @@ static void patch_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_extract_image_patches(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_extract_image_patches)(const mc_kernel_job *job) {
   mc_parallel_for(job->threads, mc_kernel_rows(job->plan->out_shape, 3), 1, patch_rows,
                   (void *)job);
 }
