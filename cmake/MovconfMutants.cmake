@@ -1,35 +1,25 @@
-# The mutation-testing registry, read from src/optimized/mutants.h (one
-# `X(name, "description")` entry per line, in order). Used by the top-level
-# CMakeLists.txt for -DMOVCONF_MUTANT=<name> and by tests/mutants_registry.cmake.
+# The mutation-testing registry of src/optimized/mutants.h, as
+# tools/mutation.py reads it: that script is the registry's one parser, and
+# this module asks it for the id of -DMOVCONF_MUTANT=<name> (top-level
+# CMakeLists.txt).
+# Script mode (tests/mutants_registry.cmake) sets Python3_EXECUTABLE itself.
+set(MOVCONF_MUTATION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/../tools/mutation.py)
+if(NOT Python3_EXECUTABLE)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+endif()
 
-# The names of the registry, in order.
-function(movconf_mutant_names header out_names)
-  # Matched in the whole text: the entries' lines end with the macro's
-  # backslash, which would escape CMake's list separator line by line.
-  file(READ "${header}" text)
-  string(REGEX MATCHALL "\n *X\\([a-z0-9_]+, \"" entries "${text}")
-  set(names)
-  foreach(entry IN LISTS entries)
-    string(REGEX REPLACE "^\n *X\\(([a-z0-9_]+),.*" "\\1" name "${entry}")
-    list(APPEND names ${name})
-  endforeach()
-  set(${out_names} ${names} PARENT_SCOPE)
-endfunction()
-
-# The MOVCONF_MUTANT_ID of `name` (its 1-based position; 0 is "no mutant"),
-# or an empty id and a message naming the known mutants.
+# The MOVCONF_MUTANT_ID of `name` in `header` (its 1-based position; 0 is "no
+# mutant"), or an empty id and a message naming the known mutants.
 function(movconf_mutant_id header name out_id out_error)
-  movconf_mutant_names("${header}" names)
-  list(FIND names "${name}" index)
-  if(index LESS 0)
-    list(JOIN names ", " known)
-    set(${out_id} "" PARENT_SCOPE)
-    set(${out_error}
-        "MOVCONF_MUTANT='${name}' is not a mutant of ${header}. Known mutants: ${known} (tools/mutation.sh --list describes them)"
-        PARENT_SCOPE)
-  else()
-    math(EXPR id "${index} + 1")
+  execute_process(COMMAND ${Python3_EXECUTABLE} ${MOVCONF_MUTATION_SCRIPT} --registry ${header}
+                          --id ${name}
+                  OUTPUT_VARIABLE id ERROR_VARIABLE why RESULT_VARIABLE status
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  if(status EQUAL 0 AND id MATCHES "^[1-9][0-9]*$")
     set(${out_id} ${id} PARENT_SCOPE)
     set(${out_error} "" PARENT_SCOPE)
+  else()
+    set(${out_id} "" PARENT_SCOPE)
+    set(${out_error} "MOVCONF_MUTANT='${name}' is not a mutant of ${header}: ${why}" PARENT_SCOPE)
   endif()
 endfunction()

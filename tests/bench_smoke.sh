@@ -3,6 +3,8 @@
 # matched the oracle bit for bit), and its JSON must hold every workload the
 # issue names, with the shapes worked out by hand below and positive figures
 # that agree with their definitions. Timings themselves are never asserted.
+# With --impl plugin:, movconf's own plugin must match the oracle and get
+# figures of its own under each row.
 # usage: bench_smoke.sh MOVCONF PYTHON JSON_FILE
 set -u
 movconf=$1 python=$2 json=$3
@@ -24,8 +26,41 @@ if [ $? -ne 2 ]; then
   echo "FAILED: --threads 0 must exit 2"
   exit 1
 fi
+"$movconf" bench --quick --impl plugin:/no/such/plugin.so >/dev/null 2>&1
+if [ $? -ne 2 ]; then
+  echo "FAILED: an --impl that cannot be opened must exit 2"
+  exit 1
+fi
 
-"$python" - "$json" <<'EOF'
+# --impl plugin: movconf's own kernels as a plugin (examples/plugin_movconf),
+# built next to movconf: checked against the oracle, then timed.
+plugin=$(dirname "$movconf")/examples/plugin_movconf.so
+impl_json="$json.impl.json"
+rm -f "$impl_json"
+"$movconf" bench --quick --threads 2 --filter 's2d/*' --impl "plugin:$plugin" \
+  --json "$impl_json" >"$impl_json.txt"
+status=$?
+cat "$impl_json.txt"
+if [ "$status" -ne 0 ]; then
+  echo "FAILED: movconf bench --impl plugin:$plugin exited with $status"
+  exit 1
+fi
+
+# --impl exec: the numpy adapter (examples/numpy_adapter.py, Debian's numpy)
+# answers the timing request through the shared Python module.
+adapter_json="$json.adapter.json"
+rm -f "$adapter_json"
+adapter="exec:exec /usr/bin/python3 $(dirname "$0")/../examples/numpy_adapter.py"
+"$movconf" bench --quick --threads 2 --filter 'eip/*' --impl "$adapter" \
+  --json "$adapter_json" >"$adapter_json.txt"
+status=$?
+cat "$adapter_json.txt"
+if [ "$status" -ne 0 ]; then
+  echo "FAILED: movconf bench --impl $adapter exited with $status"
+  exit 1
+fi
+
+"$python" - "$json" "$impl_json" "$adapter_json" <<'EOF'
 import json, sys
 
 # id: (input shape, output shape, element bytes), the output shapes from the
@@ -48,7 +83,8 @@ expected = {
     "s2d/small/f32": ([1, 8, 8, 8], [1, 32, 4, 4], 4),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
-            "memcpy_gb_per_s", "memcpy_ratio", "oracle_seconds", "oracle_ratio"]
+            "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",
+            "ceiling_ratio", "oracle_seconds", "oracle_ratio"]
 failures = []
 
 def check(ok, what):
@@ -93,8 +129,42 @@ for wid, (in_shape, out_shape, size) in expected.items():
     check(close(r["memcpy_gb_per_s"], 2 * r["memcpy_bytes"] / r["memcpy_seconds"] / 1e9),
           wid + ": memcpy GB/s")
     check(close(r["memcpy_ratio"], r["gb_per_s"] / r["memcpy_gb_per_s"]), wid + ": memcpy ratio")
+    check(close(r["ceiling_gb_per_s"], 2 * r["memcpy_bytes"] / r["ceiling_seconds"] / 1e9),
+          wid + ": ceiling GB/s (the same traffic as the memcpy)")
+    check(close(r["ceiling_ratio"], r["gb_per_s"] / r["ceiling_gb_per_s"]), wid + ": ceiling ratio")
     check(close(r["oracle_ratio"], r["oracle_seconds"] / r["seconds"]), wid + ": oracle ratio")
     check(close(r["microseconds_per_call"], r["seconds"] * 1e6), wid + ": microseconds")
+# --impl: every s2d row carries the plugin's figures, consistent with the row's.
+with open(sys.argv[2]) as f:
+    impl_doc = json.load(f)
+check(impl_doc.get("impl", "").startswith("movconf-optimized"), "impl name in the JSON")
+impl_rows = impl_doc.get("workloads", [])
+check(sorted(r.get("id") for r in impl_rows) == sorted(i for i in expected if i.startswith("s2d/")),
+      "--filter s2d/* with --impl: the s2d workloads")
+for r in impl_rows:
+    i = r.get("impl", {})
+    wid = r.get("id", "?") + " impl"
+    check(i.get("status") == "ok", wid + ": status ok (%r)" % i.get("detail"))
+    for key in ("seconds", "gb_per_s", "ceiling_ratio", "movconf_speedup"):
+        v = i.get(key)
+        check(isinstance(v, (int, float)) and v > 0, "%s: %s positive (%r)" % (wid, key, v))
+    if i.get("status") == "ok" and r.get("seconds"):
+        check(close(i["gb_per_s"], r["bytes"] / i["seconds"] / 1e9), wid + ": GB/s")
+        check(close(i["movconf_speedup"], i["seconds"] / r["seconds"]), wid + ": speedup")
+        check(close(i["ceiling_ratio"], i["gb_per_s"] / r["ceiling_gb_per_s"]), wid + ": ceiling")
+# --impl exec: the adapter's own timing of every eip workload.
+with open(sys.argv[3]) as f:
+    adapter_doc = json.load(f)
+check(adapter_doc.get("impl", "").startswith("numpy-adapter"), "adapter name in the JSON")
+adapter_rows = adapter_doc.get("workloads", [])
+check(len(adapter_rows) == 2, "--filter eip/* with --impl exec: two workloads")
+for r in adapter_rows:
+    i = r.get("impl", {})
+    wid = r.get("id", "?") + " adapter"
+    check(i.get("status") == "ok" and i.get("timed_by") == "itself",
+          wid + ": ok, timed by itself (%r)" % i)
+    check(i.get("runs") == doc.get("runs") and i.get("calls_per_run", 0) >= 1, wid + ": runs")
+    check(isinstance(i.get("seconds"), (int, float)) and i["seconds"] > 0, wid + ": seconds")
 for f in failures:
     print("FAILED: " + f)
 print("%d workloads checked, %d failures" % (len(rows), len(failures)))

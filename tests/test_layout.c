@@ -5,6 +5,42 @@
 #include "common/layout.h"
 #include "movconf/tensor.h"
 
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Runs call() in a forked child whose stderr is captured: true when the
+   child died of SIGABRT after printing a message containing both needles. */
+static bool aborts_saying(void (*call)(void), const char *needle1, const char *needle2) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return false;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fds[1], 2);
+    close(fds[0]);
+    call();
+    _exit(0); /* returned: no abort */
+  }
+  close(fds[1]);
+  char text[512] = {0};
+  size_t used = 0;
+  ssize_t got;
+  while (used < sizeof text - 1 && (got = read(fds[0], text + used, sizeof text - 1 - used)) > 0)
+    used += (size_t)got;
+  close(fds[0]);
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid)
+    return false;
+  if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGABRT) {
+    fprintf(stderr, "child did not abort (status 0x%x); it said: %s\n", status, text);
+    return false;
+  }
+  return strstr(text, needle1) && strstr(text, needle2);
+}
+
 /* Little-endian i32 buffer helpers for readable expectations. */
 static void put_i32(uint8_t *buf, int64_t index, int32_t v) {
   uint32_t u = (uint32_t)v;
@@ -152,12 +188,60 @@ static void test_transpose_identity_and_edges(void) {
   CHECK(sentinel[0] == 0xAB && sentinel[3] == 0xAB);
   mc_transpose(MC_U4, &zero, in, reverse, sentinel);
   CHECK(sentinel[0] == 0xAB);
+}
 
-  /* an invalid perm leaves the output alone */
+/* Broken invariants abort with the function and the invariant named: the
+   oracle must never hand back an output it did not compute. */
+static void transpose_with_duplicate_perm(void) {
+  const int64_t d[] = {2, 3, 4};
   const int dup[] = {0, 0, 1};
-  uint8_t untouched[4] = {0xCD, 0xCD, 0xCD, 0xCD};
-  mc_transpose(MC_U8, &s, in, dup, untouched);
-  CHECK(untouched[0] == 0xCD);
+  uint8_t in[24] = {0}, out[24];
+  mc_shape s = mc_shape_make(3, d);
+  mc_transpose(MC_U8, &s, in, dup, out);
+}
+
+static void transpose_without_output(void) {
+  const int64_t d[] = {2, 2};
+  const int swap[] = {1, 0};
+  uint8_t in[4] = {0};
+  mc_shape s = mc_shape_make(2, d);
+  mc_transpose(MC_U8, &s, in, swap, NULL);
+}
+
+static void window_with_mismatched_ranks(void) {
+  const int64_t d2[] = {2, 2}, d3[] = {2, 2, 1}, offset[] = {0, 0, 0};
+  uint8_t in[4] = {0}, out[4];
+  mc_shape s2 = mc_shape_make(2, d2), s3 = mc_shape_make(3, d3);
+  mc_window(MC_U8, &s2, in, offset, &s3, out);
+}
+
+static void window_with_invalid_type(void) {
+  const int64_t d[] = {2};
+  const int64_t offset[] = {0};
+  uint8_t in[2] = {0}, out[2];
+  mc_shape s = mc_shape_make(1, d);
+  mc_window((mc_type)999, &s, in, offset, &s, out);
+}
+
+/* A zero dimension empties a shape whatever the others hold, even when
+   their product overflows int64 (the oracle meets batch 0 with huge blocks). */
+static void test_empty_with_huge_dimensions(void) {
+  const int64_t huge[] = {0, (int64_t)1 << 40, (int64_t)1 << 40}, small[] = {1, 2, 2};
+  const int reverse[] = {2, 1, 0};
+  const int64_t offset[] = {-1, 0, 0};
+  mc_shape empty = mc_shape_make(3, huge), out_shape = mc_shape_make(3, small);
+  uint8_t in[1] = {7}, sentinel[4] = {0xAB, 0xAB, 0xAB, 0xAB};
+  mc_transpose(MC_U8, &empty, in, reverse, sentinel);
+  CHECK(sentinel[0] == 0xAB && sentinel[3] == 0xAB);
+  mc_window(MC_U8, &empty, in, offset, &out_shape, sentinel); /* padding nothing: zeros */
+  CHECK(sentinel[0] == 0 && sentinel[1] == 0 && sentinel[2] == 0 && sentinel[3] == 0);
+}
+
+static void test_broken_invariants_abort(void) {
+  CHECK(aborts_saying(transpose_with_duplicate_perm, "mc_transpose", "mc_perm_valid"));
+  CHECK(aborts_saying(transpose_without_output, "mc_transpose", "out != NULL"));
+  CHECK(aborts_saying(window_with_mismatched_ranks, "mc_window", "rank == out_shape->rank"));
+  CHECK(aborts_saying(window_with_invalid_type, "mc_window", "mc_type_get"));
 }
 
 static void test_transpose_packed(void) {
@@ -308,5 +392,7 @@ int main(void) {
   test_window_crop();
   test_window_pad();
   test_window_mixed();
+  test_empty_with_huge_dimensions();
+  test_broken_invariants_abort();
   return check_report();
 }

@@ -1,6 +1,7 @@
 /* The optimized kernels against the oracle on seeded random valid requests
-   of every operation and element type, bitwise, with 1, 2, 3 and 7 threads;
-   plus the row primitives the kernels are built from. */
+   of every operation and element type, bitwise, with 1, 2, 3 and 7 threads,
+   ordinary and streaming stores, baseline and AVX2 kernels; plus the row
+   primitives the kernels are built from. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -141,21 +142,36 @@ static bool agrees(const mc_request *req) {
     return false;
   }
   static const int threads[4] = {1, 2, 3, 7};
+  static const char *const simd[2] = {"sse2", "avx2"};
   bool ok = true;
-  for (int run = 0; run < 8 && ok; run++) {
-    /* Every thread count with ordinary stores, then with streaming stores. */
-    bool streamed = run >= 4;
+  for (int run = 0; run < 16 && ok; run++) {
+    /* Every thread count with ordinary stores, then with streaming stores;
+       the baseline kernels, then the AVX2 ones (where the CPU has AVX2). */
+    bool streamed = run % 8 >= 4;
     setenv("MOVCONF_STREAM_MIN_BYTES", streamed ? "0" : "18446744073709551615", 1);
+    setenv("MOVCONF_SIMD", simd[run / 8], 1);
     ok = mc_optimized_run(req, CAP, threads[run % 4], &got, &err) == MC_OK &&
          mc_tensor_same(&want, &got);
     if (!ok)
-      fprintf(stderr, "%s %s with %d threads (%s stores) differs from the oracle\n",
+      fprintf(stderr, "%s %s with %d threads (%s stores, %s kernels) differs from the oracle\n",
               mc_op_name(req->op), mc_type_name(req->inputs[0]->type), threads[run % 4],
-              streamed ? "streaming" : "ordinary");
+              streamed ? "streaming" : "ordinary", mc_optimized_simd());
     mc_tensor_free(&got);
   }
+  unsetenv("MOVCONF_SIMD");
   mc_tensor_free(&want);
   return ok;
+}
+
+/* MOVCONF_SIMD picks the kernels: sse2 always gives the baseline ones, and
+   the default is AVX2 exactly when the CPU has it. */
+static void test_simd_choice(void) {
+  setenv("MOVCONF_SIMD", "sse2", 1);
+  CHECK_STR(mc_optimized_simd(), MC_HAVE_AVX2_KERNELS ? "sse2" : "baseline");
+  unsetenv("MOVCONF_SIMD");
+#if MC_HAVE_AVX2_KERNELS
+  CHECK_STR(mc_optimized_simd(), __builtin_cpu_supports("avx2") ? "avx2" : "sse2");
+#endif
 }
 
 static void test_random_requests(void) {
@@ -367,6 +383,7 @@ int main(void) {
   test_row_stage();
   test_stream_env_ignored_when_malformed();
   test_run_into_overwrites();
+  test_simd_choice();
   test_random_requests();
   return check_report();
 }

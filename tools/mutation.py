@@ -58,7 +58,9 @@ examples:
 
 
 def parse_registry(path=REGISTRY):
-    """[(name, description)] in registry order (the MOVCONF_MUTANT_ID order)."""
+    """[(name, description)] in registry order (the MOVCONF_MUTANT_ID order).
+    The one reader of the registry: CMake (--id) and the CTest registry check
+    (--list) ask this script."""
     entries = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -287,7 +289,7 @@ def summarize(rows):
     return count, killed, (killed / len(rows) if rows else 0.0)
 
 
-def parse_args(argv, names):
+def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="tools/mutation.sh", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Mutation score: builds the optimized kernels once per deliberate fault of "
@@ -296,6 +298,11 @@ def parse_args(argv, names):
         "Prints a table and the score (killed / total); progress goes to stderr.",
         epilog=HELP_EPILOG)
     ap.add_argument("--list", action="store_true", help="list the mutants and what each breaks")
+    ap.add_argument("--registry", default=REGISTRY, metavar="FILE",
+                    help="the registry to read (default src/optimized/mutants.h)")
+    ap.add_argument("--id", metavar="NAME", dest="id_of",
+                    help="print the MOVCONF_MUTANT_ID of NAME (its position from 1) and exit; "
+                    "exit 2 naming the known mutants when NAME is not one (CMake uses this)")
     ap.add_argument("--mutant", action="append", metavar="NAME",
                     help="assess only this mutant (repeatable; default: all)")
     ap.add_argument("--fuzz-time", type=int, default=MAX_FUZZ_TIME, metavar="S",
@@ -318,18 +325,32 @@ def parse_args(argv, names):
         ap.error("--jobs must be at least 1")
     if not 0.0 <= args.min_score <= 1.0:
         ap.error("--min-score must be between 0 and 1")
-    for m in args.mutant or []:
-        if m not in names:
-            ap.error(f"unknown mutant '{m}' (tools/mutation.sh --list shows them)")
     if args.build_jobs < 1:
         args.build_jobs = max(1, (os.cpu_count() or 1) // args.jobs)
     return args
 
 
+def print_id(name, names):
+    """--id: the 1-based position of name, or exit 2 with the known names."""
+    if name not in names:
+        print(f"unknown mutant '{name}'; known mutants: {', '.join(names)} "
+              "(tools/mutation.sh --list describes them)", file=sys.stderr)
+        return 2
+    print(names.index(name) + 1)
+    return 0
+
+
 def main(argv):
-    entries = parse_registry()
+    args = parse_args(argv)
+    entries = parse_registry(args.registry)
     descriptions = dict(entries)
-    args = parse_args(argv, descriptions)
+    for m in args.mutant or []:
+        if m not in descriptions:
+            print(f"tools/mutation.sh: unknown mutant '{m}' (tools/mutation.sh --list shows them)",
+                  file=sys.stderr)
+            return 2
+    if args.id_of is not None:
+        return print_id(args.id_of, [n for n, _ in entries])
     if args.list:
         width = max(len(n) for n, _ in entries)
         for name, description in entries:

@@ -9,7 +9,10 @@
                                  (default 256 KiB)
      MOVCONF_STREAM_MIN_BYTES    outputs of at least this many bytes are
                                  written with streaming stores, except by
-                                 ExtractImagePatches (default 32 MiB) */
+                                 ExtractImagePatches (default 32 MiB)
+     MOVCONF_SIMD                sse2: the baseline kernels even where the
+                                 CPU has AVX2 (default: AVX2 kernels on
+                                 x86-64 CPUs that have it) */
 #ifndef MOVCONF_OPTIMIZED_H
 #define MOVCONF_OPTIMIZED_H
 
@@ -31,5 +34,22 @@ mc_status mc_optimized_run_into(const mc_request *req, int threads, mc_tensor *o
 
 /* MOVCONF_THREADS when it holds a positive number, else the online CPUs. */
 int mc_default_threads(void);
+
+/* The kernels a call would use now: "avx2", "sse2" (the x86-64 baseline)
+   or "baseline" (another architecture). */
+const char *mc_optimized_simd(void);
+
+/* A copy of n bytes over the kernels' own thread pool, split into ranges
+   that start on multiples of 4096 bytes, one per thread (threads <= 0:
+   mc_default_threads()): the yardsticks movconf bench times the kernels
+   against, so that both pay the same for waking the threads. */
+typedef enum mc_copy_method {
+  MC_COPY_MEMCPY,   /* each range with the C library's memcpy */
+  MC_COPY_STREAMING /* each range with the kernels' streaming (non-temporal)
+                       stores where the CPU has them, whole 64-byte lines:
+                       the ceiling for a kernel that reads and writes each
+                       byte once, as no line is read before it is written */
+} mc_copy_method;
+void mc_optimized_copy(void *dst, const void *src, size_t n, int threads, mc_copy_method method);
 
 #endif

@@ -6,7 +6,20 @@
 #include "common/checked.h"
 #include "movconf/tensor.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The oracle is the reference: a broken internal invariant must stop it
+   loudly, never leave a zeroed output that a comparison could accept. */
+static void require(bool holds, const char *function, const char *invariant) {
+  if (!holds) {
+    fprintf(stderr, "movconf: %s: internal invariant violated: %s\n", function, invariant);
+    abort();
+  }
+}
+
+#define REQUIRE(invariant) require((invariant), __func__, #invariant)
 
 mc_shape mc_shape_make(int rank, const int64_t *dims) {
   mc_shape s;
@@ -143,13 +156,31 @@ static void odometer_copy(odometer *o, mc_type t, const uint8_t *in, int64_t cou
   clear_tail_bits(t, out, count);
 }
 
+/* A shape with a zero dimension and no negative one holds no element,
+   whatever its other dimensions: their product need not even fit int64
+   (batch 0 with huge blocks), so mc_shape_count may reject it. */
+static bool shape_empty(const mc_shape *s) {
+  bool zero = false;
+  for (int a = 0; a < s->rank; a++) {
+    if (s->dim[a] < 0) {
+      return false;
+    }
+    zero = zero || s->dim[a] == 0;
+  }
+  return zero;
+}
+
 void mc_transpose(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int *perm,
                   uint8_t *out) {
-  int64_t count;
-  if (!in_shape || !in || !out || !mc_type_get(t) || !mc_shape_count(in_shape, &count) ||
-      !mc_perm_valid(perm, in_shape->rank)) {
+  int64_t count = 0;
+  REQUIRE(in_shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(mc_perm_valid(perm, in_shape->rank));
+  if (shape_empty(in_shape)) {
     return;
   }
+  REQUIRE(mc_shape_count(in_shape, &count));
+  REQUIRE(in != NULL && out != NULL);
   int64_t in_stride[MC_MAX_WORK_RANK];
   row_major_strides(in_shape, in_stride);
   odometer o;
@@ -180,12 +211,25 @@ static void window_range(int64_t in_dim, int64_t out_dim, int64_t offset, int64_
 
 void mc_window(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *offset,
                const mc_shape *out_shape, uint8_t *out) {
-  int64_t in_count, out_count;
-  if (!in_shape || !in || !out_shape || !out || !mc_type_get(t) ||
-      !mc_shape_count(in_shape, &in_count) || !mc_shape_count(out_shape, &out_count) ||
-      in_shape->rank != out_shape->rank || (in_shape->rank > 0 && !offset)) {
+  int64_t in_count = 0, out_count = 0;
+  REQUIRE(in_shape != NULL && out_shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(in_shape->rank == out_shape->rank);
+  REQUIRE(in_shape->rank == 0 || offset != NULL);
+  if (shape_empty(out_shape)) {
     return;
   }
+  REQUIRE(mc_shape_count(out_shape, &out_count));
+  REQUIRE(out != NULL);
+  if (shape_empty(in_shape)) { /* every output element lies outside the input */
+    for (int64_t n = 0; n < out_count; n++) {
+      mc_store_bits(out, t, n, 0);
+    }
+    clear_tail_bits(t, out, out_count);
+    return;
+  }
+  REQUIRE(mc_shape_count(in_shape, &in_count));
+  REQUIRE(in != NULL);
   int64_t in_stride[MC_MAX_WORK_RANK];
   row_major_strides(in_shape, in_stride);
   odometer o;

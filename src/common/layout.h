@@ -1,7 +1,10 @@
 /* The shared data-movement helpers the literal oracle composes: reshape is
    shape-only, so these are transpose and window (crop and zero-pad). They
    work on every element type, packed sub-byte types included. Callers have
-   validated shapes and sized buffers; the helpers do not allocate. */
+   validated shapes and sized buffers; the helpers do not allocate. An
+   argument that breaks their contract (unknown type, invalid shape or
+   permutation, mismatched ranks, a missing buffer for a non-empty tensor)
+   is a bug in the caller: they print which invariant broke and abort(). */
 #ifndef MOVCONF_COMMON_LAYOUT_H
 #define MOVCONF_COMMON_LAYOUT_H
 

@@ -416,9 +416,15 @@ static bool short_string(const cJSON *j, bool nonempty) {
 }
 
 static bool read_handshake(adapter *a, const cJSON *root, char *why, size_t whylen) {
-  static const char *const keys[] = {"protocol", "name", "version", "ops"};
-  if (!check_keys(root, "the handshake", keys, 4, why, whylen))
+  /* "timing" (optional) declares the timing request of movconf bench. */
+  static const char *const keys[] = {"protocol", "name", "version", "ops", "timing"};
+  if (!check_keys(root, "the handshake", keys, 5, why, whylen))
     return false;
+  const cJSON *timing = cJSON_GetObjectItemCaseSensitive(root, "timing");
+  if (timing && !cJSON_IsBool(timing)) {
+    snprintf(why, whylen, "\"timing\" must be true or false");
+    return false;
+  }
   const cJSON *protocol = cJSON_GetObjectItemCaseSensitive(root, "protocol");
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
   const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");

@@ -43,11 +43,32 @@ int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_
 /* Streams out what is staged. */
 void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);
 
+/* The kernels are compiled twice: for the baseline target (SSE2 on x86-64)
+   and, by kernels_avx2.c, for AVX2, which run_kernel picks at run time.
+   MC_KERNEL(name) is the name of this compilation's entry. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MC_HAVE_AVX2_KERNELS 1
+#else
+#define MC_HAVE_AVX2_KERNELS 0
+#endif
+#ifdef MC_KERNELS_AVX2
+#define MC_KERNEL(name) name##_avx2
+#else
+#define MC_KERNEL(name) name
+#endif
+
 void mc_kernel_batch_to_space(const mc_kernel_job *job);
 void mc_kernel_space_to_batch(const mc_kernel_job *job);
 void mc_kernel_space_to_depth(const mc_kernel_job *job);
 void mc_kernel_depth_to_space(const mc_kernel_job *job);
 void mc_kernel_extract_image_patches(const mc_kernel_job *job);
+#if MC_HAVE_AVX2_KERNELS
+void mc_kernel_batch_to_space_avx2(const mc_kernel_job *job);
+void mc_kernel_space_to_batch_avx2(const mc_kernel_job *job);
+void mc_kernel_space_to_depth_avx2(const mc_kernel_job *job);
+void mc_kernel_depth_to_space_avx2(const mc_kernel_job *job);
+void mc_kernel_extract_image_patches_avx2(const mc_kernel_job *job);
+#endif
 
 /* Product of dims[0..n); the plan guarantees it fits. */
 int64_t mc_kernel_rows(const int64_t *dims, int n);

@@ -24,14 +24,14 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
   const int64_t width = p->out_shape[last], block = p->block[last], crop = p->begin[last];
   int64_t blocks = 0, spatial = 0;
   for (int i = 1; i < last; i++) {
-    int64_t x = MC_MUTATE(b2s_inner_crop_ignored, w->idx[i] + p->begin[i], w->idx[i]);
+    int64_t x = MC_MUTANT(b2s_inner_crop_ignored, w->idx[i] + p->begin[i], w->idx[i]);
     blocks = blocks * p->block[i] + x % p->block[i];
     spatial += x / p->block[i] * j->in_stride[i];
   }
   if (block > MC_MAX_WAYS) {
     for (int64_t o = 0; o < block; o++) {
-      int64_t y0 = ((MC_MUTATE(b2s_wide_crop_sign, o - crop, o + crop)) % block + block) %
-                   block; /* first y with (y + crop) % B == o */
+      /* first y with (y + crop) % B == o */
+      int64_t y0 = (MC_MUTANT(b2s_wide_crop_sign, o - crop, o + crop) % block + block) % block;
       int64_t batch = (blocks * block + o) * p->out_shape[0] + w->idx[0];
       mc_row_copy(&j->io, j->out, out0 + y0, block, j->in,
                   batch * j->in_stride[0] + spatial + (y0 + crop) / block, 1,
@@ -40,14 +40,15 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
     return;
   }
   int64_t src[MC_MAX_WAYS];
-  for (int64_t o = 0; o < block; o++)
-    src[o] = MC_MUTATE(b2s_batch_split_order, (blocks * block + o) * p->out_shape[0] + w->idx[0],
-                       w->idx[0] * (p->in_shape[0] / p->out_shape[0]) + blocks * block + o) *
-                 j->in_stride[0] +
-             spatial;
+  for (int64_t o = 0; o < block; o++) {
+    const int64_t cell = blocks * block + o;
+    int64_t in_batch = MC_MUTANT(b2s_batch_split_order, cell * p->out_shape[0] + w->idx[0],
+                                 w->idx[0] * (p->in_shape[0] / p->out_shape[0]) + cell);
+    src[o] = in_batch * j->in_stride[0] + spatial;
+  }
   /* Whole groups g (x = g*B + o for every o inside the window), then the ends. */
-  int64_t g_lo = MC_MUTATE(b2s_first_group_floor, mc_ceil_div(crop, block), crop / block),
-          g_hi = (crop + width) / block;
+  int64_t g_lo = MC_MUTANT(b2s_first_group_floor, mc_ceil_div(crop, block), crop / block);
+  int64_t g_hi = (crop + width) / block;
   if (g_hi <= g_lo) {
     b2s_partial(j, out0, src, block, crop, crop, crop + width);
     return;
@@ -57,8 +58,8 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
     first[o] = src[o] + g_lo;
   mc_rows_interleave(&j->io, j->out, out0 + g_lo * block - crop, j->in, first, block, g_hi - g_lo);
   b2s_partial(j, out0, src, block, crop, crop, g_lo * block);
-  b2s_partial(j, out0, src, block, crop, g_hi * block,
-              crop + width - MC_MUTANT(b2s_last_element_dropped));
+  int64_t row_end = MC_MUTANT(b2s_last_element_dropped, crop + width, crop + width - 1);
+  b2s_partial(j, out0, src, block, crop, g_hi * block, row_end);
 }
 
 static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
@@ -80,7 +81,7 @@ static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
     mc_row_stage_flush(&stage, j);
 }
 
-void mc_kernel_batch_to_space(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_batch_to_space)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, b2s_rows,
                   (void *)job);
@@ -111,7 +112,7 @@ static void s2b_zero_rows(void *ctx, int64_t begin, int64_t end) {
       int64_t x = w.idx[i] * p->block[i] + o[i] - p->begin[i];
       inside = x >= 0 && x < p->in_shape[i];
     }
-    if (!inside && !MC_MUTANT(s2b_inner_pad_rows_unzeroed))
+    if (MC_MUTANT(s2b_inner_pad_rows_unzeroed, !inside, false))
       mc_row_zero(&j->io, j->out, row * width, 1, width);
   }
 }
@@ -124,8 +125,8 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
   const int64_t width = p->out_shape[last], block = p->block[last];
-  const int64_t shift = o - MC_MUTATE(s2b_row_shift_from_pads_end, p->begin[last], p->end[last]),
-                in_width = p->in_shape[last];
+  const int64_t pad = MC_MUTANT(s2b_row_shift_from_pads_end, p->begin[last], p->end[last]);
+  const int64_t shift = o - pad, in_width = p->in_shape[last];
   int64_t lo, hi;
   mc_strided_inside(shift, block, in_width, width, &lo, &hi);
   mc_row_zero(&j->io, j->out, dst, 1, lo);
@@ -135,7 +136,7 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
     mc_row_copy(&j->io, j->out, dst + lo, 1, j->in, src + lo * block + shift, block, f_lo - lo);
     mc_row_copy(&j->io, j->out, dst + f_hi, 1, j->in, src + f_hi * block + shift, block, hi - f_hi);
   }
-  mc_row_zero(&j->io, j->out, dst + hi, 1, MC_MUTATE(s2b_trailing_pad_unzeroed, width - hi, 0));
+  mc_row_zero(&j->io, j->out, dst + hi, 1, MC_MUTANT(s2b_trailing_pad_unzeroed, width - hi, 0));
 }
 
 /* The B_last output rows of the input row starting at element src, the
@@ -169,9 +170,8 @@ static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job 
   uint8_t *padded = (uint8_t *)stage->bytes + block * width * esize;
   memset(padded, 0, (size_t)(pad * esize));
   memcpy(padded + pad * esize, j->in + src * esize, (size_t)(in_width * esize));
-  memset(
-      padded + (pad + in_width) * esize, 0,
-      (size_t)(MC_MUTATE(s2b_staged_pad_end_unzeroed, block * width - pad - in_width, 0) * esize));
+  int64_t pad_end = MC_MUTANT(s2b_staged_pad_end_unzeroed, block * width - pad - in_width, 0);
+  memset(padded + (pad + in_width) * esize, 0, (size_t)(pad_end * esize));
   mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, padded, 0, block, width);
 }
 
@@ -198,15 +198,15 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
     int64_t offsets = 0, spatial = 0;
     for (int i = 1; i < last; i++) {
-      int64_t x = MC_MUTATE(s2b_inner_pad_ignored, w.idx[i] + p->begin[i], w.idx[i]);
+      int64_t x = MC_MUTANT(s2b_inner_pad_ignored, w.idx[i] + p->begin[i], w.idx[i]);
       offsets = offsets * p->block[i] + x % p->block[i];
       spatial += x / p->block[i] * j->out_stride[i];
     }
     const int64_t src = row * in_width;
     for (int64_t o = 0; o < block; o++) {
-      int64_t out_batch =
-          MC_MUTATE(s2b_batch_split_order, (offsets * block + o) * p->in_shape[0] + w.idx[0],
-                    w.idx[0] * (p->out_shape[0] / p->in_shape[0]) + offsets * block + o);
+      const int64_t cell = offsets * block + o, batch = w.idx[0];
+      int64_t out_batch = MC_MUTANT(s2b_batch_split_order, cell * p->in_shape[0] + batch,
+                                    batch * (p->out_shape[0] / p->in_shape[0]) + cell);
       int64_t at = out_batch * j->out_stride[0] + spatial;
       if (woven)
         out0[o] = at;
@@ -232,7 +232,7 @@ static bool s2b_has_zero_rows(const mc_opt_plan *p) {
   return false;
 }
 
-void mc_kernel_space_to_batch(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_batch)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   if (s2b_has_zero_rows(p))
     mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, s2b_zero_rows,

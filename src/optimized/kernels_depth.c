@@ -38,11 +38,11 @@ static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
     space_row_position(&w, last, bs, j->out_stride, &offset, &spatial);
     int64_t dst[MC_MAX_WAYS];
     for (int64_t o = 0; o < bs; o++) {
-      int64_t at = spatial + depth_channel(p, w.idx[1],
-                                           MC_MUTATE(s2d_block_offsets_reversed, offset * bs + o,
-                                                     o * (volume / bs) + offset),
-                                           channels, volume) *
-                                 j->out_stride[1];
+      int64_t channel = depth_channel(
+          p, w.idx[1],
+          MC_MUTANT(s2d_block_offsets_reversed, offset * bs + o, o * (volume / bs) + offset),
+          channels, volume);
+      int64_t at = spatial + channel * j->out_stride[1];
       if (bs <= MC_MAX_WAYS)
         dst[o] = at;
       else
@@ -53,7 +53,7 @@ static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_space_to_depth(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_depth)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->in_shape, p->rank - 1), 1, s2d_rows, (void *)job);
 }
@@ -73,11 +73,11 @@ static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
     space_row_position(&w, last, bs, j->in_stride, &offset, &spatial);
     int64_t src[MC_MAX_WAYS];
     for (int64_t o = 0; o < bs; o++) {
-      int64_t at = spatial + depth_channel(p, w.idx[1],
-                                           MC_MUTATE(d2s_block_offsets_reversed, offset * bs + o,
-                                                     o * (volume / bs) + offset),
-                                           channels, volume) *
-                                 j->in_stride[1];
+      int64_t channel = depth_channel(
+          p, w.idx[1],
+          MC_MUTANT(d2s_block_offsets_reversed, offset * bs + o, o * (volume / bs) + offset),
+          channels, volume);
+      int64_t at = spatial + channel * j->in_stride[1];
       if (bs <= MC_MAX_WAYS)
         src[o] = at;
       else
@@ -88,7 +88,7 @@ static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_depth_to_space(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_depth_to_space)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, d2s_rows,
                   (void *)job);

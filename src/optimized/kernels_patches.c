@@ -7,27 +7,28 @@ static void patch_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
   const mc_opt_plan *p = j->plan;
   const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
-  const int64_t width = p->out_shape[3],
-                stride = p->stride[MC_MUTATE(eip_column_stride_from_rows, 1, 0)];
+  const int64_t width = p->out_shape[3];
+  const int64_t stride = p->stride[MC_MUTANT(eip_column_stride_from_rows, 1, 0)];
   int64_t d = 0, r = 0, c = 0, decoded = -1;
   mc_row_walk w;
   mc_row_walk_start(&w, 3, p->out_shape, begin);
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    if (w.idx[1] != decoded) { /* channel = (r*size_cols + c)*depth + d */
-      d = w.idx[1] % depth;
-      r = w.idx[1] / depth / p->size[1];
-      c = w.idx[1] / depth % p->size[1];
-      if (MC_MUTANT(eip_channel_order_depth_major)) /* channel = (d*size_rows + r)*size_cols + c */
-        d = w.idx[1] / (p->size[0] * p->size[1]), r = w.idx[1] / p->size[1] % p->size[0],
-        c = w.idx[1] % p->size[1];
-      decoded = w.idx[1];
+    if (w.idx[1] != decoded) {
+      /* channel = (r*size_cols + c)*depth + d; the faulty order is
+         (d*size_rows + r)*size_cols + c */
+      const int64_t ch = w.idx[1];
+      d = MC_MUTANT(eip_channel_order_depth_major, ch % depth, ch / (p->size[0] * p->size[1]));
+      r = MC_MUTANT(eip_channel_order_depth_major, ch / depth / p->size[1],
+                    ch / p->size[1] % p->size[0]);
+      c = MC_MUTANT(eip_channel_order_depth_major, ch / depth % p->size[1], ch % p->size[1]);
+      decoded = ch;
     }
     /* Offset r*rate - pad first: the padded row itself may exceed int64. */
-    const int64_t in_row = w.idx[2] * p->stride[0] +
-                           (r * MC_MUTATE(eip_row_rate_ignored, p->rate[0], 1) - p->pad_begin[0]);
+    const int64_t row_rate = MC_MUTANT(eip_row_rate_ignored, p->rate[0], 1);
+    const int64_t in_row = w.idx[2] * p->stride[0] + (r * row_rate - p->pad_begin[0]);
     const int64_t out0 = row * width;
     if (in_row < 0 || in_row >= rows) {
-      mc_row_zero(&j->io, j->out, out0, 1, MC_MUTATE(eip_padded_rows_unzeroed, width, 0));
+      mc_row_zero(&j->io, j->out, out0, 1, MC_MUTANT(eip_padded_rows_unzeroed, width, 0));
       continue;
     }
     /* Column of output j is j*stride + shift: inside for j in [lo, hi). */
@@ -43,7 +44,7 @@ static void patch_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void mc_kernel_extract_image_patches(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_extract_image_patches)(const mc_kernel_job *job) {
   mc_parallel_for(job->threads, mc_kernel_rows(job->plan->out_shape, 3), 1, patch_rows,
                   (void *)job);
 }

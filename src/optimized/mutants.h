@@ -1,13 +1,14 @@
 /* The registry of deliberate faults for mutation testing (docs/mutation.md).
    Building with -DMOVCONF_MUTANT=<name> compiles the optimized kernels with
-   that one fault; CMake reads the list below (cmake/MovconfMutants.cmake) and
-   passes the mutant's position as MOVCONF_MUTANT_ID. Without it the id is 0,
-   every MC_MUTANT() is the constant 0 and every site compiles to the code it
-   had before it became a site.
+   that one fault: CMake asks tools/mutation.py (--id NAME), the one reader of
+   the list below, for the mutant's position and passes it as
+   MOVCONF_MUTANT_ID. Without it the id is 0 and every site compiles to its
+   correct expression alone.
 
-   A site reads MC_MUTATE(name, correct, faulty) or if (MC_MUTANT(name)); a
-   name that is not listed here fails to compile. Keep one entry per line:
-   the CMake module and tools/mutation.py parse X(name, "description"). */
+   A site is MC_MUTANT(name, correct, faulty): the real expression first, so
+   that the code reads as what it does; a condition site's correct value is
+   the real condition. A name that is not listed here fails to compile. Keep
+   one entry per line, X(name, "description"), without ';' in the text. */
 #ifndef MOVCONF_OPTIMIZED_MUTANTS_H
 #define MOVCONF_OPTIMIZED_MUTANTS_H
 
@@ -63,7 +64,7 @@ enum {
 #define MOVCONF_MUTANT_ID 0
 #endif
 
-#define MC_MUTANT(name) (MOVCONF_MUTANT_ID == MC_MUTANT_ID_##name)
-#define MC_MUTATE(name, correct, faulty) (MC_MUTANT(name) ? (faulty) : (correct))
+#define MC_MUTANT(name, correct, faulty)                                                           \
+  (MOVCONF_MUTANT_ID == MC_MUTANT_ID_##name ? (faulty) : (correct))
 
 #endif

@@ -108,6 +108,45 @@ static bool streams(const mc_opt_plan *plan, size_t out_bytes) {
   return plan->op != MC_OP_EXTRACT_IMAGE_PATCHES && out_bytes >= stream_min_bytes();
 }
 
+/* AVX2 kernels (kernels_avx2.c) when the CPU has AVX2, unless
+   MOVCONF_SIMD=sse2 asks for the baseline ones: tests run both. */
+static bool use_avx2(void) {
+#if MC_HAVE_AVX2_KERNELS
+  const char *env = getenv("MOVCONF_SIMD");
+  return !(env && strcmp(env, "sse2") == 0) && __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
+const char *mc_optimized_simd(void) {
+  return use_avx2() ? "avx2" : MC_HAVE_AVX2_KERNELS ? "sse2" : "baseline";
+}
+
+typedef void (*kernel_fn)(const mc_kernel_job *);
+
+static kernel_fn kernel_of(mc_op op) {
+  static const kernel_fn baseline[MC_OP_COUNT] = {
+      [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space,
+      [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch,
+      [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
+      [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
+      [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
+  };
+#if MC_HAVE_AVX2_KERNELS
+  static const kernel_fn avx2[MC_OP_COUNT] = {
+      [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space_avx2,
+      [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch_avx2,
+      [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth_avx2,
+      [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
+      [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
+  };
+  if (use_avx2())
+    return avx2[op];
+#endif
+  return baseline[op];
+}
+
 /* Packed types share bytes between neighbouring elements, so their rows
    cannot be split over threads; the unused tail bits end up zero. Small
    requests run on the calling thread. */
@@ -123,14 +162,7 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
     job.threads = 1;
   row_major_strides(plan->in_shape, plan->rank, job.in_stride);
   row_major_strides(plan->out_shape, plan->rank, job.out_stride);
-  static void (*const kernel[MC_OP_COUNT])(const mc_kernel_job *) = {
-      [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space,
-      [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch,
-      [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
-      [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
-      [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
-  };
-  kernel[plan->op](&job);
+  kernel_of(plan->op)(&job);
   mc_stream_fence();
   /* Phantom elements after the last one in its byte: all bits zero. */
   int64_t capacity = (int64_t)(out->nbytes * 8 / mc_type_bits(plan->type));

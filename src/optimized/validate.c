@@ -58,7 +58,7 @@ static mc_status check_type_and_ranks(const mc_request *req, mc_error *err) {
     return mc_fail(err, MC_E_UNSUPPORTED_TYPE, "MC-T1", "data has unknown element type code %d",
                    (int)req->inputs[0]->type);
   for (int i = 0; i < req->n_inputs; i++)
-    if (MC_MUTATE(rank_limit_off_by_one, req->inputs[i]->rank > MC_MAX_RANK,
+    if (MC_MUTANT(rank_limit_off_by_one, req->inputs[i]->rank > MC_MAX_RANK,
                   req->inputs[i]->rank >= MC_MAX_RANK))
       return mc_fail(err, MC_E_RANK_LIMIT, "MC-L1", "input %s has %d axes, more than %d allowed",
                      mc_op_input_name(req->op, i), req->inputs[i]->rank, MC_MAX_RANK);
@@ -106,16 +106,24 @@ static mc_status check_side_inputs_form(const mc_request *req, int n, const batc
   return MC_OK;
 }
 
+/* Value k of a side input as int64 (the faulty twin of side_value). */
+static bool side_value_wrapped(const mc_tensor *t, int k, int64_t *value) {
+  *value = (int64_t)mc_load_bits(t->data, t->type, k);
+  return true;
+}
+
+/* Value k of a side input; false when it does not fit int64 (MC-L2). */
+static bool side_value(const mc_tensor *t, int k, int64_t *value) {
+  return MC_MUTANT(side_u64_wraps, mc_side_value(t, k, value),
+                   mc_side_value(t, k, value) || side_value_wrapped(t, k, value));
+}
+
 /* MC-L2: every value of the three side inputs, in input then index order. */
 static mc_status read_side_inputs(const mc_request *req, int n, mc_opt_plan *plan, mc_error *err) {
   int64_t *dest[3] = {plan->block, plan->begin, plan->end};
   for (int i = 0; i < 3; i++)
     for (int k = 0; k < n; k++)
-      if (!mc_side_value(req->inputs[i + 1], k, &dest[i][k]) &&
-          !(MC_MUTANT(side_u64_wraps) &&
-            (dest[i][k] =
-                 (int64_t)mc_load_bits(req->inputs[i + 1]->data, req->inputs[i + 1]->type, k),
-             true)))
+      if (!side_value(req->inputs[i + 1], k, &dest[i][k]))
         return mc_fail(err, MC_E_VALUE_OUT_OF_RANGE, "MC-L2", "%s[%d] is above INT64_MAX",
                        mc_op_input_name(req->op, i + 1), k);
   return MC_OK;
@@ -129,13 +137,13 @@ static mc_status check_side_values(const mc_opt_plan *plan, const batch_space_ru
     if (plan->block[k] < 1)
       return mc_fail(err, MC_E_BLOCK_BELOW_ONE, r->v5, "block_shape[%d] = %lld is below 1", k,
                      (long long)plan->block[k]);
-  if (plan->block[0] != 1 && !MC_MUTANT(batch_first_block_unchecked))
+  if (MC_MUTANT(batch_first_block_unchecked, plan->block[0] != 1, false))
     return mc_fail(err, MC_E_BLOCK_FIRST_NOT_ONE, r->v6,
                    "block_shape[0] = %lld; the batch axis takes no block",
                    (long long)plan->block[0]);
   const int64_t *lists[2] = {plan->begin, plan->end};
   const char *sides[2] = {"begin", "end"};
-  for (int s = 0; s < MC_MUTATE(batch_end_negative_unchecked, 2, 1); s++)
+  for (int s = 0; s < MC_MUTANT(batch_end_negative_unchecked, 2, 1); s++)
     for (int k = 0; k < n; k++)
       if (lists[s][k] < 0)
         return mc_fail(err, r->negative, r->v7, "%ss_%s[%d] = %lld is negative", r->offset_name,
@@ -164,7 +172,7 @@ static mc_status check_batch_space_common(const mc_request *req, mc_opt_plan *pl
 /* crops_begin + crops_end <= extent, exactly: both are >= 0, so compare
    without forming a sum that might not fit (errata E19). */
 static bool crops_fit(int64_t crop_begin, int64_t crop_end, int64_t extent) {
-  return crop_begin <= extent && MC_MUTATE(b2s_crops_sum_strict, crop_end <= extent - crop_begin,
+  return crop_begin <= extent && MC_MUTANT(b2s_crops_sum_strict, crop_end <= extent - crop_begin,
                                            crop_end < extent - crop_begin);
 }
 
@@ -177,7 +185,7 @@ static mc_status validate_batch_to_space(const mc_request *req, mc_opt_plan *pla
   if (!mc_product_i64(plan->block, n, &cells))
     return overflow(err, "the product of block_shape");
   int64_t batch = plan->in_shape[0];
-  if (batch % cells != 0 && !MC_MUTANT(b2s_divisibility_unchecked))
+  if (MC_MUTANT(b2s_divisibility_unchecked, batch % cells != 0, false))
     return mc_fail(err, MC_E_BATCH_NOT_DIVISIBLE, "B2S-V9",
                    "batch %lld is not a multiple of the %lld block cells", (long long)batch,
                    (long long)cells);
@@ -250,12 +258,11 @@ static mc_status validate_space_to_depth(const mc_request *req, mc_opt_plan *pla
   mc_status s = check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
     return s;
-  if (MC_MUTANT(s2d_modes_swapped))
-    plan->depth_first = !plan->depth_first;
+  plan->depth_first = MC_MUTANT(s2d_modes_swapped, plan->depth_first, !plan->depth_first);
   int64_t bs = plan->block_size;
   for (int i = 2; i < plan->rank; i++) {
-    if (plan->in_shape[i] % bs != 0 &&
-        (i == plan->rank - 1 || !MC_MUTANT(s2d_divisibility_last_axis_only)))
+    bool checked = MC_MUTANT(s2d_divisibility_last_axis_only, true, i == plan->rank - 1);
+    if (plan->in_shape[i] % bs != 0 && checked)
       return mc_fail(err, MC_E_SPATIAL_NOT_DIVISIBLE, "S2D-V5",
                      "spatial axis %d of length %lld is not a multiple of block_size %lld", i,
                      (long long)plan->in_shape[i], (long long)bs);
@@ -276,13 +283,12 @@ static mc_status validate_depth_to_space(const mc_request *req, mc_opt_plan *pla
   mc_status s = check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
     return s;
-  if (MC_MUTANT(d2s_modes_swapped))
-    plan->depth_first = !plan->depth_first;
+  plan->depth_first = MC_MUTANT(d2s_modes_swapped, plan->depth_first, !plan->depth_first);
   int64_t bs = plan->block_size;
   int64_t grid;
   if (!mc_pow_i64(bs, plan->rank - 2, &grid))
     return overflow(err, "block_size^K");
-  if (plan->in_shape[1] % MC_MUTATE(d2s_depth_divisible_by_block, grid, bs) != 0)
+  if (plan->in_shape[1] % MC_MUTANT(d2s_depth_divisible_by_block, grid, bs) != 0)
     return mc_fail(err, MC_E_DEPTH_NOT_DIVISIBLE, "D2S-V5",
                    "depth %lld is not a multiple of block_size^K = %lld",
                    (long long)plan->in_shape[1], (long long)grid);
@@ -320,7 +326,7 @@ static mc_status check_patch_values(const mc_attrs *a, mc_error *err) {
   static const char *const ids[3] = {"EIP-V4", "EIP-V5", "EIP-V6"};
   static const mc_status codes[3] = {MC_E_SIZES_BELOW_ONE, MC_E_STRIDES_BELOW_ONE,
                                      MC_E_RATES_BELOW_ONE};
-  for (int k = 0; k < MC_MUTATE(eip_rates_unchecked, 3, 2); k++)
+  for (int k = 0; k < MC_MUTANT(eip_rates_unchecked, 3, 2); k++)
     for (int i = 0; i < 2; i++)
       if (lists[k]->v[i] < 1)
         return mc_fail(err, codes[k], ids[k], "%s[%d] = %lld is below 1", names[k], i,
@@ -349,10 +355,11 @@ static mc_status patch_axis(int64_t in, int64_t size, int64_t stride, int64_t ra
     return overflow(err, "the effective patch size (size - 1) * rate + 1");
   *pad_begin = 0;
   if (kind == PAD_VALID) {
-    *count = in >= span || MC_MUTANT(eip_valid_count_truncating) ? (in - span) / stride + 1 : 0;
+    bool fits = MC_MUTANT(eip_valid_count_truncating, in >= span, true);
+    *count = fits ? (in - span) / stride + 1 : 0;
     return MC_OK;
   }
-  *count = in / stride + (in % stride != 0 && !MC_MUTANT(eip_same_count_floor));
+  *count = in / stride + MC_MUTANT(eip_same_count_floor, in % stride != 0, 0);
   if (*count == 0)
     return MC_OK;
   /* (count-1)*stride lies in [in - stride, in), so the total padding
@@ -360,9 +367,9 @@ static mc_status patch_axis(int64_t in, int64_t size, int64_t stride, int64_t ra
      (0, stride]: it always fits, and computing it this way never overflows. */
   int64_t reach = in - (*count - 1) * stride;
   int64_t total = span > reach ? span - reach : 0;
-  *pad_begin = (kind == PAD_SAME_UPPER) != MC_MUTANT(eip_same_upper_lower_swapped)
-                   ? total / 2
-                   : total - total / 2;
+  bool upper =
+      MC_MUTANT(eip_same_upper_lower_swapped, kind == PAD_SAME_UPPER, kind != PAD_SAME_UPPER);
+  *pad_begin = upper ? total / 2 : total - total / 2;
   return MC_OK;
 }
 

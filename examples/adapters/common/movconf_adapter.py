@@ -14,6 +14,7 @@ Standard library only.
 import base64
 import json
 import sys
+import time
 import traceback
 
 PROTOCOL = "movconf-adapter/1"
@@ -93,18 +94,29 @@ def representable(v, what):
     return v
 
 
+# While a timing request repeats its call (section 15), the protocol's
+# base64 is not what is timed: inputs decoded once, outputs not encoded.
+_timing = {"active": False, "decoded": {}}
+
+
 def raw_bytes(tensor):
     """The tensor's bytes, checked against its type and shape."""
+    if _timing["active"] and id(tensor) in _timing["decoded"]:
+        return _timing["decoded"][id(tensor)]
     raw = base64.b64decode(tensor["base64"], validate=True)
     want = storage_bytes(tensor["type"], element_count(tensor["shape"]))
     if len(raw) != want:
         raise Rejected("invalid_argument", f"{len(raw)} bytes for {tensor['type']}"
                        f"{tensor['shape']}, expected {want}")
+    if _timing["active"]:
+        _timing["decoded"][id(tensor)] = raw
     return raw
 
 
 def tensor_reply(type_name, shape, raw):
     """An output tensor of the protocol from its raw bytes."""
+    if _timing["active"]:
+        return {"type": type_name, "shape": [int(d) for d in shape], "base64": None}
     return {"type": type_name, "shape": [int(d) for d in shape],
             "base64": base64.b64encode(raw).decode("ascii")}
 
@@ -130,8 +142,37 @@ def check_output_size(type_name, shape, max_output_bytes):
 # ---- the session (sections 4 and 7) ----
 
 def handshake(name, version, types_by_op):
+    """Every adapter of this module answers timing requests (section 15)."""
     return {"protocol": PROTOCOL, "name": name, "version": version,
-            "ops": {op: {"types": sorted(types)} for op, types in types_by_op.items()}}
+            "ops": {op: {"types": sorted(types)} for op, types in types_by_op.items()},
+            "timing": True}
+
+
+MAX_CALLS_PER_RUN = 1000000
+
+
+def time_answer(answer, request, plan):
+    """Section 15: per-run seconds per call of answer(request), after the
+    caller's own first call; base64 excluded (see _timing)."""
+    runs, min_run = int(plan["runs"]), float(plan["min_run_seconds"])
+    if not 1 <= runs <= 100 or not 0 <= min_run <= 10:
+        raise ValueError(f"timing request out of range: {plan}")
+    _timing["active"], _timing["decoded"] = True, {}
+    try:
+        answer(request)  # decodes the inputs once, into the cache
+        start = time.perf_counter()
+        answer(request)
+        one = time.perf_counter() - start
+        calls = 1 if one >= min_run else min(MAX_CALLS_PER_RUN, int(min_run / max(one, 1e-9)) + 1)
+        seconds = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            for _ in range(calls):
+                answer(request)
+            seconds.append((time.perf_counter() - start) / calls)
+    finally:
+        _timing["active"], _timing["decoded"] = False, {}
+    return {"seconds": seconds, "calls_per_run": calls}
 
 
 def reply_to(line, answer, log):
@@ -139,6 +180,8 @@ def reply_to(line, answer, log):
     reply = {"id": request["id"]}
     try:
         reply["output"] = answer(request)
+        if "timing" in request:
+            reply["timing"] = time_answer(answer, request, request["timing"])
     except Rejected as e:
         reply["error"] = str(e)
         if e.name is not None:

@@ -49,6 +49,7 @@ class Rejected extends Error {}
 // that a bug in the adapter itself (thrown outside such a call) is never
 // mistaken for the library rejecting an input.
 async function libraryCall(what, fn) {
+  const start = process.hrtime.bigint();
   try {
     return await fn();
   } catch (e) {
@@ -58,6 +59,8 @@ async function libraryCall(what, fn) {
     if (/allocation failed|Invalid typed array length: \d/i.test(text))
       throw new Unsupported(`${what}: the library could not allocate memory: ${text}`);
     throw new Rejected(`${what}: ${text}`);
+  } finally {
+    libraryTime.nanoseconds += process.hrtime.bigint() - start;
   }
 }
 
@@ -283,6 +286,7 @@ async function answer(line, handle, name) {
       throw new Unsupported(`the library produced ${size} bytes, more than max_output_bytes ` +
         `(${request.max_output_bytes}); it has no output cap (MC-L4 is movconf's limit)`);
     reply.output = output;
+    if (request.timing !== undefined) reply.timing = await timeRequest(request, handle);
   } catch (e) {
     if (e instanceof Unsupported) reply.unsupported = e.message.slice(0, MESSAGE_LIMIT);
     else if (e instanceof Rejected) reply.error = e.message.slice(0, MESSAGE_LIMIT) || 'rejected';
@@ -294,6 +298,36 @@ async function answer(line, handle, name) {
   return reply;
 }
 
+// ---- the timing request (spec/adapter-protocol.md, section 15) ----
+// What a timed call costs is the time spent inside libraryCall: the
+// library's own calls, without decoding the inputs or encoding the output.
+
+const libraryTime = { nanoseconds: 0n };
+const MAX_CALLS_PER_RUN = 1000000;
+
+async function timedCall(request, handle) {
+  libraryTime.nanoseconds = 0n;
+  await handle(request);
+  return Number(libraryTime.nanoseconds) / 1e9;
+}
+
+// The reply's "timing" member for a request whose output is already made.
+async function timeRequest(request, handle) {
+  const runs = Number(request.timing.runs), minRun = Number(request.timing.min_run_seconds);
+  if (!(runs >= 1 && runs <= 100 && minRun >= 0 && minRun <= 10))
+    throw new Error(`timing request out of range: ${JSON.stringify(request.timing)}`);
+  const one = await timedCall(request, handle);
+  const callsPerRun = one >= minRun ? 1 :
+    Math.min(MAX_CALLS_PER_RUN, Math.floor(minRun / Math.max(one, 1e-9)) + 1);
+  const seconds = [];
+  for (let r = 0; r < runs; r++) {
+    let total = 0;
+    for (let k = 0; k < callsPerRun; k++) total += await timedCall(request, handle);
+    seconds.push(total / callsPerRun);
+  }
+  return { seconds, calls_per_run: callsPerRun };
+}
+
 // Writes the handshake, then answers request lines one at a time until
 // stdin ends; handlers maps an operation name to its handler, and a request
 // for another operation is unsupported (`library` names what lacks it).
@@ -303,7 +337,7 @@ async function serve({ name, version, ops, handlers, library }) {
     if (!handler) throw new Unsupported(`${library} has no ${request.op}`);
     return handler(request);
   };
-  await writeLine({ protocol: PROTOCOL, name, version, ops });
+  await writeLine({ protocol: PROTOCOL, name, version, ops, timing: true });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.length === 0) continue;
@@ -339,5 +373,6 @@ module.exports = {
   runAdapter,
   storageBytes,
   tensorBytes,
+  timeRequest,
   typedView,
 };

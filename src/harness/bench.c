@@ -1,0 +1,761 @@
+/* The benchmark engine (harness/bench.h): the optimized kernels on named
+   workloads, timed next to a memcpy of the same traffic and to the oracle,
+   after a bitwise check against the oracle's output. */
+#include "harness/bench.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/bench_impl.h"
+#include "movconf/optimized.h"
+#include "movconf/oracle.h"
+#include "movconf/tensor.h"
+
+#define BENCH_RANK 4
+#define BENCH_MAX_RUNS 9
+#define BENCH_PAGE 4096
+#define BENCH_MAX_CALLS_PER_RUN 1000000L
+/* Inputs and outputs of the full workloads stay below 310 MB. */
+#define BENCH_MAX_BYTES MC_DEFAULT_MAX_OUTPUT_BYTES
+
+typedef struct workload {
+  mc_op op;
+  const char *name; /* the workload column; the id is "<op>/<name>/<type>" */
+  mc_type type;
+  int64_t full[BENCH_RANK];
+  int64_t quick[BENCH_RANK];
+  /* SpaceToDepth, DepthToSpace */
+  int64_t block_size;
+  const char *mode;
+  /* BatchToSpace (crops), SpaceToBatch (pads) */
+  int64_t block[BENCH_RANK], begin[BENCH_RANK], end[BENCH_RANK];
+  /* ExtractImagePatches: square windows */
+  int64_t size, stride, rate;
+  const char *auto_pad;
+} workload;
+
+#define S2D MC_OP_SPACE_TO_DEPTH
+#define D2S MC_OP_DEPTH_TO_SPACE
+#define B2S MC_OP_BATCH_TO_SPACE
+#define S2B MC_OP_SPACE_TO_BATCH
+#define EIP MC_OP_EXTRACT_IMAGE_PATCHES
+
+/* Each SpaceToBatch workload is the inverse of a BatchToSpace one:
+   508 + 1 + 3 = 512 = 4 * 128, and 124 + 4 = 128 = 4 * 32 with --quick. */
+// clang-format off
+static const workload workloads[] = {
+  {.op = S2D, .name = "blocks_first", .type = MC_F32, .full = {8, 64, 256, 256},
+   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+  {.op = S2D, .name = "depth_first", .type = MC_F32, .full = {8, 64, 256, 256},
+   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "depth_first"},
+  {.op = D2S, .name = "blocks_first", .type = MC_F32, .full = {8, 256, 128, 128},
+   .quick = {2, 64, 32, 32}, .block_size = 2, .mode = "blocks_first"},
+  {.op = D2S, .name = "depth_first", .type = MC_F32, .full = {8, 256, 128, 128},
+   .quick = {2, 64, 32, 32}, .block_size = 2, .mode = "depth_first"},
+  {.op = B2S, .name = "crops0", .type = MC_F32, .full = {64, 64, 128, 128},
+   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+  {.op = B2S, .name = "crops1", .type = MC_F32, .full = {64, 64, 128, 128},
+   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}, .begin = {0, 0, 1, 1}, .end = {0, 0, 1, 1}},
+  {.op = S2B, .name = "pads0", .type = MC_F32, .full = {4, 64, 512, 512},
+   .quick = {1, 16, 128, 128}, .block = {1, 1, 4, 4}},
+  {.op = S2B, .name = "pads1_3", .type = MC_F32, .full = {4, 64, 508, 508},
+   .quick = {1, 16, 124, 124}, .block = {1, 1, 4, 4}, .begin = {0, 0, 1, 1}, .end = {0, 0, 3, 3}},
+  {.op = EIP, .name = "3x3_valid", .type = MC_F32, .full = {8, 64, 128, 128},
+   .quick = {2, 16, 32, 32}, .size = 3, .stride = 1, .rate = 1, .auto_pad = "valid"},
+  {.op = EIP, .name = "3x3_same_upper", .type = MC_F32, .full = {8, 64, 128, 128},
+   .quick = {2, 16, 32, 32}, .size = 3, .stride = 1, .rate = 1, .auto_pad = "same_upper"},
+  {.op = S2D, .name = "blocks_first", .type = MC_U8, .full = {8, 64, 256, 256},
+   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+  {.op = S2D, .name = "blocks_first", .type = MC_F16, .full = {8, 64, 256, 256},
+   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+  {.op = B2S, .name = "crops0", .type = MC_U8, .full = {64, 64, 128, 128},
+   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+  {.op = B2S, .name = "crops0", .type = MC_F16, .full = {64, 64, 128, 128},
+   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+  /* Latency: a call this small is all overhead; same shape with --quick. */
+  {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
+   .quick = {1, 8, 8, 8}, .block_size = 2, .mode = "blocks_first"},
+};
+// clang-format on
+
+#define WORKLOAD_COUNT ((int)(sizeof workloads / sizeof workloads[0]))
+
+/* How a measurement is repeated. */
+typedef struct timing_plan {
+  int runs;
+  double min_run_seconds;
+} timing_plan;
+
+typedef struct timing {
+  double seconds; /* median per call */
+  int runs;
+  long calls_per_run;
+} timing;
+
+typedef enum row_status { ROW_OK, ROW_MISMATCH, ROW_ERROR, ROW_UNSUPPORTED } row_status;
+
+typedef struct bench_row {
+  const workload *w;
+  char id[64];
+  int64_t in_shape[BENCH_RANK];
+  int out_rank;
+  int64_t out_shape[MC_MAX_RANK];
+  size_t in_bytes, out_bytes, copy_bytes;
+  timing opt, copy, ceiling, oracle; /* oracle.runs == 0: not run */
+  row_status status;
+  char detail[320];
+  /* With --impl: the other implementation's check and timing. */
+  row_status impl_status;
+  timing impl;
+  bool impl_timed_itself; /* an adapter's own figures (the timing request) */
+  char impl_detail[320];
+} bench_row;
+
+/* A request with the tensors it points to. */
+typedef struct bench_case {
+  mc_tensor data, side[3];
+  mc_request req;
+} bench_case;
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void workload_id(const workload *w, char *buf, size_t len) {
+  char prefix[8];
+  snprintf(prefix, sizeof prefix, "%s", mc_op_clause_prefix(w->op));
+  for (char *c = prefix; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  snprintf(buf, len, "%s/%s/%s", prefix, w->name, mc_type_name(w->type));
+}
+
+static void format_shape(int rank, const int64_t *shape, char *buf, size_t len) {
+  size_t used = (size_t)snprintf(buf, len, "[");
+  for (int d = 0; d < rank && used < len; d++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%" PRId64, d ? "," : "", shape[d]);
+  if (used < len)
+    snprintf(buf + used, len - used, "]");
+}
+
+/* A cheap pattern with distinct neighbouring 32-bit words, never all zero. */
+static void fill_pattern(uint8_t *buf, size_t nbytes) {
+  for (size_t i = 0; i < nbytes; i++) {
+    uint32_t word = (uint32_t)(i / 4) * 2654435761u + 0x9e3779b9u;
+    word ^= word >> 15;
+    buf[i] = (uint8_t)(word >> (8 * (i % 4)));
+  }
+}
+
+static mc_status make_side_input(mc_tensor *t, const int64_t *values) {
+  const int64_t shape[1] = {BENCH_RANK};
+  mc_status s = mc_tensor_alloc(t, MC_I64, 1, shape, 64);
+  for (int i = 0; s == MC_OK && i < BENCH_RANK; i++)
+    mc_store_bits(t->data, MC_I64, i, (uint64_t)values[i]);
+  return s;
+}
+
+static void free_case(bench_case *c) {
+  mc_tensor_free(&c->data);
+  for (int i = 0; i < 3; i++)
+    mc_tensor_free(&c->side[i]);
+}
+
+static mc_int_list square(int64_t v) {
+  return (mc_int_list){.count = 2, .v = {v, v}};
+}
+
+/* Builds the request of w with a freshly filled input. */
+static mc_status build_case(const workload *w, const int64_t *shape, bench_case *c) {
+  memset(c, 0, sizeof *c);
+  mc_status s = mc_tensor_alloc(&c->data, w->type, BENCH_RANK, shape, BENCH_MAX_BYTES);
+  if (s != MC_OK)
+    return s;
+  fill_pattern(c->data.data, c->data.nbytes);
+  c->req.op = w->op;
+  c->req.attrs = mc_attrs_none();
+  c->req.inputs[0] = &c->data;
+  c->req.n_inputs = 1;
+  if (w->op == B2S || w->op == S2B) {
+    const int64_t *sides[3] = {w->block, w->begin, w->end};
+    for (int i = 0; i < 3 && s == MC_OK; i++) {
+      s = make_side_input(&c->side[i], sides[i]);
+      c->req.inputs[1 + i] = &c->side[i];
+    }
+    c->req.n_inputs = 4;
+  } else if (w->op == S2D || w->op == D2S) {
+    c->req.attrs.has_block_size = true;
+    c->req.attrs.block_size = w->block_size;
+    c->req.attrs.mode = w->mode;
+  } else {
+    c->req.attrs.sizes = square(w->size);
+    c->req.attrs.strides = square(w->stride);
+    c->req.attrs.rates = square(w->rate);
+    c->req.attrs.auto_pad = w->auto_pad;
+  }
+  return s;
+}
+
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+typedef bool (*bench_call)(void *ctx);
+
+/* Something to time, and its per-call times run by run. */
+typedef struct timed {
+  bench_call call;
+  void *ctx;
+  long calls; /* per run */
+  double per_call[BENCH_MAX_RUNS];
+} timed;
+
+/* Fixes how many calls make a run from one timed call: enough to last
+   min_run_seconds, so that calls shorter than the clock's useful resolution
+   are measured. */
+static bool calibrate(timed *t, double min_run_seconds) {
+  double start = now_seconds();
+  if (!t->call(t->ctx))
+    return false;
+  double one = now_seconds() - start;
+  t->calls = 1;
+  if (one < min_run_seconds)
+    t->calls = one * BENCH_MAX_CALLS_PER_RUN <= min_run_seconds ? BENCH_MAX_CALLS_PER_RUN
+                                                                : (long)(min_run_seconds / one) + 1;
+  return true;
+}
+
+static bool timed_run(timed *t, int run) {
+  double start = now_seconds();
+  for (long i = 0; i < t->calls; i++)
+    if (!t->call(t->ctx))
+      return false;
+  t->per_call[run] = (now_seconds() - start) / (double)t->calls;
+  return true;
+}
+
+static double median(double *values, int n) {
+  qsort(values, (size_t)n, sizeof values[0], compare_doubles);
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+/* Median per-call times of n things timed in alternating runs, so that
+   they all see the same load on the machine. Returns the index of the
+   first whose call failed, or -1. */
+static int measure_alternating(timed *items, int n, const timing_plan *plan, timing *out) {
+  for (int k = 0; k < n; k++)
+    if (!calibrate(&items[k], plan->min_run_seconds))
+      return k;
+  for (int r = 0; r < plan->runs; r++)
+    for (int k = 0; k < n; k++)
+      if (!timed_run(&items[k], r))
+        return k;
+  for (int k = 0; k < n; k++)
+    out[k] = (timing){.seconds = median(items[k].per_call, plan->runs),
+                      .runs = plan->runs,
+                      .calls_per_run = items[k].calls};
+  return -1;
+}
+
+typedef struct kernel_call {
+  const mc_request *req;
+  int threads;
+  mc_tensor *out;
+  mc_status status;
+  mc_error err;
+} kernel_call;
+
+static bool call_kernel(void *ctx) {
+  kernel_call *k = ctx;
+  k->status = mc_optimized_run_into(k->req, k->threads, k->out, &k->err);
+  return k->status == MC_OK;
+}
+
+typedef struct copy_call {
+  uint8_t *dst, *src;
+  size_t bytes;
+  int threads;
+  mc_copy_method method;
+} copy_call;
+
+static bool call_copy(void *ctx) {
+  copy_call *c = ctx;
+  mc_optimized_copy(c->dst, c->src, c->bytes, c->threads, c->method);
+  return true;
+}
+
+/* Two page-aligned buffers of c->bytes with their pages touched (the
+   kernels' tensors are 64-byte aligned: neither copy may do better only
+   because its buffers are), copied once (warm-up). */
+static bool prepare_copy(copy_call *c) {
+  size_t n = (c->bytes + BENCH_PAGE - 1) / BENCH_PAGE * BENCH_PAGE;
+  n = n ? n : BENCH_PAGE;
+  c->dst = aligned_alloc(BENCH_PAGE, n);
+  c->src = aligned_alloc(BENCH_PAGE, n);
+  if (!c->dst || !c->src)
+    return false;
+  fill_pattern(c->dst, n);
+  fill_pattern(c->src, n);
+  return call_copy(c);
+}
+
+/* Where two outputs first differ, or false when they are identical. */
+static bool describe_difference(const mc_tensor *want, const mc_tensor *got, const char *who,
+                                char *buf, size_t len) {
+  bool same_shape = want->type == got->type && want->rank == got->rank;
+  for (int d = 0; same_shape && d < want->rank; d++)
+    same_shape = want->shape[d] == got->shape[d];
+  if (!same_shape || want->nbytes != got->nbytes) {
+    char a[128], b[128];
+    format_shape(want->rank, want->shape, a, sizeof a);
+    format_shape(got->rank, got->shape, b, sizeof b);
+    snprintf(buf, len, "oracle gives %s %s, %s %s %s", mc_type_name(want->type), a, who,
+             mc_type_name(got->type), b);
+    return true;
+  }
+  unsigned bits = mc_type_bits(want->type);
+  for (size_t i = 0; i < want->nbytes; i++)
+    if (want->data[i] != got->data[i]) {
+      snprintf(buf, len, "first differing byte %zu of %zu (element %zu): oracle 0x%02x, %s 0x%02x",
+               i, want->nbytes, i * 8 / bits, want->data[i], who, got->data[i]);
+      return true;
+    }
+  return false;
+}
+
+/* One oracle call into *want, its output compared with the kernels'.
+   Returns false, with the reason in row, on a mismatch or when the oracle
+   fails (*want is then empty or to be freed all the same). */
+static bool check_against_oracle(const mc_request *req, const mc_tensor *got, bench_row *row,
+                                 mc_tensor *want, double *seconds) {
+  mc_error err;
+  double start = now_seconds();
+  mc_status s = mc_oracle_run(req, BENCH_MAX_BYTES, want, &err);
+  *seconds = now_seconds() - start;
+  if (s != MC_OK) {
+    row->status = ROW_ERROR;
+    snprintf(row->detail, sizeof row->detail, "the oracle rejected the workload: %s [%s]: %s",
+             mc_status_name(s), err.clause ? err.clause : "-", err.message);
+    return false;
+  }
+  if (describe_difference(want, got, "the kernels", row->detail, sizeof row->detail))
+    row->status = ROW_MISMATCH;
+  return row->status == ROW_OK;
+}
+
+/* The other implementation computes the workload once into *theirs, which
+   must equal the oracle's output bit for bit before it is timed (an adapter
+   has timed itself by then: its figures count only when the output is right). */
+static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tensor *want,
+                       const timing_plan *plan, bench_row *row, mc_tensor *theirs) {
+  mc_bench_impl_plan own = {.runs = plan->runs, .min_run_seconds = plan->min_run_seconds};
+  mc_bench_impl_status s =
+      mc_bench_impl_prepare(impl, req, &own, theirs, row->impl_detail, sizeof row->impl_detail);
+  if (s == MC_BENCH_IMPL_UNSUPPORTED)
+    row->impl_status = ROW_UNSUPPORTED;
+  else if (s != MC_BENCH_IMPL_OK)
+    row->impl_status = ROW_ERROR;
+  else if (describe_difference(want, theirs, "it", row->impl_detail, sizeof row->impl_detail))
+    row->impl_status = ROW_MISMATCH;
+  else
+    row->impl_status = ROW_OK;
+  row->impl_timed_itself = mc_bench_impl_times_itself(impl);
+  if (row->impl_status == ROW_OK && row->impl_timed_itself)
+    row->impl.seconds = mc_bench_impl_own_timing(impl, &row->impl.runs, &row->impl.calls_per_run);
+}
+
+/* Times the oracle: the checked call plus more runs while they fit. */
+static void time_oracle(const mc_request *req, double first, bool quick, timing *t) {
+  double per_call[3] = {first};
+  int runs = 1;
+  double spent = first;
+  while (!quick && runs < 3 && spent < 10.0) {
+    mc_tensor out;
+    double start = now_seconds();
+    mc_status s = mc_oracle_run(req, BENCH_MAX_BYTES, &out, NULL);
+    per_call[runs] = now_seconds() - start;
+    mc_tensor_free(&out);
+    if (s != MC_OK)
+      break;
+    spent += per_call[runs++];
+  }
+  *t = (timing){.seconds = median(per_call, runs), .runs = runs, .calls_per_run = 1};
+}
+
+static void fail_row(bench_row *row, const char *what, mc_status s, const mc_error *err) {
+  row->status = ROW_ERROR;
+  snprintf(row->detail, sizeof row->detail, "%s: %s [%s]: %s", what, mc_status_name(s),
+           err && err->clause ? err->clause : "-", err ? err->message : "");
+}
+
+/* Times the kernels, the memcpy, the streaming copy and the other
+   implementation (when it matched the oracle) in alternating runs. The two
+   copies share their buffers: same pages, same traffic. */
+static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
+                         const mc_bench_options *o, const timing_plan *plan) {
+  copy_call c = {.bytes = row->copy_bytes, .threads = o->threads, .method = MC_COPY_MEMCPY};
+  if (prepare_copy(&c)) {
+    copy_call ceiling = c;
+    ceiling.method = MC_COPY_STREAMING;
+    timed items[4] = {{.call = call_kernel, .ctx = k},
+                      {.call = call_copy, .ctx = &c},
+                      {.call = call_copy, .ctx = &ceiling},
+                      {.call = mc_bench_impl_call, .ctx = impl}};
+    timing t[4] = {0};
+    bool alternates = impl && row->impl_status == ROW_OK && !mc_bench_impl_times_itself(impl);
+    int n = alternates ? 4 : 3;
+    int failed = measure_alternating(items, n, plan, t);
+    if (failed == 3) { /* the other implementation: the rest is measured without it */
+      row->impl_status = ROW_ERROR;
+      snprintf(row->impl_detail, sizeof row->impl_detail, "a timed call failed");
+      failed = measure_alternating(items, 3, plan, t);
+    }
+    if (failed == 0)
+      fail_row(row, "the kernels failed", k->status, &k->err);
+    row->opt = t[0];
+    row->copy = t[1];
+    row->ceiling = t[2];
+    if (alternates)
+      row->impl = t[3];
+  } else {
+    row->status = ROW_ERROR;
+    snprintf(row->detail, sizeof row->detail, "out of memory for the copies' buffers");
+  }
+  free(c.dst);
+  free(c.src);
+}
+
+/* Checks the kernels against the oracle on a built case, then times them,
+   the memcpy baseline and the oracle. */
+static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options *o,
+                           const timing_plan *plan, mc_bench_impl *impl) {
+  mc_error err = {0};
+  mc_type type;
+  int64_t shape[MC_MAX_RANK];
+  mc_status s =
+      mc_optimized_output_shape(&c->req, BENCH_MAX_BYTES, &type, &row->out_rank, shape, &err);
+  mc_tensor out = {0};
+  if (s == MC_OK)
+    s = mc_tensor_alloc(&out, type, row->out_rank, shape, BENCH_MAX_BYTES);
+  if (s != MC_OK) {
+    fail_row(row, "no output for this workload", s, &err);
+    return;
+  }
+  memcpy(row->out_shape, shape, sizeof row->out_shape);
+  row->out_bytes = out.nbytes;
+  row->copy_bytes = (row->in_bytes + row->out_bytes) / 2;
+  /* Not zeros: the check must see any byte the kernels leave unwritten. */
+  memset(out.data, 0xa5, out.nbytes);
+  kernel_call k = {.req = &c->req, .threads = o->threads, .out = &out};
+  double oracle_first = 0;
+  mc_tensor want = {0}, theirs = {0};
+  if (!call_kernel(&k)) { /* the warm-up */
+    fail_row(row, "the kernels failed", k.status, &k.err);
+  } else if (check_against_oracle(&c->req, &out, row, &want, &oracle_first)) {
+    if (impl)
+      check_impl(impl, &c->req, &want, plan, row, &theirs);
+    mc_tensor_free(&want); /* not needed while timing: less memory in use */
+    time_kernels(&k, impl, row, o, plan);
+  }
+  if (impl)
+    mc_bench_impl_release(impl);
+  mc_tensor_free(&want);
+  mc_tensor_free(&theirs);
+  mc_tensor_free(&out);
+  if (row->status == ROW_OK)
+    time_oracle(&c->req, oracle_first, o->quick, &row->oracle);
+}
+
+static void bench_workload(const workload *w, const mc_bench_options *o, const timing_plan *plan,
+                           mc_bench_impl *impl, bench_row *row) {
+  memset(row, 0, sizeof *row);
+  row->w = w;
+  workload_id(w, row->id, sizeof row->id);
+  memcpy(row->in_shape, o->quick ? w->quick : w->full, sizeof row->in_shape);
+  char shape[64];
+  format_shape(BENCH_RANK, row->in_shape, shape, sizeof shape);
+  fprintf(stderr, "bench: %s %s...\n", row->id, shape);
+  bench_case c;
+  mc_status s = build_case(w, row->in_shape, &c);
+  if (s != MC_OK)
+    fail_row(row, "cannot build the input", s, NULL);
+  else {
+    row->in_bytes = c.data.nbytes;
+    bench_case_run(&c, row, o, plan, impl);
+  }
+  free_case(&c);
+}
+
+/* "12.3 us", "4.56 ms", "1.23 s" */
+static void format_seconds(double s, char *buf, size_t len) {
+  if (s < 1e-3)
+    snprintf(buf, len, "%.2f us", s * 1e6);
+  else if (s < 1)
+    snprintf(buf, len, "%.2f ms", s * 1e3);
+  else
+    snprintf(buf, len, "%.2f s", s);
+}
+
+/* "4.10 kB", "268.44 MB" (powers of 10, like GB/s) */
+static void format_bytes(double bytes, char *buf, size_t len) {
+  if (bytes < 1e6)
+    snprintf(buf, len, "%.2f kB", bytes / 1e3);
+  else
+    snprintf(buf, len, "%.2f MB", bytes / 1e6);
+}
+
+static double gb_per_s(double bytes, double seconds) {
+  return seconds > 0 ? bytes / seconds / 1e9 : 0;
+}
+
+static double row_gbps(const bench_row *r) {
+  return gb_per_s((double)(r->in_bytes + r->out_bytes), r->opt.seconds);
+}
+
+static double row_copy_gbps(const bench_row *r) {
+  return gb_per_s(2.0 * (double)r->copy_bytes, r->copy.seconds);
+}
+
+static double row_ceiling_gbps(const bench_row *r) {
+  return gb_per_s(2.0 * (double)r->copy_bytes, r->ceiling.seconds);
+}
+
+#define ROW_FORMAT "%-22s %-15s %-4s %-16s %3s %10s %10s %7s %7s %9s %7s %10s %13s %8s\n"
+
+static void print_header(void) {
+  printf(ROW_FORMAT, "op", "workload", "type", "input", "thr", "bytes", "time", "GB/s", "memcpy",
+         "vs-memcpy", "ceiling", "vs-ceiling", "oracle", "speedup");
+}
+
+static void print_row(const bench_row *r, int threads) {
+  char shape[64], thr[16], mb[32], time[32], gbps[32], copy[32], ratio[32], oracle[48], speedup[32];
+  char ceiling[32], ceiling_ratio[32];
+  format_shape(BENCH_RANK, r->in_shape, shape, sizeof shape);
+  snprintf(thr, sizeof thr, "%d", threads);
+  format_bytes((double)(r->in_bytes + r->out_bytes), mb, sizeof mb);
+  const char *name = mc_op_name(r->w->op), *type = mc_type_name(r->w->type);
+  if (r->status != ROW_OK) {
+    printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-", "-",
+           "-");
+    const char *what = r->status == ROW_MISMATCH ? "*** MISMATCH ***" : "*** ERROR ***";
+    printf("  %s %s: %s\n", what, r->id, r->detail);
+    fflush(stdout);
+    fprintf(stderr, "bench: %s %s: %s\n", what, r->id, r->detail);
+    return;
+  }
+  format_seconds(r->opt.seconds, time, sizeof time);
+  snprintf(gbps, sizeof gbps, "%.2f", row_gbps(r));
+  snprintf(copy, sizeof copy, "%.2f", row_copy_gbps(r));
+  snprintf(ratio, sizeof ratio, "%.2f", row_gbps(r) / row_copy_gbps(r));
+  snprintf(ceiling, sizeof ceiling, "%.2f", row_ceiling_gbps(r));
+  snprintf(ceiling_ratio, sizeof ceiling_ratio, "%.2f", row_gbps(r) / row_ceiling_gbps(r));
+  char oracle_time[32];
+  format_seconds(r->oracle.seconds, oracle_time, sizeof oracle_time);
+  snprintf(oracle, sizeof oracle, "%s (%d)", oracle_time, r->oracle.runs);
+  double times = r->oracle.seconds / r->opt.seconds;
+  snprintf(speedup, sizeof speedup, times < 10 ? "%.2fx" : "%.1fx", times);
+  printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, time, gbps, copy, ratio, ceiling,
+         ceiling_ratio, oracle, speedup);
+  fflush(stdout);
+}
+
+static cJSON *shape_json(int rank, const int64_t *shape) {
+  cJSON *a = cJSON_CreateArray();
+  for (int d = 0; a && d < rank; d++)
+    cJSON_AddItemToArray(a, cJSON_CreateNumber((double)shape[d]));
+  return a;
+}
+
+static const char *row_status_name(row_status s) {
+  return s == ROW_OK         ? "ok"
+         : s == ROW_MISMATCH ? "mismatch"
+         : s == ROW_ERROR    ? "error"
+                             : "unsupported";
+}
+
+/* The other implementation's figures, under the row they belong to. */
+static void print_impl_row(const bench_row *r, const char *name) {
+  if (r->status != ROW_OK)
+    return;
+  if (r->impl_status != ROW_OK) {
+    const char *what = r->impl_status == ROW_UNSUPPORTED ? "unsupported"
+                       : r->impl_status == ROW_MISMATCH  ? "*** MISMATCH ***"
+                                                         : "*** ERROR ***";
+    printf("  %s: %s: %s\n", name, what, r->impl_detail);
+    return;
+  }
+  char time[32];
+  format_seconds(r->impl.seconds, time, sizeof time);
+  double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
+  printf("  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast%s\n", name, time, gbps,
+         gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds,
+         r->impl_timed_itself ? " (its own timing)" : "");
+  fflush(stdout);
+}
+
+static cJSON *impl_json(const bench_row *r, const char *name) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "name", name);
+  cJSON_AddStringToObject(o, "status", row_status_name(r->impl_status));
+  if (r->impl_status != ROW_OK) {
+    cJSON_AddStringToObject(o, "detail", r->impl_detail);
+    return o;
+  }
+  double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
+  cJSON_AddNumberToObject(o, "seconds", r->impl.seconds);
+  cJSON_AddNumberToObject(o, "runs", r->impl.runs);
+  cJSON_AddNumberToObject(o, "calls_per_run", (double)r->impl.calls_per_run);
+  cJSON_AddStringToObject(o, "timed_by", r->impl_timed_itself ? "itself" : "movconf");
+  cJSON_AddNumberToObject(o, "gb_per_s", gbps);
+  cJSON_AddNumberToObject(o, "ceiling_ratio", gbps / row_ceiling_gbps(r));
+  cJSON_AddNumberToObject(o, "movconf_speedup", r->impl.seconds / r->opt.seconds);
+  return o;
+}
+
+static cJSON *row_json(const bench_row *r, int threads, const char *impl_name) {
+  cJSON *o = cJSON_CreateObject();
+  bool ok = r->status == ROW_OK;
+  cJSON_AddStringToObject(o, "id", r->id);
+  cJSON_AddStringToObject(o, "op", mc_op_name(r->w->op));
+  cJSON_AddStringToObject(o, "workload", r->w->name);
+  cJSON_AddStringToObject(o, "type", mc_type_name(r->w->type));
+  cJSON_AddItemToObject(o, "input_shape", shape_json(BENCH_RANK, r->in_shape));
+  cJSON_AddItemToObject(o, "output_shape", shape_json(r->out_rank, r->out_shape));
+  cJSON_AddNumberToObject(o, "threads", threads);
+  cJSON_AddStringToObject(o, "status", row_status_name(r->status));
+  if (!ok)
+    cJSON_AddStringToObject(o, "detail", r->detail);
+  cJSON_AddNumberToObject(o, "input_bytes", (double)r->in_bytes);
+  cJSON_AddNumberToObject(o, "output_bytes", (double)r->out_bytes);
+  cJSON_AddNumberToObject(o, "bytes", (double)(r->in_bytes + r->out_bytes));
+  if (!ok)
+    return o;
+  cJSON_AddNumberToObject(o, "seconds", r->opt.seconds);
+  cJSON_AddNumberToObject(o, "microseconds_per_call", r->opt.seconds * 1e6);
+  cJSON_AddNumberToObject(o, "runs", r->opt.runs);
+  cJSON_AddNumberToObject(o, "calls_per_run", (double)r->opt.calls_per_run);
+  cJSON_AddNumberToObject(o, "gb_per_s", row_gbps(r));
+  cJSON_AddNumberToObject(o, "memcpy_bytes", (double)r->copy_bytes);
+  cJSON_AddNumberToObject(o, "memcpy_seconds", r->copy.seconds);
+  cJSON_AddNumberToObject(o, "memcpy_gb_per_s", row_copy_gbps(r));
+  cJSON_AddNumberToObject(o, "memcpy_ratio", row_gbps(r) / row_copy_gbps(r));
+  cJSON_AddNumberToObject(o, "ceiling_seconds", r->ceiling.seconds);
+  cJSON_AddNumberToObject(o, "ceiling_gb_per_s", row_ceiling_gbps(r));
+  cJSON_AddNumberToObject(o, "ceiling_ratio", row_gbps(r) / row_ceiling_gbps(r));
+  cJSON_AddNumberToObject(o, "oracle_seconds", r->oracle.seconds);
+  cJSON_AddNumberToObject(o, "oracle_runs", r->oracle.runs);
+  cJSON_AddNumberToObject(o, "oracle_ratio", r->oracle.seconds / r->opt.seconds);
+  if (impl_name)
+    cJSON_AddItemToObject(o, "impl", impl_json(r, impl_name));
+  return o;
+}
+
+static bool write_json(const char *path, const bench_row *rows, int n, const mc_bench_options *o,
+                       const timing_plan *plan, const char *impl_name) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "movconf_version", o->version ? o->version : "");
+  cJSON_AddNumberToObject(root, "threads", o->threads);
+  cJSON_AddBoolToObject(root, "quick", o->quick);
+  cJSON_AddNumberToObject(root, "runs", plan->runs);
+  cJSON_AddNumberToObject(root, "min_run_seconds", plan->min_run_seconds);
+  if (impl_name) {
+    cJSON_AddStringToObject(root, "impl", impl_name);
+    cJSON_AddStringToObject(root, "impl_spec", o->impl);
+  }
+  cJSON *list = cJSON_AddArrayToObject(root, "workloads");
+  for (int i = 0; i < n; i++)
+    cJSON_AddItemToArray(list, row_json(&rows[i], o->threads, impl_name));
+  char *text = cJSON_Print(root);
+  cJSON_Delete(root);
+  FILE *f = text ? fopen(path, "w") : NULL;
+  bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+  ok = f && fclose(f) == 0 && ok;
+  if (!ok)
+    fprintf(stderr, "movconf bench: cannot write %s\n", path);
+  cJSON_free(text);
+  return ok;
+}
+
+static bool selected(const workload *w, const char *filter) {
+  char id[64];
+  workload_id(w, id, sizeof id);
+  return !filter || fnmatch(filter, id, 0) == 0;
+}
+
+static void list_workloads(const mc_bench_options *o) {
+  for (int i = 0; i < WORKLOAD_COUNT; i++) {
+    if (!selected(&workloads[i], o->filter))
+      continue;
+    char id[64], shape[64];
+    workload_id(&workloads[i], id, sizeof id);
+    format_shape(BENCH_RANK, o->quick ? workloads[i].quick : workloads[i].full, shape,
+                 sizeof shape);
+    printf("%-28s %s\n", id, shape);
+  }
+}
+
+int mc_bench_count(const char *filter) {
+  int n = 0;
+  for (int i = 0; i < WORKLOAD_COUNT; i++)
+    n += selected(&workloads[i], filter);
+  return n;
+}
+
+void mc_bench_list(const mc_bench_options *options) {
+  list_workloads(options);
+}
+
+int mc_bench_run(const mc_bench_options *options) {
+  mc_bench_options o = *options;
+  if (o.threads <= 0)
+    o.threads = mc_default_threads();
+  mc_bench_impl *impl = NULL;
+  if (o.impl) {
+    char why[512];
+    impl = mc_bench_impl_open(o.impl, why, sizeof why);
+    if (!impl) {
+      fprintf(stderr, "movconf bench: cannot open --impl %s: %s\n", o.impl, why);
+      return 2;
+    }
+  }
+  const char *impl_name = impl ? mc_bench_impl_name(impl) : NULL;
+  timing_plan plan = o.quick ? (timing_plan){.runs = 5, .min_run_seconds = 2e-3}
+                             : (timing_plan){.runs = BENCH_MAX_RUNS, .min_run_seconds = 20e-3};
+  bench_row rows[WORKLOAD_COUNT];
+  int n = 0;
+  bool all_ok = true;
+  printf("movconf bench: %d thread%s%s; time: median of %d runs; oracle: single-threaded, %s\n",
+         o.threads, o.threads == 1 ? "" : "s", o.quick ? ", quick shapes" : "", plan.runs,
+         o.quick ? "1 run" : "median of up to 3 runs (count in brackets)");
+  if (impl_name)
+    printf("and %s (--impl %s), %s\n", impl_name, o.impl,
+           mc_bench_impl_times_itself(impl)
+               ? "timing itself (the timing request, spec/adapter-protocol.md section 15)"
+               : "timed in the same alternating runs");
+  print_header();
+  for (int i = 0; i < WORKLOAD_COUNT; i++) {
+    if (!selected(&workloads[i], o.filter))
+      continue;
+    bench_workload(&workloads[i], &o, &plan, impl, &rows[n]);
+    print_row(&rows[n], o.threads);
+    all_ok = all_ok && rows[n].status == ROW_OK;
+    if (impl) {
+      print_impl_row(&rows[n], impl_name);
+      all_ok = all_ok && (rows[n].impl_status == ROW_OK || rows[n].impl_status == ROW_UNSUPPORTED);
+    }
+    n++;
+  }
+  if (!all_ok)
+    fputs("movconf bench: *** MISMATCH OR ERROR: see the rows marked above ***\n", stderr);
+  bool written = !o.json_path || write_json(o.json_path, rows, n, &o, &plan, impl_name);
+  mc_bench_impl_close(impl);
+  return all_ok && written ? 0 : 1;
+}

@@ -1,0 +1,151 @@
+/* Third-party implementations in movconf bench (harness/bench_impl.h). */
+#include "harness/bench_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/impl_exec_timing.h"
+#include "harness/plugin_call.h"
+#include "movconf/tensor.h"
+
+struct mc_bench_impl {
+  char name[160];
+  const movconf_plugin_v1 *plugin;
+  mc_plugin_call call;
+  bool prepared;
+  movconf_plugin_output output;
+  /* exec:COMMAND, timing itself */
+  mc_exec_timing *adapter;
+  mc_exec_timed timed;
+};
+
+static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
+  const movconf_plugin_v1 *table = mc_plugin_load(path, NULL, err, errlen);
+  if (!table)
+    return NULL;
+  mc_bench_impl *impl = calloc(1, sizeof *impl);
+  if (!impl) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  impl->plugin = table;
+  snprintf(impl->name, sizeof impl->name, "%s %s", table->name, table->version);
+  return impl;
+}
+
+static mc_bench_impl *open_adapter(const char *command, char *err, size_t errlen) {
+  mc_bench_impl *impl = calloc(1, sizeof *impl);
+  if (!impl) {
+    snprintf(err, errlen, "out of memory");
+    return NULL;
+  }
+  impl->adapter = mc_exec_timing_open(command, impl->name, sizeof impl->name, err, errlen);
+  if (!impl->adapter) {
+    free(impl);
+    return NULL;
+  }
+  return impl;
+}
+
+mc_bench_impl *mc_bench_impl_open(const char *spec, char *err, size_t errlen) {
+  if (strncmp(spec, "plugin:", 7) == 0)
+    return open_plugin(spec + 7, err, errlen);
+  if (strncmp(spec, "exec:", 5) == 0)
+    return open_adapter(spec + 5, err, errlen);
+  snprintf(err, errlen, "--impl takes plugin:PATH or exec:COMMAND, not '%s'", spec);
+  return NULL;
+}
+
+void mc_bench_impl_close(mc_bench_impl *impl) {
+  if (!impl)
+    return;
+  mc_bench_impl_release(impl);
+  mc_exec_timing_close(impl->adapter);
+  free(impl); /* a plugin stays loaded: the ABI lets it keep state until exit */
+}
+
+const char *mc_bench_impl_name(const mc_bench_impl *impl) {
+  return impl->name;
+}
+
+static mc_bench_impl_status plugin_failed(const movconf_plugin_message *m, const char *what,
+                                          char *detail, size_t len) {
+  snprintf(detail, len, "%s: %s%s%s", what, m->error[0] ? m->error : "rejected",
+           m->text[0] ? ": " : "", m->text);
+  return MC_BENCH_IMPL_FAILED;
+}
+
+static mc_bench_impl_status prepare_plugin(mc_bench_impl *impl, const mc_request *req,
+                                           mc_tensor *out, char *detail, size_t len) {
+  const movconf_plugin_v1 *t = impl->plugin;
+  if (!mc_plugin_call_init(&impl->call, req, MC_DEFAULT_MAX_OUTPUT_BYTES)) {
+    snprintf(detail, len, "cannot present the request to the plugin");
+    return MC_BENCH_IMPL_FAILED;
+  }
+  impl->prepared = true;
+  if (t->supports && !t->supports(&impl->call.query)) {
+    snprintf(detail, len, "the plugin does not claim this request");
+    return MC_BENCH_IMPL_UNSUPPORTED;
+  }
+  movconf_plugin_message m = {0};
+  memset(&impl->output, 0, sizeof impl->output);
+  if (t->output_shape(&impl->call.request, &impl->output, &m) != MOVCONF_PLUGIN_OK)
+    return plugin_failed(&m, "output_shape()", detail, len);
+  size_t nbytes = 0;
+  char error[64], message[256];
+  if (mc_plugin_check_announced(&impl->output, MC_DEFAULT_MAX_OUTPUT_BYTES, &nbytes, error,
+                                sizeof error, message, sizeof message) != MC_PLUGIN_ANNOUNCED_OK) {
+    snprintf(detail, len, "output_shape() announced %s", message);
+    return MC_BENCH_IMPL_FAILED;
+  }
+  if (mc_tensor_alloc(out, (mc_type)impl->output.type, impl->output.rank, impl->output.shape,
+                      MC_DEFAULT_MAX_OUTPUT_BYTES) != MC_OK) {
+    snprintf(detail, len, "cannot allocate the plugin's output (%zu bytes)", nbytes);
+    return MC_BENCH_IMPL_FAILED;
+  }
+  memset(out->data, 0xa5, out->nbytes); /* unwritten bytes must show */
+  impl->output.data = out->data;
+  impl->output.nbytes = out->nbytes;
+  if (t->run(&impl->call.request, &impl->output, &m) != MOVCONF_PLUGIN_OK)
+    return plugin_failed(&m, "run()", detail, len);
+  return MC_BENCH_IMPL_OK;
+}
+
+mc_bench_impl_status mc_bench_impl_prepare(mc_bench_impl *impl, const mc_request *req,
+                                           const mc_bench_impl_plan *plan, mc_tensor *out,
+                                           char *detail, size_t detail_len) {
+  memset(out, 0, sizeof *out);
+  mc_bench_impl_release(impl);
+  if (impl->adapter)
+    return mc_exec_timing_measure(impl->adapter, req, plan->runs, plan->min_run_seconds, out,
+                                  &impl->timed, detail, detail_len);
+  return prepare_plugin(impl, req, out, detail, detail_len);
+}
+
+bool mc_bench_impl_times_itself(const mc_bench_impl *impl) {
+  return impl->adapter != NULL;
+}
+
+double mc_bench_impl_own_timing(const mc_bench_impl *impl, int *runs, long *calls_per_run) {
+  *runs = impl->timed.runs;
+  *calls_per_run = impl->timed.calls_per_run;
+  return impl->timed.median_seconds;
+}
+
+/* A call is what a user pays for: output_shape() (validation), then run(),
+   which the ABI allows only after output_shape() accepted the request. */
+bool mc_bench_impl_call(void *ctx) {
+  mc_bench_impl *impl = ctx;
+  const movconf_plugin_v1 *t = impl->plugin;
+  movconf_plugin_output shape = {0};
+  movconf_plugin_message m = {0};
+  return t->output_shape(&impl->call.request, &shape, &m) == MOVCONF_PLUGIN_OK &&
+         t->run(&impl->call.request, &impl->output, &m) == MOVCONF_PLUGIN_OK;
+}
+
+void mc_bench_impl_release(mc_bench_impl *impl) {
+  if (impl->prepared)
+    mc_plugin_call_free(&impl->call);
+  impl->prepared = false;
+}
