@@ -258,6 +258,21 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
 void mc_fuzz_stats_free(mc_fuzz_stats *s);
 
+/* Called with the running totals while a campaign runs (may be NULL). */
+typedef void (*mc_fuzz_progress)(void *ctx, const mc_fuzz_stats *s);
+/* The whole campaign: opens the implementation o->impl_spec and runs it,
+   or with jobs > 1 forks that many workers (each its own implementation
+   and stream of the seed, o->runs shared out) and adds up what they
+   report; findings with the same key are one. 0 done, 2 when the
+   implementation cannot be opened (said on stderr). */
+int mc_fuzz_run(const mc_fuzz_options *o, const mc_impl_options *impl_options, int jobs,
+                mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx);
+/* The summary table: runs and failures per operation, rates, findings. */
+void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const mc_fuzz_stats *s,
+                           double seconds);
+bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
+                        const mc_fuzz_stats *s, double seconds);
+
 /* ---- showing one case (movconf show) ---- */
 
 /* Prints the case for a person: origin, clauses, attributes, inputs and the
