@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const p = require('./protocol.js');
-const { varint } = require('../onnxruntime/onnx_model.js');
+const { varint } = require('./onnx_model.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
