@@ -63,8 +63,11 @@ async function libraryCall(what, fn) {
       process.exit(TRAP_STATUS);
     }
     const text = e && e.message !== undefined ? e.message : String(e);
-    // Out of memory, as opposed to a size the library computed negative.
-    if (/allocation failed|Invalid typed array length: \d/i.test(text))
+    // Out of memory, as opposed to a size the library computed negative. V8
+    // says "Invalid array length" for a plain Array beyond its element limit
+    // (about 2^27), which tfjs-backend-wasm's spaceToBatchND reaches on a
+    // 2^28-element output.
+    if (/allocation failed|Invalid typed array length: \d|^Invalid array length$/i.test(text))
       throw new Unsupported(`${what}: the library could not allocate memory: ${text}`);
     throw new Rejected(`${what}: ${text}`);
   }
