@@ -176,7 +176,8 @@ armnn::IConnectableLayer *addLayer(armnn::INetwork &net, const movconf_plugin_re
 // MOVCONF_ARMNN_ANY_MODE=1 claims every mode and runs it as Arm NN's one
 // mode: the experiment of README.md that shows which mode that is.
 bool anyMode() {
-  static const bool any = std::getenv("MOVCONF_ARMNN_ANY_MODE") != nullptr;
+  static const char *value = std::getenv("MOVCONF_ARMNN_ANY_MODE");
+  static const bool any = value != nullptr && std::strcmp(value, "1") == 0;
   return any;
 }
 
