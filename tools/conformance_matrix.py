@@ -16,7 +16,9 @@ detection command succeeds, runs `movconf run --impl IMPL --json FILE
   - for each implementation x operation, how many invalid cases passed by a
     named rejection (the error name was compared) and how many by an unnamed
     one (any rejection passes: the reason is not verified), from the
-    "rejection" field of movconf's JSON report (spec/runner.md);
+    "rejection" field of movconf's JSON report (spec/runner.md), and per
+    implementation whether it names movconf's errors at all, so that an
+    unnamed pass is not read as a verified check;
   - every distinct failure: the cases that show it, a minimal reproducing
     case id, its class (bug, semantic-difference, limitation) and an
     explanation, taken from docs/conformance-explanations.json.
