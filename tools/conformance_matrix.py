@@ -16,7 +16,9 @@ detection command succeeds, runs `movconf run --impl IMPL --json FILE
   - for each implementation x operation, how many invalid cases passed by a
     named rejection (the error name was compared) and how many by an unnamed
     one (any rejection passes: the reason is not verified), from the
-    "rejection" field of movconf's JSON report (spec/runner.md);
+    "rejection" field of movconf's JSON report (spec/runner.md), and per
+    implementation whether it names movconf's errors at all, so that an
+    unnamed pass is not read as a verified check;
   - every distinct failure: the cases that show it, a minimal reproducing
     case id, its class (bug, semantic-difference, limitation) and an
     explanation, taken from docs/conformance-explanations.json.
@@ -320,15 +322,23 @@ def rejection_counts(cases):
     return counts
 
 
+def names_errors(r):
+    """Whether the implementation named one of movconf's errors in this run
+    (a named pass, or a wrong-error: a name that was compared and differed)."""
+    return (any(named for named, _ in r["rejections"].values())
+            or r["counts_by_verdict"].get("wrong-error", 0) > 0)
+
+
 def rejection_table(results):
-    lines = ["| implementation | " + " | ".join(OPS) + " |",
-             "|---|" + "---|" * len(OPS)]
+    lines = ["| implementation | names movconf's errors | " + " | ".join(OPS) + " |",
+             "|---|---|" + "---|" * len(OPS)]
     for r in results:
         row = []
         for op in OPS:
             named, unnamed = r["rejections"].get(op, [0, 0])
             row.append("%d named, %d unnamed" % (named, unnamed) if named or unnamed else "")
-        lines.append("| %s | %s |" % (r["adapter"]["name"], " | ".join(row)))
+        names = "yes" if names_errors(r) else "no: unnamed rejections only"
+        lines.append("| %s | %s | %s |" % (r["adapter"]["name"], names, " | ".join(row)))
     return lines
 
 
@@ -382,7 +392,12 @@ def render(results, missing, paths):
             "of memory) counts as a pass. The unnamed counts below are therefore an upper bound "
             "on the validity checks a library really performs; the adapters' READMEs and the "
             "rejection messages in `movconf run --json` reports (case `detail` on failures) say "
-            "more. Each cell: invalid cases passed by a named rejection, by an unnamed one.", ""]
+            "more. The column \"names movconf's errors\" says whether the implementation gave "
+            "error names at all in this run; where it says no, every pass in its row is an "
+            "unnamed one, which shows that the input was rejected, not that it was rejected for "
+            "the right reason. Implementations that name movconf's errors in this run: %s. "
+            "Each other cell: invalid cases passed by a named rejection, by an unnamed one."
+            % (", ".join(r["adapter"]["name"] for r in results if names_errors(r)) or "none"), ""]
     out += rejection_table(results)
     out += ["", "## Failures", "",
             "Every distinct failure, its class (bug: the library is wrong by its own "
@@ -492,7 +507,9 @@ def run_all(args, workdir):
                         "counts": op_counts(report["cases"]), "groups": groups,
                         "unexplained": unexplained, "passed": passed,
                         "uncarried": uncarried(report["cases"]),
-                        "rejections": rejection_counts(report["cases"])})
+                        "rejections": rejection_counts(report["cases"]),
+                        "counts_by_verdict": {v: sum(1 for c in report["cases"] if c["verdict"] == v)
+                                              for v in FAILURES}})
     return results, missing, paths, entries
 
 
@@ -568,7 +585,7 @@ def main(argv):
             f.write(text)
         progress("wrote", os.path.relpath(args.out, REPO))
     for e in stale_entries(entries, results):
-        progress("note: explanation \"%s\" (%s) matched no failure" % (e["title"], e["adapter"]))
+        progress("note: explanation \"%s\" (%s) matched no failure" % (e["title"], ", ".join(e["adapters"])))
     problems = problems_of(results)
     for p in problems:
         progress(p)

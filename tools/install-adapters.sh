@@ -1,19 +1,21 @@
 #!/bin/sh
 # Installs what the third-party adapters of examples/adapters/ need, on a
 # fresh Debian 12, as root, from the repository's top folder:
-#   - Debian packages python3-torch (PyTorch adapter), libxnnpack-dev and
-#     libpthreadpool-dev (XNNPACK plugins, built by CMake when found), when
-#     missing, after apt-get update;
-#   - the npm packages of examples/adapters/onnxruntime and tfjs
-#     (npm ci --ignore-scripts), when node_modules is missing or older than
-#     package-lock.json.
+#   - Debian packages python3-torch (PyTorch adapter), python3-opencv and
+#     python3-onnx (OpenCV DNN adapter), libxnnpack-dev and libpthreadpool-dev
+#     (XNNPACK plugins), libarmnn-dev, libarmnn-cpuref-backend22 and g++ (Arm
+#     NN plugin; CMake builds the plugins when it finds them), when missing,
+#     after apt-get update;
+#   - the npm packages of examples/adapters/onnxruntime, onnxruntime-web, tfjs
+#     and tfjs-wasm (npm ci --ignore-scripts), when node_modules is missing
+#     or older than package-lock.json.
 # Idempotent: when everything is there it only checks and says so.
 # Then: cmake --build build && python3 tools/conformance_matrix.py --strict
 # usage: sh tools/install-adapters.sh [--help]
 set -eu
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 if [ $# -gt 0 ]; then
@@ -26,7 +28,8 @@ say() { echo "install-adapters: $*"; }
 
 # ---- Debian packages (node and npm may come from elsewhere: nodesource, nvm)
 missing=""
-for pkg in python3-torch libxnnpack-dev libpthreadpool-dev; do
+for pkg in python3-torch python3-opencv python3-onnx libxnnpack-dev libpthreadpool-dev \
+           libarmnn-dev libarmnn-cpuref-backend22 g++; do
   if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     say "$pkg: installed"
   else
@@ -55,7 +58,8 @@ if [ -n "$missing" ]; then
 fi
 
 # ---- npm packages of the Node.js adapters
-for dir in examples/adapters/onnxruntime examples/adapters/tfjs; do
+for dir in examples/adapters/onnxruntime examples/adapters/onnxruntime-web \
+           examples/adapters/tfjs examples/adapters/tfjs-wasm; do
   marker=$dir/node_modules/.package-lock.json
   if [ -f "$marker" ] && [ ! "$dir/package-lock.json" -nt "$marker" ]; then
     say "$dir: node_modules up to date"
@@ -65,5 +69,6 @@ for dir in examples/adapters/onnxruntime examples/adapters/tfjs; do
   (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 done
 
-say "done; build (cmake --build build) for the XNNPACK plugins, then run"
+say "done; configure and build (cmake --preset default && cmake --build build) for the"
+say "XNNPACK and Arm NN plugins, then run"
 say "python3 tools/conformance_matrix.py --strict"

@@ -15,6 +15,8 @@ const PROTOCOL = 'movconf-adapter/1';
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 const MESSAGE_LIMIT = 2000;
+// Exit status after a WebAssembly trap in a library call (libraryCall).
+const TRAP_STATUS = 4;
 
 // Bits per element of every type name of the protocol (section 6).
 const ELEMENT_BITS = {
@@ -54,9 +56,19 @@ async function libraryCall(what, fn) {
     return await fn();
   } catch (e) {
     if (e instanceof Unsupported) throw e;
+    // A WebAssembly trap is the library crashing, not rejecting, and may
+    // leave its module's memory corrupt: the process ends, movconf reports
+    // the case as a crash and starts a fresh adapter for the next one.
+    if (e instanceof WebAssembly.RuntimeError) {
+      log('adapter', `${what}: WebAssembly trap: ${e.message}; exiting with status ${TRAP_STATUS}`);
+      process.exit(TRAP_STATUS);
+    }
     const text = e && e.message !== undefined ? e.message : String(e);
-    // Out of memory, as opposed to a size the library computed negative.
-    if (/allocation failed|Invalid typed array length: \d/i.test(text))
+    // Out of memory, as opposed to a size the library computed negative. V8
+    // says "Invalid array length" for a plain Array beyond its element limit
+    // (about 2^27), which tfjs-backend-wasm's spaceToBatchND reaches on a
+    // 2^28-element output.
+    if (/allocation failed|Invalid typed array length: \d|^Invalid array length$/i.test(text))
       throw new Unsupported(`${what}: the library could not allocate memory: ${text}`);
     throw new Rejected(`${what}: ${text}`);
   } finally {
@@ -247,12 +259,13 @@ function sideInputNumbers(values, what) {
   });
 }
 
-// The protocol's output tensor from raw bytes (a Buffer or typed array).
+// A handler's output from raw bytes (a Buffer or typed array): answer()
+// checks its size against max_output_bytes before encoding it in base64.
 function outputTensor(type, shape, data) {
   const bytes = ArrayBuffer.isView(data)
     ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
     : Buffer.from(data);
-  return { type, shape: shape.map(Number), base64: bytes.toString('base64') };
+  return { type, shape: shape.map(Number), bytes };
 }
 
 // ---- the session ----
@@ -285,7 +298,10 @@ async function answer(line, handle, name) {
     if (size > toBigInt(request.max_output_bytes))
       throw new Unsupported(`the library produced ${size} bytes, more than max_output_bytes ` +
         `(${request.max_output_bytes}); it has no output cap (MC-L4 is movconf's limit)`);
-    reply.output = output;
+    // Encoded only now: base64 of an output above the cap could exceed
+    // V8's string length limit (about 512 MiB) before the cap is checked.
+    reply.output = output.bytes === undefined ? output
+      : { type: output.type, shape: output.shape, base64: output.bytes.toString('base64') };
     if (request.timing !== undefined) reply.timing = await timeRequest(request, handle);
   } catch (e) {
     if (e instanceof Unsupported) reply.unsupported = e.message.slice(0, MESSAGE_LIMIT);

@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const p = require('./protocol.js');
-const { varint } = require('../onnxruntime/onnx_model.js');
+const { varint } = require('./onnx_model.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -69,11 +69,21 @@ test('sideInputNumbers refuses values a JavaScript number would change', () => {
   assert.throws(() => p.sideInputNumbers([(1n << 53n) + 1n], 'x'), p.Unsupported);
 });
 
-test('outputTensor encodes exactly the bytes of a typed-array view', () => {
+test('outputTensor keeps exactly the bytes of a typed-array view, answer encodes them', async () => {
   const whole = new Float32Array([5, 1, -2]);
   const out = p.outputTensor('f32', [2], whole.subarray(1));
-  assert.equal(out.base64, 'AACAPwAAAMA='); // 1.0 and -2.0, section 6's table
+  assert.equal(out.bytes.toString('base64'), 'AACAPwAAAMA='); // 1.0 and -2.0, section 6's table
   assert.deepEqual(out.shape, [2]);
+  const line = '{"id":3,"op":"DepthToSpace-1","attributes":{},"inputs":{},"max_output_bytes":8}';
+  assert.deepEqual(await p.answer(line, () => out, 't'),
+                   { id: 3, output: { type: 'f32', shape: [2], base64: 'AACAPwAAAMA=' } });
+});
+
+test('answer checks max_output_bytes before encoding (a 1 GiB output)', async () => {
+  const line = '{"id":4,"op":"DepthToSpace-1","attributes":{},"inputs":{},"max_output_bytes":1073741823}';
+  const huge = p.outputTensor('u8', [1 << 30], Buffer.allocUnsafe(1 << 30)); // pages untouched
+  const reply = await p.answer(line, () => huge, 't');
+  assert.match(reply.unsupported, /1073741824 bytes, more than max_output_bytes/);
 });
 
 test('typedView copies to an aligned buffer', () => {

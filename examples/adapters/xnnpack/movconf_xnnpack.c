@@ -10,7 +10,9 @@
      xnn_create_depth_to_space_nchw2nhwc_x32, which reads the NCHW input
      itself, with one transpose NHWC -> NCHW after it.
 
-   The transposes are movconf's mc_transpose (src/common/layout.c). The plugin
+   The transposes and overflow checks are the plugin's own (transpose4_u32,
+   mul_i64): an implementation under test must not share the oracle's helpers,
+   or a bug in one would hide in both. The plugin
    claims blocks_first, rank 4, u32/i32/f32 and declines the rest, which
    XNNPACK cannot express. Validation is XNNPACK's (xnn_create_* and
    xnn_setup_* are called in output_shape(), their status is the rejection),
@@ -20,6 +22,7 @@
    the plugin, and the message says so. Rejections carry no error names.
 
    MOVCONF_XNNPACK_THREADS (default 1) sets the pthreadpool's thread count. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +30,6 @@
 #include <pthreadpool.h>
 #include <xnnpack.h>
 
-#include "common/checked.h"
-#include "common/layout.h"
 #include "movconf/plugin.h"
 
 #ifdef XNNPACK_NCHW_INPUT
@@ -46,7 +47,7 @@ static struct prepared {
   xnn_operator_t op;
   uint32_t *input_nhwc; /* NULL when the operator reads the NCHW input */
   uint32_t *output_nhwc;
-  mc_shape output_shape_nhwc;
+  int64_t output_shape_nhwc[4];
 } prepared;
 
 static pthreadpool_t pool;
@@ -57,6 +58,30 @@ static int supports(const movconf_plugin_query *q) {
   return q->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE && q->input_ranks[0] == 4 && q->mode &&
          strcmp(q->mode, "blocks_first") == 0 &&
          (t == MOVCONF_PLUGIN_U32 || t == MOVCONF_PLUGIN_I32 || t == MOVCONF_PLUGIN_F32);
+}
+
+/* a * b into *out; 0 when it overflows int64. */
+static int mul_i64(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+/* Copies a 4-D tensor of 32-bit elements with its axes permuted: axis i of
+   dst is axis perm[i] of src. */
+static void transpose4_u32(const int64_t src_shape[4], const uint32_t *src, const int perm[4],
+                           uint32_t *dst) {
+  int64_t src_stride[4], dst_shape[4], step[4];
+  src_stride[3] = 1;
+  for (int i = 2; i >= 0; i--)
+    src_stride[i] = src_stride[i + 1] * src_shape[i + 1];
+  for (int i = 0; i < 4; i++) {
+    dst_shape[i] = src_shape[perm[i]];
+    step[i] = src_stride[perm[i]];
+  }
+  for (int64_t a = 0; a < dst_shape[0]; a++)
+    for (int64_t b = 0; b < dst_shape[1]; b++)
+      for (int64_t c = 0; c < dst_shape[2]; c++)
+        for (int64_t d = 0; d < dst_shape[3]; d++)
+          *dst++ = src[a * step[0] + b * step[1] + c * step[2] + d * step[3]];
 }
 
 static int reject(movconf_plugin_message *m, const char *format, long long value) {
@@ -125,7 +150,7 @@ static int openvino_shape(const movconf_plugin_request *r, int64_t bs, int64_t o
                   "block_size %lld does not fit XNNPACK's uint32_t block_size (checked by "
                   "the plugin)",
                   (long long)bs);
-  if (!mc_mul_i64(bs, bs, &cells))
+  if (!mul_i64(bs, bs, &cells))
     return reject(m, "block_size^2 overflows int64 (checked by the plugin)", (long long)bs);
   if (cells == 0 || in[1] % cells != 0)
     return reject(m,
@@ -134,14 +159,16 @@ static int openvino_shape(const movconf_plugin_request *r, int64_t bs, int64_t o
                   (long long)in[1]);
   out[0] = in[0];
   out[1] = in[1] / cells;
-  if (!mc_mul_i64(in[2], bs, &out[2]) || !mc_mul_i64(in[3], bs, &out[3]))
+  if (!mul_i64(in[2], bs, &out[2]) || !mul_i64(in[3], bs, &out[3]))
     return reject(m,
                   "a spatial size times block_size %lld overflows int64 (checked by the "
                   "plugin)",
                   (long long)bs);
-  int64_t count;
-  mc_shape s = mc_shape_make(4, out);
-  if (!mc_shape_count(&s, &count) || !mc_mul_i64(count, 4, &count))
+  int64_t count = 4; /* bytes */
+  for (int i = 0; i < 4; i++)
+    if (!mul_i64(count, out[i], &count))
+      count = -1;
+  if (count < 0)
     return reject(m, "the output byte size overflows int64 (checked by the plugin)", 0);
   return MOVCONF_PLUGIN_OK;
 }
@@ -152,7 +179,7 @@ static int prepare(const movconf_plugin_request *r, int64_t bs, const int64_t ou
   const int64_t *in = r->inputs[0].shape;
   size_t oc = (size_t)out[1], ic = (size_t)in[1];
   const int64_t nhwc_out[4] = {out[0], out[2], out[3], out[1]};
-  prepared.output_shape_nhwc = mc_shape_make(4, nhwc_out);
+  memcpy(prepared.output_shape_nhwc, nhwc_out, sizeof nhwc_out);
   int64_t count = (int64_t)(r->inputs[0].nbytes / 4);
   prepared.output_nhwc = scratch(count);
 #ifndef XNNPACK_NCHW_INPUT
@@ -207,17 +234,14 @@ static int run(const movconf_plugin_request *r, const movconf_plugin_output *o,
   static const int nchw_to_nhwc[4] = {0, 2, 3, 1}, nhwc_to_nchw[4] = {0, 3, 1, 2};
   if (!prepared.op)
     return reject(m, "run() without a prepared operator", 0);
-  if (prepared.input_nhwc) {
-    mc_shape in = mc_shape_make(4, r->inputs[0].shape);
-    mc_transpose(MC_U32, &in, r->inputs[0].data, nchw_to_nhwc, (uint8_t *)prepared.input_nhwc);
-  }
+  if (prepared.input_nhwc)
+    transpose4_u32(r->inputs[0].shape, r->inputs[0].data, nchw_to_nhwc, prepared.input_nhwc);
   enum xnn_status s = xnn_run_operator(prepared.op, pool);
   if (s != xnn_status_success) {
     release_prepared();
     return reject_xnn(m, "xnn_run_operator", s);
   }
-  mc_transpose(MC_U32, &prepared.output_shape_nhwc, (const uint8_t *)prepared.output_nhwc,
-               nhwc_to_nchw, o->data);
+  transpose4_u32(prepared.output_shape_nhwc, prepared.output_nhwc, nhwc_to_nchw, o->data);
   release_prepared();
   return MOVCONF_PLUGIN_OK;
 }

@@ -1,6 +1,7 @@
 'use strict';
 // A one-node ONNX model (ModelProto) written in protobuf's wire format by
-// hand: the few fields ONNX Runtime needs, no protobuf library. Field numbers
+// hand: the few fields ONNX Runtime needs, no protobuf library (shared by the
+// onnxruntime and onnxruntime-web adapters). Field numbers
 // are those of onnx/onnx.proto.
 
 // ONNX TensorProto.DataType codes.

@@ -1,0 +1,340 @@
+// movconf plugin (spec/plugin-abi.md) over Arm NN's reference backend
+// (CpuRef): BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1 and
+// DepthToSpace-1, each run as a one-layer network
+// input -> BatchToSpaceNd / SpaceToBatchNd / SpaceToDepth / DepthToSpace -> output.
+//
+// The output shape is Arm NN's own (IConnectableLayer::InferOutputShapes),
+// validation is Arm NN's (shape inference, Optimize, the workload); the plugin
+// rejects by itself only what Arm NN's descriptors and shapes cannot carry
+// (negative or 32-bit-overflowing values, a batch entry), and says so in the
+// message. README.md has the mapping, the modes and the element types.
+//
+// C++, exporting the C entry of include/movconf/plugin.h.
+
+#include <armnn/ArmNN.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "movconf/plugin.h"
+
+#ifndef ARMNN_PACKAGE_VERSION
+#define ARMNN_PACKAGE_VERSION "unknown"
+#endif
+
+namespace {
+
+// What the plugin cannot hand to Arm NN; becomes a rejection whose text says
+// that the plugin, not Arm NN, refused it.
+struct NotCarried {
+  std::string why;
+};
+
+// ---- element types ----
+
+// movconf type -> Arm NN data type. The integer types travel as Arm NN's
+// quantized types with scale 1 and offset 0, so that a quantized value
+// equals the integer (README.md: "Element types").
+struct TypeMapping {
+  int32_t movconf;
+  armnn::DataType armnn;
+  bool quantized;
+};
+
+const TypeMapping kTypes[] = {
+    {MOVCONF_PLUGIN_F32, armnn::DataType::Float32, false},
+    {MOVCONF_PLUGIN_F16, armnn::DataType::Float16, false},
+    {MOVCONF_PLUGIN_BF16, armnn::DataType::BFloat16, false},
+    {MOVCONF_PLUGIN_U8, armnn::DataType::QAsymmU8, true},
+    {MOVCONF_PLUGIN_I8, armnn::DataType::QAsymmS8, true},
+    {MOVCONF_PLUGIN_I16, armnn::DataType::QSymmS16, true},
+    {MOVCONF_PLUGIN_I32, armnn::DataType::Signed32, false},
+    {MOVCONF_PLUGIN_BOOLEAN, armnn::DataType::Boolean, false},
+};
+
+const TypeMapping *typeMapping(int32_t type) {
+  for (const TypeMapping &t : kTypes)
+    if (t.movconf == type) return &t;
+  return nullptr;
+}
+
+armnn::TensorInfo tensorInfo(const armnn::TensorShape &shape, const TypeMapping &type) {
+  if (type.quantized) return armnn::TensorInfo(shape, type.armnn, 1.0f, 0);
+  return armnn::TensorInfo(shape, type.armnn);
+}
+
+// ---- values from the request ----
+
+// Arm NN's shapes and descriptor values are unsigned int.
+unsigned int toUnsigned(int64_t v, const char *what) {
+  if (v < 0 || v > 0xffffffffLL)
+    throw NotCarried{std::string(what) + " = " + std::to_string(v) +
+                     " does not fit Arm NN's unsigned int"};
+  return static_cast<unsigned int>(v);
+}
+
+armnn::TensorShape armnnShape(const movconf_plugin_tensor &t) {
+  std::vector<unsigned int> dims;
+  for (int32_t i = 0; i < t.rank; i++) dims.push_back(toUnsigned(t.shape[i], "a data dimension"));
+  return armnn::TensorShape(static_cast<unsigned int>(dims.size()), dims.data());
+}
+
+// A side input's values (any integer type), little-endian.
+std::vector<int64_t> sideValues(const movconf_plugin_tensor &t) {
+  int64_t count = t.rank == 1 ? t.shape[0] : 1;
+  std::vector<int64_t> values;
+  const unsigned char *p = static_cast<const unsigned char *>(t.data);
+  size_t size = count ? t.nbytes / static_cast<size_t>(count) : 0;
+  bool is_signed = t.type == MOVCONF_PLUGIN_I8 || t.type == MOVCONF_PLUGIN_I16 ||
+                   t.type == MOVCONF_PLUGIN_I32 || t.type == MOVCONF_PLUGIN_I64;
+  for (int64_t i = 0; i < count; i++) {
+    uint64_t raw = 0;
+    for (size_t b = 0; b < size; b++) raw |= static_cast<uint64_t>(p[i * size + b]) << (8 * b);
+    if (is_signed && size < 8 && (raw >> (8 * size - 1)) & 1) raw |= ~0ULL << (8 * size);
+    values.push_back(static_cast<int64_t>(raw));
+  }
+  return values;
+}
+
+// ---- the layer of a request ----
+
+// BatchToSpace/SpaceToBatch: block_shape [1, b1, b2, b3] and the begin/end
+// pairs. Arm NN blocks the two spatial axes of its layout: NCHW blocks axes 2
+// and 3, NHWC axes 1 and 2. The layout is chosen so that the unblocked axis
+// (block 1, no crops or pads) is Arm NN's channel axis; memory is not moved.
+struct BlockParams {
+  std::vector<unsigned int> block;
+  std::vector<std::pair<unsigned int, unsigned int>> pairs;
+  armnn::DataLayout layout;
+};
+
+BlockParams blockParams(const movconf_plugin_request &r, const char *begin_name,
+                        const char *end_name) {
+  std::vector<int64_t> block = sideValues(r.inputs[1]);
+  std::vector<int64_t> begin = sideValues(r.inputs[2]);
+  std::vector<int64_t> end = sideValues(r.inputs[3]);
+  if (block.size() != 4 || begin.size() != 4 || end.size() != 4)
+    throw NotCarried{"Arm NN's descriptor holds the two spatial axes of 4-D data: block_shape, " +
+                     std::string(begin_name) + ", " + end_name + " need 4 entries"};
+  if (block[0] != 1 || begin[0] != 0 || end[0] != 0)
+    throw NotCarried{"Arm NN's descriptor has no batch entry: batch block " +
+                     std::to_string(block[0]) + ", " + begin_name + "[0] " +
+                     std::to_string(begin[0]) + ", " + end_name + "[0] " + std::to_string(end[0])};
+  BlockParams p;
+  size_t first;  // first of the two blocked axes of the OpenVINO shape
+  if (block[1] == 1 && begin[1] == 0 && end[1] == 0) {
+    p.layout = armnn::DataLayout::NCHW;
+    first = 2;
+  } else if (block[3] == 1 && begin[3] == 0 && end[3] == 0) {
+    p.layout = armnn::DataLayout::NHWC;
+    first = 1;
+  } else {
+    throw NotCarried{"Arm NN blocks two axes: axis 1 or axis 3 must have block 1 and no " +
+                     std::string(begin_name) + "/" + end_name};
+  }
+  for (size_t i = first; i < first + 2; i++) {
+    p.block.push_back(toUnsigned(block[i], "a block_shape value"));
+    p.pairs.emplace_back(toUnsigned(begin[i], begin_name), toUnsigned(end[i], end_name));
+  }
+  return p;
+}
+
+// SpaceToDepth/DepthToSpace run in Arm NN's NCHW layout (no transposes); the
+// mode this computes is README.md's experiment: blocks_first for both.
+armnn::SpaceToDepthDescriptor depthDescriptor(const movconf_plugin_request &r) {
+  int64_t block_size = r.attrs.has_block_size ? r.attrs.block_size : 1;
+  return armnn::SpaceToDepthDescriptor(toUnsigned(block_size, "block_size"),
+                                       armnn::DataLayout::NCHW);
+}
+
+armnn::IConnectableLayer *addLayer(armnn::INetwork &net, const movconf_plugin_request &r) {
+  switch (r.op) {
+    case MOVCONF_PLUGIN_BATCH_TO_SPACE: {
+      BlockParams p = blockParams(r, "crops_begin", "crops_end");
+      armnn::BatchToSpaceNdDescriptor d(p.block, p.pairs);
+      d.m_DataLayout = p.layout;
+      return net.AddBatchToSpaceNdLayer(d, "op");
+    }
+    case MOVCONF_PLUGIN_SPACE_TO_BATCH: {
+      BlockParams p = blockParams(r, "pads_begin", "pads_end");
+      armnn::SpaceToBatchNdDescriptor d(p.block, p.pairs);
+      d.m_DataLayout = p.layout;
+      return net.AddSpaceToBatchNdLayer(d, "op");
+    }
+    case MOVCONF_PLUGIN_SPACE_TO_DEPTH:
+      return net.AddSpaceToDepthLayer(depthDescriptor(r), "op");
+    default:
+      return net.AddDepthToSpaceLayer(depthDescriptor(r), "op");
+  }
+}
+
+// MOVCONF_ARMNN_ANY_MODE=1 claims every mode and runs it as Arm NN's one
+// mode: the experiment of README.md that shows which mode that is.
+bool anyMode() {
+  static const char *value = std::getenv("MOVCONF_ARMNN_ANY_MODE");
+  static const bool any = value != nullptr && std::strcmp(value, "1") == 0;
+  return any;
+}
+
+// The mode: only blocks_first goes to Arm NN (supports() declines
+// depth_first); any other string is rejected here, since Arm NN has no mode
+// to pass it to.
+void checkMode(const movconf_plugin_request &r) {
+  bool has_mode = r.op == MOVCONF_PLUGIN_SPACE_TO_DEPTH || r.op == MOVCONF_PLUGIN_DEPTH_TO_SPACE;
+  if (anyMode()) return;
+  if (has_mode && (r.attrs.mode == nullptr || std::strcmp(r.attrs.mode, "blocks_first") != 0))
+    throw NotCarried{std::string("Arm NN has no mode attribute; mode ") +
+                     (r.attrs.mode ? r.attrs.mode : "(absent)") + " is not blocks_first"};
+}
+
+// ---- one network per request ----
+
+// The network of the request output_shape() accepted last, kept for run():
+// movconf calls run() right after, with the same request.
+struct Prepared {
+  armnn::INetworkPtr net{nullptr, nullptr};
+  armnn::IConnectableLayer *op = nullptr;
+  armnn::TensorInfo output_info;
+};
+Prepared prepared;
+
+armnn::IRuntime &runtime() {
+  static armnn::IRuntimePtr rt = armnn::IRuntime::Create(armnn::IRuntime::CreationOptions());
+  return *rt;
+}
+
+// Builds input -> op -> output and lets Arm NN infer the output shape.
+void prepare(const movconf_plugin_request &r) {
+  const TypeMapping &type = *typeMapping(r.inputs[0].type);
+  checkMode(r);
+  armnn::TensorInfo input_info = tensorInfo(armnnShape(r.inputs[0]), type);
+  prepared.net = armnn::INetwork::Create();
+  armnn::IConnectableLayer *input = prepared.net->AddInputLayer(0, "x");
+  prepared.op = addLayer(*prepared.net, r);
+  armnn::IConnectableLayer *output = prepared.net->AddOutputLayer(0, "y");
+  input->GetOutputSlot(0).SetTensorInfo(input_info);
+  input->GetOutputSlot(0).Connect(prepared.op->GetInputSlot(0));
+  prepared.op->GetOutputSlot(0).Connect(output->GetInputSlot(0));
+  std::vector<armnn::TensorShape> shapes = prepared.op->InferOutputShapes({input_info.GetShape()});
+  prepared.output_info = tensorInfo(shapes.at(0), type);
+  prepared.op->GetOutputSlot(0).SetTensorInfo(prepared.output_info);
+}
+
+// Optimizes for CpuRef, loads and runs the prepared network on the buffers.
+void execute(const movconf_plugin_request &r, const movconf_plugin_output &out) {
+  std::vector<std::string> messages;
+  armnn::IOptimizedNetworkPtr optimized =
+      armnn::Optimize(*prepared.net, {armnn::Compute::CpuRef}, runtime().GetDeviceSpec(),
+                      armnn::OptimizerOptions(), armnn::Optional<std::vector<std::string> &>(messages));
+  if (!optimized)
+    throw armnn::Exception(messages.empty() ? "Optimize failed" : messages.front());
+  armnn::NetworkId id;
+  std::string error;
+  armnn::INetworkProperties properties;
+  if (runtime().LoadNetwork(id, std::move(optimized), error, properties) != armnn::Status::Success)
+    throw armnn::Exception("LoadNetwork: " + error);
+  armnn::InputTensors inputs{{0, armnn::ConstTensor(runtime().GetInputTensorInfo(id, 0),
+                                                    r.inputs[0].data)}};
+  armnn::OutputTensors outputs{{0, armnn::Tensor(runtime().GetOutputTensorInfo(id, 0), out.data)}};
+  armnn::Status status = runtime().EnqueueWorkload(id, inputs, outputs);
+  runtime().UnloadNetwork(id);
+  if (status != armnn::Status::Success) throw armnn::Exception("EnqueueWorkload failed");
+}
+
+void say(movconf_plugin_message *m, const std::string &text) {
+  std::snprintf(m->text, sizeof m->text, "%s", text.c_str());
+}
+
+// Runs one step, turning exceptions into a rejection with the reason.
+template <typename Step>
+int guarded(movconf_plugin_message *m, Step step) {
+  try {
+    step();
+    return MOVCONF_PLUGIN_OK;
+  } catch (const NotCarried &e) {
+    say(m, "movconf-armnn (not Arm NN): " + e.why);
+  } catch (const armnn::Exception &e) {
+    say(m, std::string("Arm NN: ") + e.what());
+  } catch (const std::exception &e) {
+    say(m, std::string("Arm NN (C++ exception): ") + e.what());
+  }
+  return MOVCONF_PLUGIN_REJECTED;
+}
+
+// ---- the ABI ----
+
+// Whether CpuRef has a workload for op and type: a small valid network of
+// each, optimized once (Optimize fails when no backend supports a layer).
+bool backendTakes(int32_t op, int32_t type) {
+  static int known[5][32];  // 0: not probed, 1: yes, 2: no
+  int &k = known[op][type];
+  if (k == 0) {
+    int64_t shape[4] = {op == MOVCONF_PLUGIN_BATCH_TO_SPACE ? 4 : 1, 4, 2, 2};
+    int64_t block[4] = {1, 1, 2, 2}, zeros[4] = {0, 0, 0, 0}, side_shape[1] = {4};
+    unsigned char data[64 * 8] = {0}, result[64 * 8];
+    movconf_plugin_request r{};
+    r.op = op;
+    r.n_inputs = op <= MOVCONF_PLUGIN_SPACE_TO_BATCH ? 4 : 1;
+    r.inputs[0] = {type, 4, shape, data, 0};
+    for (int i = 1; i < r.n_inputs; i++)
+      r.inputs[i] = {MOVCONF_PLUGIN_I64, 1, side_shape, i == 1 ? block : zeros, 32};
+    r.attrs.has_block_size = 1;
+    r.attrs.block_size = 2;
+    r.attrs.mode = "blocks_first";
+    movconf_plugin_output out{};
+    out.data = result;
+    movconf_plugin_message m{};
+    k = guarded(&m, [&] { prepare(r); execute(r, out); }) == MOVCONF_PLUGIN_OK ? 1 : 2;
+  }
+  return k == 1;
+}
+
+bool isIntegerType(int32_t t) {
+  return t == MOVCONF_PLUGIN_I8 || t == MOVCONF_PLUGIN_U8 || t == MOVCONF_PLUGIN_I16 ||
+         t == MOVCONF_PLUGIN_U16 || t == MOVCONF_PLUGIN_I32 || t == MOVCONF_PLUGIN_U32 ||
+         t == MOVCONF_PLUGIN_I64 || t == MOVCONF_PLUGIN_U64;
+}
+
+// Claimed: the four operations on 4-D data of a type CpuRef has a workload
+// for; 1-D integer side inputs (the descriptor takes values, not tensors);
+// DepthToSpace/SpaceToDepth unless the mode is depth_first, which Arm NN does
+// not compute (an unknown mode is claimed and rejected).
+int supports(const movconf_plugin_query *q) {
+  if (q->op > MOVCONF_PLUGIN_DEPTH_TO_SPACE || q->input_ranks[0] != 4) return 0;
+  for (int i = 1; i < q->n_inputs; i++)
+    if (q->input_ranks[i] != 1 || !isIntegerType(q->input_types[i])) return 0;
+  if (q->mode != nullptr && std::strcmp(q->mode, "depth_first") == 0 && !anyMode()) return 0;
+  if (typeMapping(q->input_types[0]) == nullptr) return 0;
+  return backendTakes(q->op, q->input_types[0]);
+}
+
+int outputShape(const movconf_plugin_request *r, movconf_plugin_output *out,
+                movconf_plugin_message *m) {
+  return guarded(m, [&] {
+    prepare(*r);
+    const armnn::TensorShape &shape = prepared.output_info.GetShape();
+    out->type = r->inputs[0].type;
+    out->rank = static_cast<int32_t>(shape.GetNumDimensions());
+    for (unsigned int i = 0; i < shape.GetNumDimensions(); i++) out->shape[i] = shape[i];
+  });
+}
+
+int run(const movconf_plugin_request *r, const movconf_plugin_output *out,
+        movconf_plugin_message *m) {
+  return guarded(m, [&] { execute(*r, *out); });
+}
+
+const movconf_plugin_v1 kTable = {
+    MOVCONF_PLUGIN_ABI_VERSION, 0, "armnn-cpuref", ARMNN_PACKAGE_VERSION, supports, outputShape, run,
+};
+
+}  // namespace
+
+extern "C" MOVCONF_PLUGIN_EXPORT const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
+  return abi_version == MOVCONF_PLUGIN_ABI_VERSION ? &kTable : nullptr;
+}

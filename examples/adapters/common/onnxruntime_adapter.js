@@ -1,0 +1,157 @@
+'use strict';
+// The ONNX Runtime process adapter, shared by the adapters of its two npm
+// packages: onnxruntime-node (native CPU kernels, examples/adapters/onnxruntime)
+// and onnxruntime-web (its WebAssembly build, examples/adapters/onnxruntime-web).
+// Each adapter's adapter.js loads its package and calls runOnnxRuntimeAdapter.
+//
+// Each request becomes a one-node ONNX model (onnx_model.js) run by an
+// InferenceSession; sessions are cached by (op, attributes, type, rank), so a
+// run of thousands of cases builds a few dozen. The mapping (the adapters'
+// README.md):
+//   SpaceToDepth-1 blocks_first, 4-D  -> ONNX SpaceToDepth
+//   DepthToSpace-1 blocks_first, 4-D  -> ONNX DepthToSpace mode DCR
+//   DepthToSpace-1 depth_first, 4-D   -> ONNX DepthToSpace mode CRD
+// Everything else is unsupported. Element types: those the package has a
+// kernel for, found by running each one at start-up.
+
+const common = require('./protocol.js');
+const { installedPackage } = require('./detect.js');
+const { oneNodeModel } = require('./onnx_model.js');
+
+const { Rejected, Unsupported } = common;
+
+// movconf type -> [onnxruntime-common tensor type, typed array holding its bytes].
+// bf16, f8e4m3, f8e5m2 and u1 have no tensor type in the JavaScript API.
+const ORT_TENSOR_TYPES = {
+  f32: ['float32', Float32Array], f64: ['float64', Float64Array], f16: ['float16', Uint16Array],
+  u8: ['uint8', Uint8Array], i8: ['int8', Int8Array], u16: ['uint16', Uint16Array],
+  i16: ['int16', Int16Array], u32: ['uint32', Uint32Array], i32: ['int32', Int32Array],
+  u64: ['uint64', BigUint64Array], i64: ['int64', BigInt64Array], boolean: ['bool', Uint8Array],
+  u4: ['uint4', Uint8Array], i4: ['int4', Uint8Array],
+};
+const MOVCONF_TYPE_OF = Object.fromEntries(
+  Object.entries(ORT_TENSOR_TYPES).map(([type, [ortType]]) => [ortType, type]));
+
+const ONNX_MODES = { blocks_first: 'DCR', depth_first: 'CRD' };
+
+const sessions = new Map();
+// The package (set by runOnnxRuntimeAdapter) and its session options.
+let ort;
+let sessionOptions;
+
+async function session(opType, attributes, type, rank) {
+  const key = JSON.stringify([opType, Object.entries(attributes).map(([k, v]) => [k, String(v)]),
+                              type, rank]);
+  let s = sessions.get(key);
+  if (!s) {
+    s = await ort.InferenceSession.create(oneNodeModel(opType, attributes, type, rank),
+                                          sessionOptions);
+    sessions.set(key, s);
+  }
+  return s;
+}
+
+function ortTensor(type, bytes, dims) {
+  const [ortType, Constructor] = ORT_TENSOR_TYPES[type];
+  const array = ortType === 'uint4' || ortType === 'int4' ? new Uint8Array(bytes)
+                                                          : common.typedView(Constructor, bytes);
+  return new ort.Tensor(ortType, array, dims);
+}
+
+async function runNode(opType, attributes, data) {
+  const bytes = common.tensorBytes(data, 'data');
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const what = `ONNX ${opType}`;
+  const s = await common.libraryCall(what, () => session(opType, attributes, data.type, dims.length));
+  const result = await common.libraryCall(what, () => s.run({ x: ortTensor(data.type, bytes, dims) }));
+  const y = result.y;
+  const type = MOVCONF_TYPE_OF[y.type];
+  if (!type) throw new Error(`ONNX Runtime returned a ${y.type} tensor`);
+  return common.outputTensor(type, y.dims, y.data);
+}
+
+// OpenVINO's block_size defaults to 1; ONNX's blocksize is required, so the
+// default is written out. Other values (0, negative, huge) go to the library.
+const blockSize = (attributes) => (attributes.block_size === undefined ? 1 : attributes.block_size);
+
+function requireFourDims(data, op) {
+  const rank = data.shape.length;
+  if (rank >= 3 && rank !== 4)
+    throw new Unsupported(`ONNX ${op} is 4-D only (data rank ${rank})`);
+}
+
+// ONNX SpaceToDepth has no mode: it computes blocks_first, so a request with
+// any other mode, or none, cannot be expressed.
+function spaceToDepth({ attributes, inputs }) {
+  if (attributes.mode !== 'blocks_first')
+    throw new Unsupported(`ONNX SpaceToDepth has no mode attribute: it computes blocks_first ` +
+                          `only (request: ${attributes.mode === undefined ? 'no mode' :
+                                                JSON.stringify(attributes.mode)})`);
+  requireFourDims(inputs.data, 'SpaceToDepth');
+  return runNode('SpaceToDepth', { blocksize: blockSize(attributes) }, inputs.data);
+}
+
+// blocks_first is DCR and depth_first CRD (README.md: established by
+// mode_experiment.js). An absent mode stays absent (ONNX then defaults to
+// DCR, where OpenVINO rejects it); any other string goes to the library.
+function depthToSpace({ attributes, inputs }) {
+  if (attributes.mode !== undefined && typeof attributes.mode !== 'string')
+    throw new Error('mode is not a string');
+  requireFourDims(inputs.data, 'DepthToSpace');
+  const onnxAttributes = { blocksize: blockSize(attributes) };
+  if (attributes.mode !== undefined)
+    onnxAttributes.mode = ONNX_MODES[attributes.mode] || attributes.mode;
+  return runNode('DepthToSpace', onnxAttributes, inputs.data);
+}
+
+const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace };
+
+// The element types whose kernel runs: one small request per type and op.
+async function probeTypes() {
+  const probes = [
+    ['SpaceToDepth-1', 'SpaceToDepth', { blocksize: 2 }],
+    ['DepthToSpace-1', 'DepthToSpace', { blocksize: 2, mode: 'DCR' }],
+    ['DepthToSpace-1', 'DepthToSpace', { blocksize: 2, mode: 'CRD' }],
+  ];
+  const ops = {};
+  for (const [op, opType, attributes] of probes) {
+    const types = [];
+    for (const type of Object.keys(ORT_TENSOR_TYPES)) {
+      const bits = common.ELEMENT_BITS[type];
+      const data = { type, shape: [1, 4, 2, 2],
+                     base64: Buffer.alloc((16 * bits) / 8).toString('base64') };
+      try {
+        await runNode(opType, attributes, data);
+        types.push(type);
+      } catch (e) {
+        if (!(e instanceof Rejected)) throw e;
+      }
+    }
+    // A type counts when every mode of the op has a kernel for it.
+    ops[op] = { types: ops[op] ? ops[op].types.filter((t) => types.includes(t)) : types };
+  }
+  sessions.clear();
+  return ops;
+}
+
+// Loads nothing itself: `options.ort` is the package the adapter required,
+// `options.packageName` its npm name (for the version), `options.folder` the
+// adapter's folder (where node_modules is), `options.name` the log prefix.
+// One thread: many tiny requests on a shared machine. Log level fatal: errors
+// come back as exceptions, which the reply carries.
+function runOnnxRuntimeAdapter(options) {
+  ort = options.ort;
+  sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
+                     ...(options.sessionOptions || {}) };
+  common.runAdapter(options.name, async () => {
+    const { version } = installedPackage(options.folder, options.packageName);
+    const ops = await probeTypes();
+    common.log(options.name, `${options.packageName} ${version}; kernels for`,
+               Object.entries(ops).map(([op, { types }]) => `${op}: ${types.join(' ')}`)
+                 .join('; '));
+    await common.serve({ name: options.packageName, version, ops, handlers: HANDLERS,
+                         library: 'ONNX' });
+  });
+}
+
+module.exports = { runOnnxRuntimeAdapter };

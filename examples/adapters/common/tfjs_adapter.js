@@ -1,0 +1,156 @@
+'use strict';
+// The TensorFlow.js process adapter, shared by the adapters of two of its
+// backends: the pure-JavaScript CPU backend (examples/adapters/tfjs) and the
+// WebAssembly backend (examples/adapters/tfjs-wasm). Each adapter's
+// adapter.js loads tfjs-core and its backend package and calls runTfjsAdapter.
+//
+// The mapping (the adapters' README.md):
+//   BatchToSpace-2  -> tf.batchToSpaceND(x, block_shape[1:], [[crops_begin[i], crops_end[i]]]_i>=1)
+//   SpaceToBatch-2  -> tf.spaceToBatchND(x, block_shape[1:], [[pads_begin[i], pads_end[i]]]_i>=1)
+//   DepthToSpace-1 blocks_first, 4-D -> tf.transpose to NHWC, tf.depthToSpace (NHWC), tf.transpose
+//                   back: a composite of three library ops
+// Element types: float32, int32 and bool, TensorFlow.js's own data types.
+//
+// Isolation (freshBackend): with `fresh` set, every request runs on a backend
+// instance created for it, so that nothing a case leaves in the WebAssembly
+// module's memory reaches the next case; a trap ends the process
+// (common/protocol.js, libraryCall), so movconf reports that case a crash.
+
+const common = require('./protocol.js');
+const { installedPackage } = require('./detect.js');
+
+const { Unsupported } = common;
+
+// The tfjs-core module and the backend (set by runTfjsAdapter).
+let tf;
+let backend;
+
+// movconf type -> [TensorFlow.js dtype, typed array TensorFlow.js stores it in].
+const TF_TYPES = {
+  f32: ['float32', Float32Array],
+  i32: ['int32', Int32Array],
+  boolean: ['bool', Uint8Array],
+};
+
+function tfTensor(data) {
+  const [dtype, Constructor] = TF_TYPES[data.type];
+  const values = common.typedView(Constructor, common.tensorBytes(data, 'data'));
+  return tf.tensor(values, common.shapeNumbers(data.shape, 'data'), dtype);
+}
+
+// The result's values in the typed array of its dtype. Should a kernel store
+// them in another typed array, they are converted by value, as TensorFlow.js
+// itself would read them.
+function resultOutput(type, result) {
+  const [dtype, Constructor] = TF_TYPES[type];
+  if (result.dtype !== dtype) throw new Error(`TensorFlow.js returned a ${result.dtype} tensor`);
+  const values = result.dataSync();
+  const typed = values instanceof Constructor ? values : Constructor.from(values);
+  return common.outputTensor(type, result.shape, typed);
+}
+
+// A new instance of the backend: its factory runs again, so a WebAssembly
+// backend gets a new module instance with fresh memory (about 9 ms here).
+async function freshBackend() {
+  const factory = tf.findBackendFactory(backend.name);
+  tf.removeBackend(backend.name);
+  tf.registerBackend(backend.name, factory);
+  await tf.setBackend(backend.name);
+}
+
+// Runs an op under tf.tidy, so that no tensor outlives the request; on a
+// fresh backend instance when the adapter asks for one.
+async function runOp(what, data, op) {
+  if (backend.fresh) await freshBackend();
+  return common.libraryCall(what, () => tf.tidy(() => resultOutput(data.type, op(tfTensor(data)))));
+}
+
+// block_shape and the begin/end pair of a BatchToSpace/SpaceToBatch request as
+// TensorFlow.js takes them: number arrays without the batch entry. Side-input
+// types, ranks and batch entries it has no way to express are unsupported;
+// every value it can take goes to the library unchanged.
+function spatialBlocks(inputs, beginName, endName) {
+  const what = (name) => `${name} (${inputs[name].type}, rank ${inputs[name].shape.length})`;
+  const values = {};
+  for (const name of ['block_shape', beginName, endName]) {
+    const tensor = inputs[name];
+    if (tensor.shape.length !== 1)
+      throw new Unsupported(`TensorFlow.js takes ${name} as a flat number array: ${what(name)}`);
+    const raw = common.sideInputValues(tensor, name);
+    if (raw === null)
+      throw new Unsupported(`TensorFlow.js takes ${name} as numbers, not typed: ${what(name)}`);
+    values[name] = common.sideInputNumbers(raw, name);
+  }
+  const block = values.block_shape;
+  const begin = values[beginName];
+  const end = values[endName];
+  if (begin.length !== block.length || end.length !== block.length)
+    throw new Unsupported(`TensorFlow.js takes ${beginName}/${endName} as one pair per ` +
+                          `block_shape entry: lengths ${block.length}, ${begin.length}, ${end.length}`);
+  if (block.length === 0)
+    throw new Unsupported('TensorFlow.js has no batch entry to drop from an empty block_shape');
+  if (block[0] !== 1 || begin[0] !== 0 || end[0] !== 0)
+    throw new Unsupported(`TensorFlow.js has no batch entry in block_shape/${beginName}/` +
+                          `${endName}: batch entries ${block[0]}, ${begin[0]}, ${end[0]}`);
+  const pairs = begin.slice(1).map((b, i) => [b, end[i + 1]]);
+  return { blockShape: block.slice(1), pairs };
+}
+
+function batchToSpace({ inputs }) {
+  const { blockShape, pairs } = spatialBlocks(inputs, 'crops_begin', 'crops_end');
+  return runOp('tf.batchToSpaceND', inputs.data, (x) => tf.batchToSpaceND(x, blockShape, pairs));
+}
+
+function spaceToBatch({ inputs }) {
+  const { blockShape, pairs } = spatialBlocks(inputs, 'pads_begin', 'pads_end');
+  return runOp('tf.spaceToBatchND', inputs.data, (x) => tf.spaceToBatchND(x, blockShape, pairs));
+}
+
+// tf.depthToSpace is NHWC and computes blocks_first (the channel index is
+// (block row * bs + block column) * C' + c'). A block_size that is not a safe
+// integer cannot be passed as a JavaScript number.
+function depthToSpace({ attributes, inputs }) {
+  if (attributes.mode !== 'blocks_first')
+    throw new Unsupported(`tf.depthToSpace has no mode: it computes blocks_first only ` +
+                          `(request: ${attributes.mode === undefined ? 'no mode' :
+                                          JSON.stringify(attributes.mode)})`);
+  const rank = inputs.data.shape.length;
+  if (rank >= 3 && rank !== 4) throw new Unsupported(`tf.depthToSpace is 4-D only (rank ${rank})`);
+  const blockSize = attributes.block_size === undefined ? 1 : attributes.block_size;
+  if (typeof blockSize !== 'number')
+    throw new Unsupported(`block_size ${blockSize} is not exact as a JavaScript number`);
+  return runOp('tf.depthToSpace', inputs.data, (x) =>
+    tf.transpose(tf.depthToSpace(tf.transpose(x, [0, 2, 3, 1]), blockSize, 'NHWC'), [0, 3, 1, 2]));
+}
+
+const HANDLERS = {
+  'BatchToSpace-2': batchToSpace,
+  'SpaceToBatch-2': spaceToBatch,
+  'DepthToSpace-1': depthToSpace,
+};
+
+// options: tf (tfjs-core), backend {name: 'cpu' | 'wasm', package: its npm
+// name, fresh: a new backend instance per request}, folder (the adapter's,
+// where node_modules is), name (the log prefix).
+function runTfjsAdapter(options) {
+  tf = options.tf;
+  backend = options.backend;
+  common.runAdapter(options.name, async () => {
+    await tf.setBackend(backend.name);
+    await tf.ready();
+    const { version } = installedPackage(options.folder, backend.package);
+    const types = Object.keys(TF_TYPES);
+    const ops = Object.fromEntries(Object.keys(HANDLERS).map((op) => [op, { types }]));
+    // tf.depthToSpace takes float32 tensors only (it rejects int32 and bool).
+    ops['DepthToSpace-1'] = { types: ['f32'] };
+    await common.serve({
+      name: backend.package.replace('@tensorflow/', ''),
+      version,
+      ops,
+      handlers: HANDLERS,
+      library: 'TensorFlow.js',
+    });
+  });
+}
+
+module.exports = { runTfjsAdapter };
