@@ -6,6 +6,7 @@
 #define MOVCONF_CASES_TRACE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cases/cases.h"
 
@@ -34,5 +35,17 @@ void mc_trace_free(mc_trace *t);
 
 /* The registry index of id, or -1. */
 int mc_trace_clause_index(const mc_trace *t, const char *id);
+
+/* ---- trace_report.c: the matrix (op_filter: an mc_op, or -1 for all; with
+   an op, only its clauses must be cited and the common ones are shown) ---- */
+
+/* The operation whose clauses carry id's prefix ("B2S-V9"), or -1 for the
+   common MC-* clauses. */
+int mc_clause_op(const char *id);
+void mc_trace_print_matrix(FILE *out, const mc_trace *t, int op_filter);
+/* Lists the required clauses no case cites; returns how many. */
+int mc_trace_print_uncited(FILE *out, const mc_trace *t, int op_filter);
+bool mc_trace_write_json(const mc_trace *t, int op_filter, int files, int load_errors,
+                         const char *path);
 
 #endif
