@@ -48,7 +48,7 @@ int mc_cmd_check_cases(int argc, char **argv) {
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
     if (opt != 'h')
-      return mc_usage_error("check-cases");
+      return mc_option_error("check-cases", argv[optind - 1], options);
     fputs(check_usage, stdout);
     return 0;
   }

@@ -54,9 +54,10 @@ static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
               "movconf clauses: --op takes an operation (BatchToSpace-2, "
               "batch_to_space_2 or b2s...), not '%s'\n",
               optarg);
+      mc_suggest_op(optarg);
       return 2;
     } else if (opt == '?') {
-      return mc_usage_error("clauses");
+      return mc_option_error("clauses", argv[optind - 1], options);
     }
   }
   o->paths = argv + optind;

@@ -28,9 +28,14 @@ const char *mc_default_dir(const char *name);
    missing and returns false then. */
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
 
-/* The operation an --op option names: its name, slug or clause prefix in
-   any case (BatchToSpace-2, batch_to_space_2, b2s); -1 when none. */
+/* The operation an --op option names, in any case and punctuation: its
+   name with or without the version, its slug, its clause prefix
+   (SpaceToDepth-1, SpaceToDepth, space_to_depth, s2d); -1 when none. */
 int mc_op_from_option(const char *text);
+/* The operation name closest to a spelling no operation has, or NULL. */
+const char *mc_op_suggestion(const char *text);
+/* Prints "did you mean NAME?" to stderr when an operation name is near. */
+void mc_suggest_op(const char *text);
 
 /* Option values: a byte or MiB count (digits only); seconds from 0 to
    max; a thread count from 1 to 1024. False when the text is not one. */
@@ -41,6 +46,12 @@ bool mc_parse_threads(const char *text, int *out);
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */
 int mc_usage_error(const char *command);
+/* After getopt_long rejected arg (argv[optind - 1]): suggests the closest
+   long option of options when one is near, then as mc_usage_error. */
+int mc_option_error(const char *command, const char *arg, const struct option *options);
+/* Levenshtein distance (strings of at most 64 bytes; else SIZE_MAX). */
+size_t mc_edit_distance(const char *a, const char *b);
+
 /* The long name of the option whose getopt value is value. */
 const char *mc_option_name(const struct option *options, int value);
 

@@ -166,11 +166,13 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
       return 0;
     }
     if (opt == '?')
-      return mc_usage_error("fuzz");
+      return mc_option_error("fuzz", argv[optind - 1], fuzz_options);
     const char *problem = apply_option(f, opt, optarg ? optarg : "");
     if (problem) {
       fprintf(stderr, "movconf fuzz: --%s %s, not '%s'\n", mc_option_name(fuzz_options, opt),
               problem, optarg);
+      if (opt == OPT_OP)
+        mc_suggest_op(optarg);
       return 2;
     }
   }

@@ -63,11 +63,12 @@ static int parse_options(int argc, char **argv, mc_gen_options *o) {
                 "movconf gen: --op takes an operation (BatchToSpace-2, batch_to_space_2 "
                 "or b2s, ...), not '%s'\n",
                 optarg);
+        mc_suggest_op(optarg);
         return 2;
       }
       break;
     default:
-      return mc_usage_error("gen");
+      return mc_option_error("gen", argv[optind - 1], options);
     }
   }
   if (optind < argc) {

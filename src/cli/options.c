@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 
@@ -33,6 +34,46 @@ bool mc_parse_threads(const char *text, int *out) {
     return false;
   *out = (int)n;
   return true;
+}
+
+size_t mc_edit_distance(const char *a, const char *b) {
+  size_t n = strlen(b), row[65];
+  if (n > 64 || strlen(a) > 64)
+    return (size_t)-1;
+  for (size_t j = 0; j <= n; j++)
+    row[j] = j;
+  for (size_t i = 1; a[i - 1]; i++) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= n; j++) {
+      size_t up = row[j];
+      size_t cost = diagonal + (a[i - 1] != b[j - 1]);
+      size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
+      row[j] = cost < best ? cost : best;
+      diagonal = up;
+    }
+  }
+  return row[n];
+}
+
+int mc_option_error(const char *command, const char *arg, const struct option *options) {
+  if (arg && strncmp(arg, "--", 2) == 0) {
+    char name[64];
+    snprintf(name, sizeof name, "%s", arg + 2);
+    name[strcspn(name, "=")] = '\0';
+    const char *best = NULL;
+    size_t best_distance = 3; /* farther is no suggestion */
+    for (const struct option *o = options; o->name; o++) {
+      size_t d = mc_edit_distance(name, o->name);
+      if (d < best_distance) {
+        best_distance = d;
+        best = o->name;
+      }
+    }
+    if (best && best_distance > 0) /* 0: the option is right, its value missing */
+      fprintf(stderr, "did you mean --%s?\n", best);
+  }
+  return mc_usage_error(command);
 }
 
 int mc_usage_error(const char *command) {

@@ -1,4 +1,5 @@
 /* Small helpers of the CLI: strings, the default case files, --op values. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +36,55 @@ bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   return ok;
 }
 
+/* Lower case, letters and digits only: "SpaceToDepth-1", "space_to_depth_1"
+   and "spacetodepth1" all become "spacetodepth1". */
+static void fold(const char *text, char *out, size_t n) {
+  size_t used = 0;
+  for (const char *c = text; *c && used + 1 < n; c++)
+    if (isalnum((unsigned char)*c))
+      out[used++] = (char)tolower((unsigned char)*c);
+  out[used] = '\0';
+}
+
+/* Whether the folded spelling names op: its name with or without the
+   version, or its clause prefix. */
+static bool names_op(const char *folded, mc_op op) {
+  char name[64], prefix[16];
+  fold(mc_op_name(op), name, sizeof name);
+  fold(mc_op_clause_prefix(op), prefix, sizeof prefix);
+  size_t unversioned = strcspn(name, "0123456789");
+  return strcmp(folded, name) == 0 || strcmp(folded, prefix) == 0 ||
+         (strlen(folded) == unversioned && strncmp(folded, name, unversioned) == 0);
+}
+
 int mc_op_from_option(const char *text) {
-  int op = mc_op_from_name(text);
-  for (int i = 0; op < 0 && i < MC_OP_COUNT; i++)
-    if (strcasecmp(text, mc_op_clause_prefix((mc_op)i)) == 0)
-      op = i;
-  return op;
+  char folded[64];
+  fold(text, folded, sizeof folded);
+  for (int i = 0; folded[0] && i < MC_OP_COUNT; i++)
+    if (names_op(folded, (mc_op)i))
+      return i;
+  return -1;
+}
+
+void mc_suggest_op(const char *text) {
+  const char *best = mc_op_suggestion(text);
+  if (best)
+    fprintf(stderr, "did you mean %s?\n", best);
+}
+
+const char *mc_op_suggestion(const char *text) {
+  char folded[64], name[64];
+  fold(text, folded, sizeof folded);
+  const char *best = NULL;
+  size_t best_distance = 4; /* farther is no suggestion */
+  for (int i = 0; i < MC_OP_COUNT; i++) {
+    fold(mc_op_name((mc_op)i), name, sizeof name);
+    name[strcspn(name, "0123456789")] = '\0';
+    size_t d = mc_edit_distance(folded, name);
+    if (d < best_distance) {
+      best_distance = d;
+      best = mc_op_name((mc_op)i);
+    }
+  }
+  return best;
 }

@@ -164,12 +164,14 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
     } else if (opt == OPT_QUIET) {
       o->quiet = true;
     } else if (opt == '?') {
-      return mc_usage_error("run");
+      return mc_option_error("run", argv[optind - 1], run_long_options);
     } else {
       const char *problem = apply_value_option(o, opt, optarg);
       if (problem) {
         fprintf(stderr, "movconf run: --%s %s, not '%s'\n", mc_option_name(run_long_options, opt),
                 problem, optarg);
+        if (opt == OPT_OP)
+          mc_suggest_op(optarg);
         return 2;
       }
     }

@@ -64,7 +64,7 @@ static int parse_show_options(int argc, char **argv, show_options *o) {
     } else if (opt == 'm') {
       ok = mc_parse_size(optarg, &o->impl_options.memory_limit_mb);
     } else {
-      return mc_usage_error("show");
+      return mc_option_error("show", argv[optind - 1], options);
     }
     if (!ok) {
       fprintf(stderr, "movconf show: --%s does not take '%s'\n", mc_option_name(options, opt),
