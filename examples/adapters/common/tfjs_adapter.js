@@ -2,7 +2,8 @@
 // The TensorFlow.js process adapter, shared by the adapters of two of its
 // backends: the pure-JavaScript CPU backend (examples/adapters/tfjs) and the
 // WebAssembly backend (examples/adapters/tfjs-wasm). Each adapter's
-// adapter.js loads tfjs-core and its backend package and calls runTfjsAdapter.
+// adapter.js names its backend and calls runTfjsAdapter, which loads
+// tfjs-core and the backend package from that adapter's node_modules.
 //
 // The mapping (the adapters' README.md):
 //   BatchToSpace-2  -> tf.batchToSpaceND(x, block_shape[1:], [[crops_begin[i], crops_end[i]]]_i>=1)
@@ -16,6 +17,8 @@
 // module's memory reaches the next case; a trap ends the process
 // (common/protocol.js, libraryCall), so movconf reports that case a crash.
 
+const { createRequire } = require('module');
+const path = require('path');
 const common = require('./protocol.js');
 const { installedPackage } = require('./detect.js');
 
@@ -129,11 +132,30 @@ const HANDLERS = {
   'DepthToSpace-1': depthToSpace,
 };
 
-// options: tf (tfjs-core), backend {name: 'cpu' | 'wasm', package: its npm
-// name, fresh: a new backend instance per request}, folder (the adapter's,
-// where node_modules is), name (the log prefix).
+// tfjs-core and the backend package, from the adapter's own node_modules.
+function loadTfjs(options) {
+  // TensorFlow.js greets every Node.js process with an advertisement for its
+  // native backend, which is not what these adapters test: it is left out.
+  const warn = console.warn;
+  console.warn = (...parts) => {
+    if (!String(parts[0]).includes('install our node backend')) warn(...parts);
+  };
+  const load = createRequire(path.join(options.folder, 'adapter.js'));
+  try {
+    tf = load('@tensorflow/tfjs-core');
+    load(options.backend.package);
+  } catch (e) {
+    common.log(options.name, 'cannot load TensorFlow.js (run "npm ci --ignore-scripts" in ' +
+      `${options.folder}):`, e.message);
+    process.exit(2);
+  }
+}
+
+// options: backend {name: 'cpu' | 'wasm', package: its npm name, fresh: a new
+// backend instance per request}, folder (the adapter's, where node_modules
+// is), name (the log prefix).
 function runTfjsAdapter(options) {
-  tf = options.tf;
+  loadTfjs(options);
   backend = options.backend;
   common.runAdapter(options.name, async () => {
     await tf.setBackend(backend.name);
