@@ -4,37 +4,33 @@
 # default folders from any working directory, as run does.
 # usage: cli_options.sh MOVCONF SOURCE_DIR WORKDIR
 set -u
+. "$(dirname "$0")/expect.sh"
 movconf=$1 src=$2 work=$3
 rm -rf "$work"
 mkdir -p "$work"
-failures=0
-fail() {
-  echo "FAILED: $*"
-  failures=$((failures + 1))
-}
-
 cd "$src" || exit 1
+
 file=conformance/space_to_depth_1/spec_examples.json
 for spelling in SpaceToDepth-1 SpaceToDepth spacetodepth space_to_depth space_to_depth_1 S2D s2d; do
-  "$movconf" run --quiet --op "$spelling" "$file" >"$work/op.txt" 2>&1 ||
-    fail "--op $spelling: exit status $?"
-  grep -q "^SpaceToDepth-1 " "$work/op.txt" || fail "--op $spelling did not select SpaceToDepth-1"
+  "$movconf" run --quiet --op "$spelling" "$file" >"$work/op-$spelling.txt" 2>&1
+  has "$work/op-$spelling.txt" "^SpaceToDepth-1 "
 done
 
 "$movconf" run --opp s2d >"$work/option.txt" 2>&1
-[ $? -eq 2 ] || fail "a mistyped option did not exit 2"
-grep -q "did you mean --op?" "$work/option.txt" || fail "no suggestion for --opp"
+status=$?
+expect "a mistyped option exits 2, not $status" test "$status" -eq 2
+has "$work/option.txt" "did you mean --op?"
 "$movconf" run --impl >"$work/missing.txt" 2>&1
-grep -q "did you mean" "$work/missing.txt" && fail "a missing value got a suggestion"
+lacks "$work/missing.txt" "did you mean"
 "$movconf" run --op SpaceToDept >"$work/op-typo.txt" 2>&1
-[ $? -eq 2 ] || fail "a mistyped operation did not exit 2"
-grep -q "did you mean SpaceToDepth-1?" "$work/op-typo.txt" || fail "no suggestion for SpaceToDept"
+status=$?
+expect "a mistyped operation exits 2, not $status" test "$status" -eq 2
+has "$work/op-typo.txt" "did you mean SpaceToDepth-1?"
 "$movconf" run --op nonsense-op >"$work/op-far.txt" 2>&1
-grep -q "did you mean" "$work/op-far.txt" && fail "a far-off operation got a suggestion"
+lacks "$work/op-far.txt" "did you mean"
 
-# gen --check from another folder compares with the source tree's files.
-(cd "$work" && "$movconf" gen --check --op s2d >gen.txt 2>&1) || fail "gen --check from elsewhere failed"
-[ ! -e "$work/conformance" ] || fail "gen --check from elsewhere wrote ./conformance"
-
-[ "$failures" -eq 0 ] && echo "cli_options: all checks passed" && exit 0
-exit 1
+# gen --check from another folder compares with the source tree's files and writes nothing.
+expect "gen --check from elsewhere exits 0" \
+  sh -c 'cd "$2" && "$1" gen --check --op s2d >gen.txt 2>&1' gen "$movconf" "$work"
+expect "gen --check from elsewhere wrote no ./conformance" test ! -e "$work/conformance"
+expect_report

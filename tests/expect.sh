@@ -10,3 +10,11 @@ expect_report() {
   echo "$passes passed, $failures failed"
   test "$failures" -eq 0
 }
+# has FILE TEXT: one check, that FILE contains TEXT (a grep pattern).
+has() {
+  expect "$1 has: $2" grep -q -- "$2" "$1"
+}
+# lacks FILE TEXT: one check, that FILE does not contain TEXT.
+lacks() {
+  expect "$1 lacks: $2" sh -c '! grep -q -- "$1" "$2"' lacks "$2" "$1"
+}

@@ -6,15 +6,11 @@
 # correct implementation gives no finding and writes nothing.
 # usage: fuzz_planted.sh MOVCONF PLUGIN WORKDIR
 set -u
+. "$(dirname "$0")/expect.sh"
 absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
 rm -rf "$work"
 mkdir -p "$work"
-failures=0
-fail() {
-  echo "FAILED: $*"
-  failures=$((failures + 1))
-}
 
 # fuzz NAME FAULT ARGS...: runs a campaign in $work/NAME (also its cwd).
 fuzz() {
@@ -37,54 +33,58 @@ print(math.prod(case["inputs"]["data"]["shape"]))' "$1"
 reruns() {
   file=$1 fault=$2
   MOVCONF_PLANTED=$fault "$movconf" run --quiet --impl "plugin:$plugin" "$file" >"$file.plugin.txt" 2>&1
-  [ $? -eq 1 ] || fail "$file does not fail on the faulty plugin"
-  grep -Eq "^total +1 +0 +1$" "$file.plugin.txt" && grep -q " wrong-output" "$file.plugin.txt" ||
-    fail "$file: not reported as one wrong-output"
-  "$movconf" run --quiet --impl optimized "$file" >"$file.optimized.txt" 2>&1 ||
-    fail "$file does not pass on movconf's kernels"
+  status=$?
+  expect "$file fails on the faulty plugin (status $status)" test "$status" -eq 1
+  has "$file.plugin.txt" "^total  *1  *0  *1$"
+  has "$file.plugin.txt" " wrong-output"
+  expect "$file passes on movconf's kernels" \
+    sh -c '"$1" run --quiet --impl optimized "$2" >"$2.optimized.txt" 2>&1' rerun "$movconf" "$file"
+}
+
+# one_finding NAME PATTERN: exactly one finding file in $work/NAME/findings, matching PATTERN.
+one_finding() {
+  set -- "$work/$1"/findings/*.json "$2"
+  expect "$1: exactly one finding" test $# -eq 2 -a -f "$1"
+  case "$1" in $2) found=$1 ;; *) found= ;; esac
+  expect "the finding $1 is named $2" test -n "$found"
 }
 
 # 1. BatchToSpace, last quarter shifted once the output exceeds 4096 elements.
 fuzz b2s b2s-tail-shift --op b2s --runs 300 --out findings
-[ "$status" -eq 1 ] || fail "b2s: exit status $status, not 1 (see $work/b2s/err.txt)"
-set -- "$work"/b2s/findings/*.json
-[ $# -eq 1 ] && [ -f "$1" ] || fail "b2s: $# finding files, not 1"
-case "$1" in */batch_to_space_2-wrong-output-*.json) ;; *) fail "b2s: finding named $1" ;; esac
-n=$(data_elements "$1")
-[ "$n" -gt 4096 ] && [ "$n" -le 16384 ] || fail "b2s: shrunk data has $n elements (the fault needs > 4096)"
-reruns "$1" b2s-tail-shift
-grep -q "index-filled: got came from data" "$work/b2s/out.txt" ||
-  fail "b2s: the finding's detail does not say where the wrong element came from"
+expect "b2s: exit status 1, not $status (see $work/b2s/err.txt)" test "$status" -eq 1
+one_finding b2s "*/batch_to_space_2-wrong-output-*.json"
+if [ -n "$found" ]; then
+  n=$(data_elements "$found")
+  expect "b2s: shrunk data of $n elements, above the fault's 4096 and at most 16384" \
+    test "$n" -gt 4096 -a "$n" -le 16384
+  reruns "$found" b2s-tail-shift
+fi
+has "$work/b2s/out.txt" "index-filled: got came from data"
 
 # 2. DepthToSpace, first two elements swapped whatever the type: one finding.
 fuzz d2s d2s-swap --op d2s --runs 2000 --out findings
-[ "$status" -eq 1 ] || fail "d2s: exit status $status, not 1"
-set -- "$work"/d2s/findings/*.json
-[ $# -eq 1 ] || fail "d2s: $# finding files, not 1 (one per type?)"
-case "$1" in */depth_to_space_1-wrong-output-any-type.json) ;; *) fail "d2s: finding named $1" ;; esac
-n=$(data_elements "$1")
-[ "$n" -le 8 ] || fail "d2s: shrunk data has $n elements, expected a handful"
-reruns "$1" d2s-swap
-python3 -c 'import json, sys
+expect "d2s: exit status 1, not $status" test "$status" -eq 1
+one_finding d2s "*/depth_to_space_1-wrong-output-any-type.json"
+if [ -n "$found" ]; then
+  n=$(data_elements "$found")
+  expect "d2s: shrunk data of $n elements, a handful" test "$n" -le 8
+  reruns "$found" d2s-swap
+fi
+expect "d2s: the --json summary says 2000 runs and one wrong-output finding" python3 -c '
+import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["runs"] == 2000, s["runs"]
 assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]' \
-  "$work/d2s/summary.json" || fail "d2s: --json summary"
+  "$work/d2s/summary.json"
 
 # 3. No fault, every operation, two jobs: nothing found, nothing written.
 fuzz clean none --runs 1000 --jobs 2
-[ "$status" -eq 0 ] || fail "clean: exit status $status, not 0"
-[ ! -e "$work/clean/movconf-findings" ] || fail "clean: wrote a findings folder with nothing found"
-grep -q "^1000 runs" "$work/clean/out.txt" || fail "clean: the two jobs did not run 1000 requests"
+expect "clean: exit status 0, not $status" test "$status" -eq 0
+expect "clean: no findings folder when nothing is found" test ! -e "$work/clean/movconf-findings"
+has "$work/clean/out.txt" "^1000 runs"
 
 # 4. The default output folder is ./movconf-findings of the working folder.
 fuzz default d2s-swap --op d2s --runs 300
-[ -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-any-type.json" ] ||
-  fail "default: no finding in ./movconf-findings"
-
-if [ "$failures" -eq 0 ]; then
-  echo "fuzz_planted: both planted faults found, shrunk and reported once; a clean run finds nothing"
-else
-  echo "fuzz_planted: $failures checks failed"
-  exit 1
-fi
+expect "default: the finding is in ./movconf-findings" \
+  test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-any-type.json"
+expect_report
