@@ -179,6 +179,13 @@ void mc_expectations_free(mc_expectations *e);
 /* Records how r's verdict compares with expectation x (NULL: none). */
 void mc_expect_apply(mc_case_result *r, const mc_expectation *x);
 
+/* --write-expect FILE: writes an expectations file from the run's failures,
+   one entry per failing case, or with by_group one per generator group
+   whose cases that ran all failed with the same verdict; each reason a
+   placeholder to fill in. Returns the entries written, -1 when the file
+   cannot be written (said on stderr). */
+int mc_expectations_write(const mc_run_report *r, const char *path, bool by_group);
+
 /* ---- running cases ---- */
 
 /* Which cases of a file run. */
