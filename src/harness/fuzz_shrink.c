@@ -96,7 +96,7 @@ static bool drop_axis(mc_owned_request *r, int k) {
   return refill(r, type, rank, shape);
 }
 
-/* Dimension k//3 to 1, to half, or one less (k%3). */
+/* Dimension k/3 of the data to 1, to half, or one less (k%3 says which). */
 static bool smaller_dim(mc_owned_request *r, int k) {
   const mc_tensor *d = &r->tensors[0];
   int axis = k / 3;
@@ -114,8 +114,9 @@ static bool smaller_dim(mc_owned_request *r, int k) {
   return refill(r, type, rank, shape);
 }
 
-/* Side-input element k//2 of input 1 + (k/2)/rank toward 1 (blocks) or 0
-   (crops, pads), or halved (k%2). */
+/* Element k/2 of the side inputs counted one after another (block_shape,
+   then crops or pads) toward 1 (blocks) or 0 (crops, pads) for even k, or
+   halved for odd k. */
 static bool smaller_side_value(mc_owned_request *r, int k) {
   int variant = k % 2, flat = k / 2;
   for (int i = 1; i < r->req.n_inputs; i++) {
@@ -138,8 +139,8 @@ static bool smaller_side_value(mc_owned_request *r, int k) {
   return false;
 }
 
-/* Attribute value k//2 (block_size, then list elements in table order)
-   toward 1, or halved. */
+/* Attribute value k/2 (block_size, then the list elements, in the
+   attribute table's order) toward 1 for even k, or halved for odd k. */
 static bool smaller_attribute(mc_owned_request *r, int k) {
   int variant = k % 2, flat = k / 2;
   mc_attrs *a = &r->req.attrs;
