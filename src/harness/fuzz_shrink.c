@@ -38,26 +38,41 @@ static bool refill(mc_owned_request *r, mc_type type, int rank, const int64_t *s
   return mc_owned_request_set_data(r, type, rank, shape, start);
 }
 
-/* ---- the moves: each changes r in its variant k, or says it does not apply ---- */
+/* ---- the moves: each makes cand from cur in its variant k, or says it does
+   not apply (without copying anything then: cur's data may be large) ---- */
 
-static bool data_from_zero(mc_owned_request *r, int k) {
-  const mc_tensor *d = &r->tensors[0];
-  if (k > 0 || (r->data_fill == MC_PAYLOAD_FILL_COUNTER && r->fill_start == 0))
+/* Variant j of shrinking a value v toward floor: floor itself (j = 0), else
+   v minus (v - floor) / 2^j, largest steps first, so that a boundary far
+   from floor (a dimension just above 2^31, say) is found by bisection. */
+static bool shrunk_value(int64_t v, int64_t floor_value, int j, int64_t *out) {
+  if (v <= floor_value || j >= 63)
     return false;
-  mc_tensor shape_of = *d;
-  return mc_owned_request_set_data(r, d->type, shape_of.rank, shape_of.shape, 0);
+  uint64_t span = (uint64_t)v - (uint64_t)floor_value;
+  uint64_t step = j == 0 ? span : span >> j;
+  if (step == 0 || (j > 0 && step == span))
+    return false;
+  *out = (int64_t)((uint64_t)v - step);
+  return true;
 }
 
-static bool simpler_type(mc_owned_request *r, int k) {
-  static const mc_type order[] = {MC_U8, MC_I8, MC_U16, MC_F16, MC_U32, MC_F32};
-  const mc_tensor *d = &r->tensors[0];
-  if (k >= (int)(sizeof order / sizeof *order) || d->type == order[k])
+#define VALUE_VARIANTS 63
+
+static bool data_from_zero(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  if (k > 0 || (cur->data_fill == MC_PAYLOAD_FILL_COUNTER && cur->fill_start == 0))
     return false;
-  for (int i = 0; i < k; i++)
+  const mc_tensor *d = &cur->tensors[0];
+  return clone(cur, cand) && mc_owned_request_set_data(cand, d->type, d->rank, d->shape, 0);
+}
+
+static bool simpler_type(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  static const mc_type order[] = {MC_U8, MC_I8, MC_U16, MC_F16, MC_U32, MC_F32};
+  const mc_tensor *d = &cur->tensors[0];
+  if (k >= (int)(sizeof order / sizeof *order))
+    return false;
+  for (int i = 0; i <= k; i++)
     if (d->type == order[i])
-      return false; /* already simpler */
-  mc_tensor shape_of = *d;
-  return refill(r, order[k], shape_of.rank, shape_of.shape);
+      return false; /* already as simple */
+  return clone(cur, cand) && refill(cand, order[k], d->rank, d->shape);
 }
 
 /* Removes element k of a 1-D side input. */
@@ -77,108 +92,100 @@ static bool drop_side_element(mc_tensor *t, int k) {
   return true;
 }
 
-static bool drop_axis(mc_owned_request *r, int k) {
-  const mc_tensor *d = &r->tensors[0];
-  int min_rank = r->req.op == MC_OP_EXTRACT_IMAGE_PATCHES                                   ? 4
-                 : (r->req.op == MC_OP_SPACE_TO_DEPTH || r->req.op == MC_OP_DEPTH_TO_SPACE) ? 3
-                                                                                            : 2;
-  if (d->rank <= min_rank || k >= d->rank)
+static int min_rank(mc_op op) {
+  if (op == MC_OP_EXTRACT_IMAGE_PATCHES)
+    return 4;
+  return op == MC_OP_SPACE_TO_DEPTH || op == MC_OP_DEPTH_TO_SPACE ? 3 : 2;
+}
+
+static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  if (d->rank <= min_rank(cur->req.op) || k >= d->rank || !clone(cur, cand))
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
   int rank = 0;
   for (int a = 0; a < d->rank; a++)
     if (a != k)
       shape[rank++] = d->shape[a];
-  for (int i = 1; i < r->req.n_inputs; i++)
-    if (!drop_side_element(&r->tensors[i], k))
+  for (int i = 1; i < cand->req.n_inputs; i++)
+    if (!drop_side_element(&cand->tensors[i], k))
       return false;
-  mc_type type = d->type;
-  return refill(r, type, rank, shape);
+  return refill(cand, d->type, rank, shape);
 }
 
-/* Dimension k/3 of the data to 1, to half, or one less (k%3 says which). */
-static bool smaller_dim(mc_owned_request *r, int k) {
-  const mc_tensor *d = &r->tensors[0];
-  int axis = k / 3;
-  if (axis >= d->rank)
+/* Dimension k / VALUE_VARIANTS of the data, shrunk toward 1. */
+static bool smaller_dim(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  int axis = k / VALUE_VARIANTS;
+  int64_t want;
+  if (axis >= d->rank || !shrunk_value(d->shape[axis], 1, k % VALUE_VARIANTS, &want))
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
   memcpy(shape, d->shape, sizeof shape);
-  int64_t was = shape[axis];
-  int64_t want[3] = {1, was / 2, was - 1};
-  if (want[k % 3] >= was || want[k % 3] < 0 || (k % 3 == 2 && was <= 2))
-    return false;
-  shape[axis] = want[k % 3];
-  mc_type type = d->type;
-  int rank = d->rank;
-  return refill(r, type, rank, shape);
+  shape[axis] = want;
+  return clone(cur, cand) && refill(cand, d->type, d->rank, shape);
 }
 
-/* Element k/2 of the side inputs counted one after another (block_shape,
-   then crops or pads) toward 1 (blocks) or 0 (crops, pads) for even k, or
-   halved for odd k. */
-static bool smaller_side_value(mc_owned_request *r, int k) {
-  int variant = k % 2, flat = k / 2;
-  for (int i = 1; i < r->req.n_inputs; i++) {
-    mc_tensor *t = &r->tensors[i];
-    int64_t n = mc_tensor_elements(t);
+/* Element k / VALUE_VARIANTS of the side inputs counted one after another
+   (block_shape, then crops or pads), shrunk toward 1 (blocks) or 0. */
+static bool smaller_side_value(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  int flat = k / VALUE_VARIANTS;
+  for (int i = 1; i < cur->req.n_inputs; i++) {
+    const mc_tensor *t = &cur->tensors[i];
+    int64_t n = mc_tensor_elements(t), v, want;
     if (flat >= n) {
       flat -= (int)n;
       continue;
     }
-    int64_t v;
-    if (!mc_side_value(t, flat, &v))
+    if (!mc_side_value(t, flat, &v) ||
+        !shrunk_value(v, i == 1 ? 1 : 0, k % VALUE_VARIANTS, &want) || !clone(cur, cand))
       return false;
-    int64_t floor_value = i == 1 ? 1 : 0;
-    int64_t want = variant == 0 ? floor_value : v / 2;
-    if (v <= floor_value || want >= v || want < floor_value)
-      return false;
-    mc_store_bits(t->data, t->type, flat, (uint64_t)want);
+    mc_store_bits(cand->tensors[i].data, t->type, flat, (uint64_t)want);
     return true;
   }
   return false;
 }
 
-/* Attribute value k/2 (block_size, then the list elements, in the
-   attribute table's order) toward 1 for even k, or halved for odd k. */
-static bool smaller_attribute(mc_owned_request *r, int k) {
-  int variant = k % 2, flat = k / 2;
-  mc_attrs *a = &r->req.attrs;
-  for (int i = 0; i < mc_op_attr_count(r->req.op); i++) {
-    mc_attr id = mc_op_attr(r->req.op, i);
-    int64_t *slot = NULL;
+/* The slot of attribute value flat of a (block_size, then the list
+   elements, in the attribute table's order), or NULL. */
+static int64_t *attribute_value(mc_op op, mc_attrs *a, int flat) {
+  for (int i = 0; i < mc_op_attr_count(op); i++) {
+    mc_attr id = mc_op_attr(op, i);
     if (mc_attr_kind_of(id) == MC_ATTR_KIND_INT && mc_attrs_present(a, id) && flat-- == 0)
-      slot = &a->block_size;
+      return &a->block_size;
     if (mc_attr_kind_of(id) == MC_ATTR_KIND_INT_LIST) {
       mc_int_list *l = mc_attrs_list_slot(a, id);
       int n = l->count < 0 ? 0 : l->count > MC_MAX_ATTR_LEN ? MC_MAX_ATTR_LEN : l->count;
       if (flat < n)
-        slot = &l->v[flat];
+        return &l->v[flat];
       flat -= n;
     }
-    if (!slot)
-      continue;
-    int64_t want = variant == 0 ? 1 : *slot / 2;
-    if (*slot <= 1 || want >= *slot || want < 1)
-      return false;
-    *slot = want;
-    return true;
   }
-  return false;
+  return NULL;
 }
 
-typedef bool (*move_fn)(mc_owned_request *r, int k);
+/* Attribute value k / VALUE_VARIANTS, shrunk toward 1. */
+static bool smaller_attribute(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  mc_attrs probe = cur->req.attrs;
+  int64_t *slot = attribute_value(cur->req.op, &probe, k / VALUE_VARIANTS), want;
+  if (!slot || !shrunk_value(*slot, 1, k % VALUE_VARIANTS, &want) || !clone(cur, cand))
+    return false;
+  *attribute_value(cand->req.op, &cand->req.attrs, k / VALUE_VARIANTS) = want;
+  return true;
+}
+
+typedef bool (*move_fn)(const mc_owned_request *cur, int k, mc_owned_request *cand);
 
 static const struct {
-  move_fn apply;
+  move_fn make;
   int variants;
 } moves[] = {
     {data_from_zero, 1},
     {simpler_type, 6},
     {drop_axis, MC_TENSOR_MAX_RANK},
-    {smaller_dim, 3 * MC_TENSOR_MAX_RANK},
-    {smaller_side_value, 2 * 4 * MC_TENSOR_MAX_RANK},
-    {smaller_attribute, 2 * (1 + 3 * MC_MAX_ATTR_LEN)},
+    {smaller_dim, VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
+    {smaller_side_value, VALUE_VARIANTS * 3 * MC_TENSOR_MAX_RANK},
+    {smaller_attribute, VALUE_VARIANTS *(1 + 3 * MC_MAX_ATTR_LEN)},
 };
 
 int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double seconds, char **detail) {
@@ -193,11 +200,10 @@ int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double seconds, char **de
     for (size_t m = 0; m < sizeof moves / sizeof *moves; m++) {
       for (int k = 0; k < moves[m].variants && mc_now_seconds() < deadline; k++) {
         mc_owned_request cand;
-        if (!clone(r, &cand))
-          return steps;
+        memset(&cand, 0, sizeof cand);
         char *why = NULL;
         bool same = false;
-        if (moves[m].apply(&cand, k)) {
+        if (moves[m].make(r, k, &cand)) {
           signature got = signature_of(impl, &cand, &why);
           same = got.verdict == want.verdict && got.expected == want.expected;
         }
