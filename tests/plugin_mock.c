@@ -191,14 +191,14 @@ static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *
     announce(req.inputs[0], o);
     return MOVCONF_PLUGIN_OK;
   }
+  if (f == FAULT_BAD_TEXT)
+    return reject(m, "mode\x1b[0m", "bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3");
   if (s != MC_OK && f == FAULT_WRONG_ERROR)
     return reject(m, s == MC_E_MODE_MISSING ? "mode_invalid" : "mode_missing", "wrong on purpose");
   if (s != MC_OK)
     return reject(m, mc_status_name(s), err.message);
   if (f == FAULT_WRONG_REJECTION)
     return reject(m, "", "mock: rejected on purpose");
-  if (f == FAULT_BAD_TEXT)
-    return reject(m, "mode\x1b[0m", "bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3");
   announce(&cached, o);
   if (f == FAULT_WRONG_SHAPE)
     o->shape[o->rank++] = 1;
