@@ -228,5 +228,31 @@ expect "big-output: peak within one line (+25%) of the baseline" \
 expect "big-error: peak within one line (+25%) of the baseline" \
   test "$err_kb" -le $((base_kb + line_kb * 5 / 4))
 
+# A large output (3 MB, decoded in place in the reply's own buffer) is
+# judged on its bytes like any other: passes, or names the first wrong one.
+mkdir -p "$work/large"
+cat >"$work/large/cases.json" <<'JSON'
+{"format": "movconf-cases/1", "op": "SpaceToDepth-1",
+ "description": "a 3 MB identity for tests/adapter_faults.sh",
+ "cases": [{"id": "s2d/mock/large", "origin": "by hand: block_size 1 is the identity",
+   "clauses": ["S2D-O1"],
+   "inputs": {"data": {"type": "u8", "shape": [1, 1, 1, 3000001], "fill": {"counter": 7}}},
+   "attributes": {"block_size": 1, "mode": "blocks_first"},
+   "expect": {"output": {"type": "u8", "shape": [1, 1, 1, 3000001], "fill": {"counter": 7}}}}]}
+JSON
+large() { # large FAULT: the large case; its "id verdict detail" line in $work/large.txt
+  MOCK_FAULT=$1 MOCK_AT=1 "$movconf" run --json "$work/large.json" \
+    --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$work/large" >/dev/null 2>&1
+  "$python" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/large.json" >"$work/large.txt"
+}
+large none
+expect "a 3 MB output passes" grep -q '^s2d/mock/large pass' "$work/large.txt"
+large wrong-value
+expect "a 3 MB output with one wrong bit: the first element named" grep -q \
+  '^s2d/mock/large wrong-output first differing element \[0,0,0,0\] (flat 0): expected bits 0x7, got 0x6' \
+  "$work/large.txt"
+
 echo "$passes passed, $failures failed"
 test "$failures" -eq 0

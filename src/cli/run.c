@@ -164,7 +164,7 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
 static int check_environment(const run_options *o) {
   const char *env = getenv("MOVCONF_THREADS");
   int threads;
-  if (!env || o->threads > 0 || mc_parse_threads(env, &threads))
+  if (!env || !*env || o->threads > 0 || mc_parse_threads(env, &threads)) /* empty: unset */
     return -1;
   fprintf(stderr, "movconf run: MOVCONF_THREADS takes a number from 1 to 1024, not '%s'\n", env);
   return 2;
@@ -290,9 +290,12 @@ static bool close_report(FILE *f, const char *path, bool written) {
   return ok;
 }
 
-static void discard_report(FILE *f) {
-  if (f && f != stdout)
+/* A report that will not be written: its file (emptied when opened) goes. */
+static void discard_report(FILE *f, const char *path) {
+  if (f && f != stdout) {
     fclose(f);
+    remove(path);
+  }
 }
 
 static bool open_reports(const run_options *o, report_files *r) {
@@ -305,8 +308,8 @@ static bool open_reports(const run_options *o, report_files *r) {
   r->json = open_report("json", o->json_path);
   r->junit = open_report("junit", o->junit_path);
   if ((o->json_path && !r->json) || (o->junit_path && !r->junit)) {
-    discard_report(r->json);
-    discard_report(r->junit);
+    discard_report(r->json, o->json_path);
+    discard_report(r->junit, o->junit_path);
     return false;
   }
   if (r->json == stdout || r->junit == stdout)
@@ -329,8 +332,8 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
     char *safe = mc_safe_text(err); /* it may quote what the implementation said */
     fprintf(stderr, "movconf run: %s\n", safe);
     free(safe);
-    discard_report(out.json);
-    discard_report(out.junit);
+    discard_report(out.json, o->json_path);
+    discard_report(out.junit, o->junit_path);
     return 2;
   }
   mc_run_report report = {.impl = impl->name, .with_expectations = expectations != NULL};

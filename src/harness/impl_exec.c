@@ -575,13 +575,14 @@ static bool decode_in_line(reply_line *L, char *content, const mc_tensor *t, siz
                            mc_impl_result *r, char *why, size_t whylen) {
   if (!mc_base64_decode(content, (uint8_t *)content, nbytes, why, whylen))
     return false;
+  size_t at = (size_t)(content - L->a->buf); /* before a->buf is replaced */
   bool ok;
   char *block = take_line_buffer(L->a, L->n, &ok);
   if (!ok)
     return fail_output(why, whylen, "out of memory for the output");
   L->taken = true;
   size_t offset = (size_t)(-(uintptr_t)block & (MC_TENSOR_ALIGN - 1));
-  memmove(block + offset, block + (content - L->a->buf), nbytes);
+  memmove(block + offset, block + at, nbytes);
   r->output = *t;
   r->output.data = (uint8_t *)block + offset;
   r->output.nbytes = nbytes;
