@@ -58,11 +58,15 @@ static struct {
   region lo_guard, hi_guard;
   uintptr_t out_begin, out_end;
   region out_body;   /* the current output's pages */
-  bool returned;     /* run() has returned: any access to out_body is late */
   uint64_t call;     /* the current request's call number */
   pid_t main_thread; /* the thread that calls the plugin */
+  /* Read by the fault handler on the plugin's own threads, hence atomic:
+     the sealed output (its pages once run() returned; 0, 0: none) and its
+     call; the quarantine, whose entries are fixed once counted. */
+  _Atomic uintptr_t sealed_begin, sealed_end;
+  _Atomic uint64_t sealed_call;
   quarantined quarantine[QUARANTINE_SLOTS];
-  int n_quarantined;
+  _Atomic int n_quarantined;
   region inputs[MC_MAX_INPUTS];
   const char *phase; /* the plugin function running, for messages */
 } fault_ctx;
@@ -186,11 +190,13 @@ static pid_t current_thread(void) {
 /* An access to an output after its run() returned: the current one, or one
    in quarantine. True with the message in b and the call to blame. */
 static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
-  int slot = -1;
-  for (int i = 0; i < fault_ctx.n_quarantined; i++)
+  int slot = -1, n = atomic_load_explicit(&fault_ctx.n_quarantined, memory_order_acquire);
+  for (int i = 0; i < n; i++)
     if (within(fault_ctx.quarantine[i].whole, a))
       slot = i;
-  bool current = fault_ctx.returned && within(fault_ctx.out_body, a);
+  region sealed = {atomic_load(&fault_ctx.sealed_begin), atomic_load(&fault_ctx.sealed_end)};
+  uint64_t sealed_call = atomic_load(&fault_ctx.sealed_call);
+  bool current = slot < 0 && within(sealed, a);
   if (!current && slot < 0)
     return false;
   if (slot >= 0 && current_thread() == fault_ctx.main_thread && fault_ctx.phase) {
@@ -204,7 +210,7 @@ static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
              "was still at work");
   if (!current)
     put_str(b, " (the fault came after its reply had been sent)");
-  *blame = current ? fault_ctx.call : fault_ctx.quarantine[slot].call;
+  *blame = current ? sealed_call : fault_ctx.quarantine[slot].call;
   return true;
 }
 
@@ -363,49 +369,58 @@ static bool map_guarded_output(size_t nbytes, guarded_output *g) {
   fault_ctx.out_begin = (uintptr_t)g->data;
   fault_ctx.out_end = (uintptr_t)hi;
   fault_ctx.out_body = (region){(uintptr_t)(lo + page), (uintptr_t)hi};
-  fault_ctx.returned = false;
   return true;
 }
 
 /* After run() returned: the output becomes read-only, so that a thread the
    plugin left running faults on its next write, while this case is known. */
 static void seal_output(guarded_output *g) {
-  fault_ctx.returned = true;
   mprotect((void *)fault_ctx.out_body.begin, fault_ctx.out_body.end - fault_ctx.out_body.begin,
            PROT_READ);
+  atomic_store(&fault_ctx.sealed_call, fault_ctx.call);
+  atomic_store(&fault_ctx.sealed_begin, fault_ctx.out_body.begin);
+  atomic_store(&fault_ctx.sealed_end, fault_ctx.out_body.end);
   (void)g;
 }
 
 static size_t quarantine_bytes(void) {
   size_t total = 0;
-  for (int i = 0; i < fault_ctx.n_quarantined; i++)
+  int n = atomic_load(&fault_ctx.n_quarantined);
+  for (int i = 0; i < n; i++)
     total += fault_ctx.quarantine[i].whole.end - fault_ctx.quarantine[i].whole.begin;
   return total;
 }
 
 /* Whether the output of g fills the quarantine: the child retires then. */
 static bool quarantine_full_after(const guarded_output *g) {
-  return fault_ctx.n_quarantined + 1 >= QUARANTINE_SLOTS ||
+  return atomic_load(&fault_ctx.n_quarantined) + 1 >= QUARANTINE_SLOTS ||
          quarantine_bytes() + g->map.len >= QUARANTINE_BYTES;
 }
 
+/* No output is sealed any more (it is in quarantine, or gone). */
+static void unseal_output(void) {
+  atomic_store(&fault_ctx.sealed_begin, 0);
+  atomic_store(&fault_ctx.sealed_end, 0);
+  fault_ctx.out_body = (region){0, 0};
+}
+
 /* Instead of unmapping the output: its pages are replaced by inaccessible,
-   unbacked ones (no memory is kept) at the same addresses. */
+   unbacked ones (no memory is kept) at the same addresses, counted in the
+   quarantine before the output stops being the sealed one. */
 static void quarantine_output(guarded_output *g) {
   region body = fault_ctx.out_body;
-  if (mmap((void *)body.begin, body.end - body.begin, PROT_NONE,
+  int n = atomic_load(&fault_ctx.n_quarantined);
+  if (n == QUARANTINE_SLOTS || /* only when the parent ignored the request to retire */
+      mmap((void *)body.begin, body.end - body.begin, PROT_NONE,
            MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
     unmap(&g->map);
+    unseal_output();
     return;
   }
   region whole = {(uintptr_t)g->map.base, (uintptr_t)g->map.base + g->map.len};
-  if (fault_ctx.n_quarantined == QUARANTINE_SLOTS) {
-    unmap(&g->map); /* only when the parent ignored the request to retire */
-    return;
-  }
-  fault_ctx.quarantine[fault_ctx.n_quarantined++] = (quarantined){whole, fault_ctx.call};
-  fault_ctx.out_body = (region){0, 0};
-  fault_ctx.returned = false;
+  fault_ctx.quarantine[n] = (quarantined){whole, fault_ctx.call};
+  atomic_store_explicit(&fault_ctx.n_quarantined, n + 1, memory_order_release);
+  unseal_output();
   g->map = (mapping){NULL, 0};
 }
 
