@@ -164,7 +164,7 @@ expect "late-write: case 02 crashes, the other 21 pass" only 02-crash crash "$la
 expect "late-write: no sanitizer report but the mock's own race" only_mock_races
 expect "late-write: no plugin process left" no_plugin_process
 racy_plugin one late-write-slow@2
-expect "late-write-slow (30 ms later, during later cases): case 02 is blamed" \
+expect "late-write-slow (10 ms later, during later cases): case 02 is blamed" \
   only 02-crash crash "$late.*after its reply had been sent"
 racy_plugin one late-write-slow@22
 expect "late-write-slow at the last case (found at the end): case 22 is blamed" \

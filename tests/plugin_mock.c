@@ -18,7 +18,7 @@
    bad-shape (announce a negative dimension), stdout (print to stdout, then
    answer correctly), late-write (answer correctly, leaving a thread that
    keeps rewriting the output's first byte for two seconds after run()
-   returns), late-write-slow (the same thread writes once, 30 ms after),
+   returns), late-write-slow (the same thread writes once, 10 ms after),
    fork-orphan (fork a `sleep MOVCONF_MOCK_ORPHAN` in a session of its own,
    then answer correctly), poison (answer correctly, but mark the process
    broken), crash-if-poisoned (raise SIGSEGV in a process marked broken,
@@ -270,7 +270,7 @@ typedef struct late_writer {
 static void *write_late(void *arg) {
   late_writer *w = arg;
   if (w->slow) {
-    nanosleep(&(struct timespec){0, 30 * 1000 * 1000}, NULL);
+    nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
     *w->byte = w->value;
     return NULL;
   }

@@ -25,6 +25,11 @@
 
 /* How long a child that closed its socket gets to exit before it is killed. */
 #define EXIT_GRACE_SECONDS 2.0
+/* How long a child whose plugin left threads behind waits, when its
+   requests end, for a late write they make: once per child normally, and
+   shorter when every case has a child of its own. */
+#define SETTLE_MS 200
+#define SETTLE_PER_CASE_MS 20
 /* After this many failed restarts in a row, cases are reported without trying again. */
 #define MAX_RESTART_FAILURES 3
 
@@ -139,7 +144,8 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   if (pid == 0) {
     close(sv[0]);
-    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb);
+    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb,
+                        impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS);
   }
   close(sv[1]);
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);

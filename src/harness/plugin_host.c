@@ -30,8 +30,6 @@
 #include "movconf/tensor.h"
 
 enum { CANARY = 0xCB, POISON = 0xA5, ALT_STACK_BYTES = 64 * 1024, LOW_ADDRESSES = 65536 };
-/* The wait of settle_and_exit, in steps of 10 ms. */
-enum { SETTLE_STEPS = 20 };
 
 typedef struct region {
   uintptr_t begin, end; /* [begin, end) */
@@ -699,19 +697,19 @@ static int thread_count(void) {
   return n;
 }
 
-/* At the end of the run: when the plugin left threads behind, a short
-   wait, so that a late write they make is still reported (by the thread
+/* When the request stream ends: if the plugin left threads behind, a short
+   wait (settle_ms), so that a late write they make is still reported (by the thread
    that faults: the main thread is idle) and charged to its case. */
-_Noreturn static void settle_and_exit(void) {
+_Noreturn static void settle_and_exit(int settle_ms) {
   if (thread_count() > 1) {
-    struct timespec step = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < SETTLE_STEPS; i++)
-      nanosleep(&step, NULL);
+    struct timespec wait = {settle_ms / 1000, (long)(settle_ms % 1000) * 1000 * 1000};
+    while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+      continue;
   }
   _exit(0);
 }
 
-void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb) {
+void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms) {
   fault_ctx.fd = fd;
   fault_ctx.memory_limit_mb = memory_limit_mb;
   isolate_stdio();
@@ -736,7 +734,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb) {
     check_late_fault();
     int got = read_request(fd, &h);
     if (got == 0)
-      settle_and_exit();
+      settle_and_exit(settle_ms);
     atomic_store(&main_idle, 0);
     check_late_fault();
     fault_ctx.call = h.wire.call;

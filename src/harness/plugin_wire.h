@@ -57,10 +57,12 @@ typedef struct mc_wire_reply {
 } mc_wire_reply;
 
 /* The child: loads the plugin at path, answers requests on fd until EOF,
-   then exits. memory_limit_mb: extra address space allowed (0: none). */
+   then exits, after settle_ms when the plugin left threads behind (a late
+   write they make is then still reported). memory_limit_mb: extra address
+   space allowed (0: none). */
 #if defined(__GNUC__)
 __attribute__((noreturn))
 #endif
-void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb);
+void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms);
 
 #endif

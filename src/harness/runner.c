@@ -110,7 +110,7 @@ static void charge_crash(mc_runner *run, int index, const char *detail) {
 
 static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
   int index = result_of_call(run, r->blame_call);
-  if (index >= 0)
+  if (index >= 0 && index < run->report->count) /* not the case being run */
     charge_crash(run, index, r->message);
 }
 
