@@ -51,6 +51,19 @@ fault_is() { # fault_is FAULT AT CASE VERDICT DETAIL-REGEX [OPTIONS...]
   expect "$fault: all 7 cases reported" test "$(wc -l <"$work/$fault.txt")" -eq 7
   expect "$fault: case 4 still passes" case_is "$fault" 4-i16 pass
   expect "$fault: case 7 still passes" case_is "$fault" 7-u4 pass
+  expect "$fault: no adapter process is left" no_adapter_left
+  expect "$fault: the JSON and JUnit reports parse" reports_parse "$fault"
+}
+# No process runs the mock adapter of this tree once movconf has exited.
+no_adapter_left() {
+  ! ps -eo args | grep -F "$src/tests/mock_adapter.py" | grep -vq grep
+}
+# The reports parse, whatever the adapter wrote (JSON valid UTF-8, JUnit
+# well-formed XML 1.0).
+reports_parse() { # reports_parse FAULT
+  "$python" -c 'import json, sys, xml.etree.ElementTree as ET
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+ET.parse(sys.argv[2])' "$work/$1.json" "$work/$1.xml"
 }
 
 # Without a fault: five passes, two unsupported cases (one left out by the
@@ -148,13 +161,6 @@ expect "no-handshake: says how it ended" grep -q 'exited with status 5' "$work/n
 expect "slow-handshake: says it timed out" grep -q 'no handshake line within 2 s' \
   "$work/slow-handshake.out"
 
-# The reports parse, whatever the adapter wrote (JSON valid UTF-8, JUnit
-# well-formed XML 1.0).
-reports_parse() { # reports_parse FAULT
-  "$python" -c 'import json, sys, xml.etree.ElementTree as ET
-json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
-ET.parse(sys.argv[2])' "$work/$1.json" "$work/$1.xml"
-}
 no_raw_controls() { # no_raw_controls FILE: no C0 control but newline and tab, no C1 control
   "$python" -c 'import re, sys
 t = open(sys.argv[1], "rb").read().decode("utf-8", "strict")

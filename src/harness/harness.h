@@ -241,7 +241,7 @@ typedef struct mc_runner {
   void *observer_ctx;
   /* Kept by the runner (start them zeroed): */
   int *result_of_call; /* report index of each call's case (-1: a re-run to find a culprit) */
-  size_t n_calls, calls_cap;
+  size_t calls_cap;
   int *window; /* report indices of the cases the current process served */
   int n_window, window_cap;
   const mc_case_file *file; /* the file being run, so re-runs need not load it again */

@@ -325,7 +325,7 @@ void mc_runner_free(mc_runner *run) {
   free(run->window);
   run->result_of_call = NULL;
   run->window = NULL;
-  run->n_calls = run->calls_cap = 0;
+  run->calls_cap = 0;
   run->n_window = run->window_cap = 0;
 }
 
