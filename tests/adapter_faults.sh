@@ -24,7 +24,7 @@ run_fault() {
   rm -f "$work/$fault.state" "$work/$fault.state.fault" "$work/$fault.json" "$work/$fault.xml"
   MOCK_FAULT=$fault MOCK_AT=$at MOCK_STATE="$work/$fault.state" \
     "$movconf" run --timeout 2 --json "$work/$fault.json" --junit "$work/$fault.xml" "$@" \
-    --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$cases" >"$work/$fault.out" 2>&1
+    --impl "exec:exec '$python' '$src/tests/mock_adapter.py' --run-$$" "$cases" >"$work/$fault.out" 2>&1
   status=$?
   : >"$work/$fault.txt"
   if [ -f "$work/$fault.json" ]; then
@@ -54,9 +54,9 @@ fault_is() { # fault_is FAULT AT CASE VERDICT DETAIL-REGEX [OPTIONS...]
   expect "$fault: no adapter process is left" no_adapter_left
   expect "$fault: the JSON and JUnit reports parse" reports_parse "$fault"
 }
-# No process runs the mock adapter of this tree once movconf has exited.
+# No mock adapter of this script (marked --run-PID) runs once movconf exited.
 no_adapter_left() {
-  ! ps -eo args | grep -F "$src/tests/mock_adapter.py" | grep -vq grep
+  ! ps -eo args | grep -F "mock_adapter.py --run-$$" | grep -vq grep
 }
 # The reports parse, whatever the adapter wrote (JSON valid UTF-8, JUnit
 # well-formed XML 1.0).
