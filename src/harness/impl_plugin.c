@@ -328,14 +328,17 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
     end_after_case(self, s, res);
 }
 
-/* Ends the child after its only case, first letting it report a late
-   write (settle_and_exit in plugin_host.c), which is this case's fault. */
+/* Ends the child after this case (its only one, or the last its quarantine
+   holds), first letting it report a late write (settle_and_exit in
+   plugin_host.c): this case's crash, or an earlier case's to charge. */
 static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res) {
   mc_impl_result late;
   memset(&late, 0, sizeof late);
   if (plugin_settle(self, &late)) {
     mc_tensor_free(&res->output);
     set_crash(res, "%s", late.message);
+    if (late.blame_call != self->calls)
+      res->blame_call = late.blame_call;
   }
   end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
 }
