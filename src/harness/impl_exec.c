@@ -67,6 +67,7 @@ typedef struct adapter {
   uint64_t previous_call;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
+  bool grace_spent; /* exec_settle already waited the shutdown grace */
 } adapter;
 
 /* ---- the child process ---- */
@@ -900,6 +901,7 @@ static bool exec_settle(mc_impl *self, mc_impl_result *late) {
   size_t line_len;
   io_status s = read_line(a, mc_deadline_after(SHUTDOWN_GRACE_SECONDS),
                           reply_limit(self->options.max_output_bytes), &line_len);
+  a->grace_spent = s == IO_TIMEOUT;
   if (s != IO_OK && !(s == IO_CLOSED && a->len > 0))
     return false;
   late->outcome = MC_OUTCOME_CRASH;
@@ -927,7 +929,7 @@ static void exec_close(mc_impl *self) {
       close(a->in_fd);
     a->in_fd = -1;
     siginfo_t info;
-    mc_child_wait_end(a->pid, SHUTDOWN_GRACE_SECONDS, &info);
+    mc_child_wait_end(a->pid, a->grace_spent ? 0 : SHUTDOWN_GRACE_SECONDS, &info);
     stop(a);
   }
   free_adapter(a);
