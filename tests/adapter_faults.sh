@@ -21,10 +21,10 @@ expect() { # expect DESCRIPTION COMMAND...
 run_fault() {
   fault=$1 at=$2
   shift 2
-  rm -f "$work/$fault.state" "$work/$fault.json"
+  rm -f "$work/$fault.state" "$work/$fault.state.fault" "$work/$fault.json" "$work/$fault.xml"
   MOCK_FAULT=$fault MOCK_AT=$at MOCK_STATE="$work/$fault.state" \
-    "$movconf" run --timeout 2 --json "$work/$fault.json" "$@" \
-    --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$cases" >"$work/$fault.out" 2>&1
+    "$movconf" run --timeout 2 --json "$work/$fault.json" --junit "$work/$fault.xml" "$@" \
+    --impl "exec:exec '$python' '$src/tests/mock_adapter.py' --run-$$" "$cases" >"$work/$fault.out" 2>&1
   status=$?
   : >"$work/$fault.txt"
   if [ -f "$work/$fault.json" ]; then
@@ -51,6 +51,19 @@ fault_is() { # fault_is FAULT AT CASE VERDICT DETAIL-REGEX [OPTIONS...]
   expect "$fault: all 7 cases reported" test "$(wc -l <"$work/$fault.txt")" -eq 7
   expect "$fault: case 4 still passes" case_is "$fault" 4-i16 pass
   expect "$fault: case 7 still passes" case_is "$fault" 7-u4 pass
+  expect "$fault: no adapter process is left" no_adapter_left
+  expect "$fault: the JSON and JUnit reports parse" reports_parse "$fault"
+}
+# No mock adapter of this script (marked --run-PID) runs once movconf exited.
+no_adapter_left() {
+  ! ps -eo args | grep -F "mock_adapter.py --run-$$" | grep -vq grep
+}
+# The reports parse, whatever the adapter wrote (JSON valid UTF-8, JUnit
+# well-formed XML 1.0).
+reports_parse() { # reports_parse FAULT
+  "$python" -c 'import json, sys, xml.etree.ElementTree as ET
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+ET.parse(sys.argv[2])' "$work/$1.json" "$work/$1.xml"
 }
 
 # Without a fault: five passes, two unsupported cases (one left out by the
@@ -75,8 +88,15 @@ fault_is wrong-id 2 2-f32 crash "reply for id 3, expected id 2"
 fault_is base64-length 2 2-f32 crash "output.base64 .*16 bytes take exactly 24"
 fault_is extra-key 2 2-f32 crash "unknown key \"comment\""
 fault_is huge-line 2 2-f32 crash "reply line longer than 65624 bytes" --max-output-bytes 64
-fault_is two-replies 2 3-mode-missing crash "reply for id 2, expected id 3"
-expect "two-replies: case 2 itself passes" case_is two-replies 2-f32 pass
+# A second reply is the fault of the request it answers, not of the one
+# waiting: case 2 is blamed, case 3 runs again in a fresh adapter and passes.
+fault_is two-replies 2 2-f32 crash "a second reply to request 2, which had its reply already"
+expect "two-replies: case 3 runs again and passes" case_is two-replies 3-mode-missing pass
+# ... also after the last request, when nothing more is read: found at the end.
+run_fault two-replies 6
+expect "two-replies at the last request: case 7 is blamed" \
+  case_is two-replies 7-u4 crash "a line nobody asked for after the reply to request 6"
+expect "two-replies at the last request: exit status 1, not $status" test "$status" -eq 1
 
 # The adapter answers, wrongly: the verdicts of any implementation.
 fault_is wrong-value 2 2-f32 wrong-output "first differing element \[0,0,0,0\]"
@@ -118,12 +138,16 @@ expect "stderr-noise: exit status 0, not $status" test "$status" -eq 0
 # after three failed starts movconf stops trying.
 run_fault restart-fails 2
 expect "restart-fails: case 2 crashed" case_is restart-fails 2-f32 crash "exited with status 3"
-for c in 3-mode-missing 4-i16 6-block-2; do
+# (Case 2 crashed in an adapter that had served case 1, so it is run again
+# alone: that start fails too, the first of three.)
+for c in 3-mode-missing 4-i16; do
   expect "restart-fails: $c reports the failed restart" \
     case_is restart-fails "$c" crash "restarting the adapter failed: bad handshake"
 done
-expect "restart-fails: then movconf gives up" \
-  case_is restart-fails 7-u4 crash "failed to restart 3 times in a row"
+for c in 6-block-2 7-u4; do
+  expect "restart-fails: then movconf gives up ($c)" \
+    case_is restart-fails "$c" crash "failed to restart 3 times in a row"
+done
 expect "restart-fails: exit status 1, not $status" test "$status" -eq 1
 
 # A handshake that is wrong or missing stops the run before any case: exit 2.
@@ -136,6 +160,109 @@ expect "bad-handshake: says why" grep -q 'bad handshake: "protocol" must be "mov
 expect "no-handshake: says how it ended" grep -q 'exited with status 5' "$work/no-handshake.out"
 expect "slow-handshake: says it timed out" grep -q 'no handshake line within 2 s' \
   "$work/slow-handshake.out"
+
+no_raw_controls() { # no_raw_controls FILE: no C0 control but newline and tab, no C1 control
+  "$python" -c 'import re, sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "strict")
+sys.exit(1 if re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]", t) else 0)' "$1"
+}
+
+# Text with control characters, an escape sequence in the adapter's name, a
+# key cut inside a UTF-8 character: shown escaped everywhere.
+fault_is control-text 2 2-f32 wrong-rejection 'red \\x1b\[31m bell \\x07 nel \\u0085 nonchar \\ufffe back \\\\ end'
+expect "control-text: reports parse" reports_parse control-text
+expect "control-text: terminal output has no raw control" no_raw_controls "$work/control-text.out"
+expect "control-text: JSON has no raw control" no_raw_controls "$work/control-text.json"
+expect "control-text: the name is escaped" grep -q 'implementation: mock\\x1b\[2J\\u0085adapter' \
+  "$work/control-text.out"
+fault_is cut-utf8-key 2 2-f32 crash 'unknown key "k{59}\\xc3"'
+expect "cut-utf8-key: reports parse" reports_parse cut-utf8-key
+expect "cut-utf8-key: terminal output is UTF-8" no_raw_controls "$work/cut-utf8-key.out"
+
+# An output no tensor can have (zero elements, other dimensions past int64):
+# a missed rejection where an error is expected, a wrong shape elsewhere;
+# the adapter is not restarted for it.
+fault_is zero-overflow 3 3-mode-missing missed-rejection \
+  "expected error mode_missing, but the input was accepted: the implementation announced an output of shape \[0,4611686018427387904,4\]"
+fault_is zero-overflow 2 2-f32 wrong-shape "got \[0,4611686018427387904,4\], which no tensor can have"
+
+# A case that corrupts the adapter (poison at request 2) and a later, valid
+# case that crashes for it (4-i16): the later case passes alone, the crash is
+# a process fault of the window 1-3, and case 2 is found to be the culprit.
+fault_is poison 2 2-f32 crash "broke the implementation.s process: s2d/mock/4-i16 crashed after it"
+expect "poison: the innocent case passes" case_is poison 4-i16 pass
+expect "poison: case 3 passes" case_is poison 3-mode-missing pass
+process_fault_is() { # process_fault_is FAULT OBSERVED CULPRIT DETAIL-REGEX
+  "$python" -c 'import json, re, sys
+faults = json.load(open(sys.argv[1]))["process_faults"]
+f = faults[0] if len(faults) == 1 else {}
+sys.exit(not (f.get("observed_in") == sys.argv[2] and f.get("culprit") == sys.argv[3]
+              and re.search(sys.argv[4], f.get("detail", ""))))' "$work/$1.json" "$2" "$3" "$4"
+}
+expect "poison: one process fault, observed in 4-i16, culprit 2-f32, window named" \
+  process_fault_is poison s2d/mock/4-i16 s2d/mock/2-f32 \
+  "crashed during s2d/mock/4-i16 .*killed by SIGSEGV.* since the last fresh start \(s2d/mock/1-u8, s2d/mock/2-f32, s2d/mock/3-mode-missing\)"
+expect "poison: reports parse" reports_parse poison
+# With a fresh process per case the corruption cannot spread: all pass.
+run_fault poison 2 --fresh-process-per-case
+for c in 1-u8 2-f32 3-mode-missing 4-i16 7-u4; do
+  expect "poison --fresh-process-per-case: $c passes" case_is poison "$c" pass
+done
+expect "poison --fresh-process-per-case: exit status 0, not $status" test "$status" -eq 0
+
+# No process the adapter starts outlives movconf, even one in a session of
+# its own (setsid), after a normal end and after restarts.
+orphan_tag=$((7000000 + $$ % 100000))
+survivors() { ps -eo args | grep -c "^sleep $orphan_tag\$"; }
+MOCK_ORPHAN=$orphan_tag run_fault exit 2
+expect "orphans: the run completes (7 cases)" test "$(wc -l <"$work/exit.txt")" -eq 7
+expect "orphans: no 'sleep $orphan_tag' survives ($(survivors))" test "$(survivors)" -eq 0
+
+# Memory: a reply of a 64 MiB output (89 MB of base64) or a 64 MiB error
+# costs about one line, not line + copy + output. Peak RSS from getrusage.
+peak_kb() { # peak_kb FAULT: movconf's peak RSS (KiB) on the mock cases
+  MOCK_FAULT=$1 MOCK_AT=2 MOCK_BIG=$((64 << 20)) "$python" -c 'import os, resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' \
+    "$movconf" run --timeout 30 --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$cases"
+}
+if [ -n "${MOVCONF_SANITIZE:-}" ]; then
+  echo "skipped: peak memory in a sanitizer build ($MOVCONF_SANITIZE)"
+else
+  base_kb=$(peak_kb none) out_kb=$(peak_kb big-output) err_kb=$(peak_kb big-error)
+  line_kb=$((((64 << 20) / 3 * 4) / 1024))
+  echo "peak RSS: no fault $base_kb KiB, 64 MiB output $out_kb KiB, 64 MiB error $err_kb KiB (line $line_kb KiB)"
+  expect "big-output: peak within one line (+25%) of the baseline" \
+    test "$out_kb" -le $((base_kb + line_kb * 5 / 4))
+  expect "big-error: peak within one line (+25%) of the baseline" \
+    test "$err_kb" -le $((base_kb + line_kb * 5 / 4))
+fi
+
+# A large output (3 MB, decoded in place in the reply's own buffer) is
+# judged on its bytes like any other: passes, or names the first wrong one.
+mkdir -p "$work/large"
+cat >"$work/large/cases.json" <<'JSON'
+{"format": "movconf-cases/1", "op": "SpaceToDepth-1",
+ "description": "a 3 MB identity for tests/adapter_faults.sh",
+ "cases": [{"id": "s2d/mock/large", "origin": "by hand: block_size 1 is the identity",
+   "clauses": ["S2D-O1"],
+   "inputs": {"data": {"type": "u8", "shape": [1, 1, 1, 3000001], "fill": {"counter": 7}}},
+   "attributes": {"block_size": 1, "mode": "blocks_first"},
+   "expect": {"output": {"type": "u8", "shape": [1, 1, 1, 3000001], "fill": {"counter": 7}}}}]}
+JSON
+large() { # large FAULT: the large case; its "id verdict detail" line in $work/large.txt
+  MOCK_FAULT=$1 MOCK_AT=1 "$movconf" run --json "$work/large.json" \
+    --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$work/large" >/dev/null 2>&1
+  "$python" -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/large.json" >"$work/large.txt"
+}
+large none
+expect "a 3 MB output passes" grep -q '^s2d/mock/large pass' "$work/large.txt"
+large wrong-value
+expect "a 3 MB output with one wrong bit: the first element named" grep -q \
+  '^s2d/mock/large wrong-output first differing element \[0,0,0,0\] (flat 0): expected bits 0x7, got 0x6' \
+  "$work/large.txt"
 
 echo "$passes passed, $failures failed"
 test "$failures" -eq 0

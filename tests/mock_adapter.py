@@ -7,7 +7,13 @@ chosen by environment variables:
 
     MOCK_FAULT   the fault (below); unset or "none": behave
     MOCK_AT      the request id the fault hits (default 2)
-    MOCK_STATE   a file for faults that span restarts (restart-fails)
+    MOCK_STATE   a file for faults that span restarts (restart-fails); with it,
+                 the faulted request's content is kept in MOCK_STATE.fault and
+                 any later request with the same content (a case run again,
+                 alone, in a fresh adapter) gets the same fault
+    MOCK_ORPHAN  when set, the adapter starts `sleep MOCK_ORPHAN` in a
+                 session of its own (setsid), which must not outlive movconf
+    MOCK_BIG     bytes of the output (big-output) or error (big-error)
 
 Faults at request MOCK_AT:
     garbage            a line that is not JSON instead of the reply
@@ -21,6 +27,15 @@ Faults at request MOCK_AT:
     extra-key          a reply with a key the protocol does not have
     huge-line          a reply line of 200,000 bytes
     two-replies        reply twice (the second reply is unsolicited)
+    poison             answer correctly, but crash (SIGSEGV) on every later
+                       request for i16 data in this process: a heap
+                       corrupted by one case that breaks a later one
+    control-text       reject with control characters in the message, and a
+                       handshake name with an escape sequence
+    cut-utf8-key       an unknown key whose quoted prefix cuts a UTF-8 character
+    zero-overflow      accept with an output of shape [0, 2^62, 4], base64 ""
+    big-output         an output of MOCK_BIG zero bytes (shape [MOCK_BIG]), streamed
+    big-error          an error of MOCK_BIG characters, streamed
     wrong-value        flip a bit of the first output byte
     wrong-shape        report the output's last two dimensions swapped
     missed-rejection   answer an invalid input with an output
@@ -68,11 +83,16 @@ def handshake():
     if FAULT == "bad-handshake" or (FAULT == "restart-fails" and restarted):
         send({"protocol": "movconf-adapter/0", "name": "mock", "version": "0", "ops": {}})
         return
+    if os.environ.get("MOCK_ORPHAN"):
+        import subprocess
+        subprocess.Popen(["sleep", os.environ["MOCK_ORPHAN"]], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     if FAULT == "no-handshake":
         sys.exit(5)
     if FAULT == "slow-handshake":
         time.sleep(60)
-    send({"protocol": "movconf-adapter/1", "name": "mock-adapter", "version": "1",
+    name = "mock\x1b[2J\x85adapter" if FAULT == "control-text" else "mock-adapter"
+    send({"protocol": "movconf-adapter/1", "name": name, "version": "1",
           "ops": {"SpaceToDepth-1": {"types": TYPES}}})
 
 
@@ -158,15 +178,58 @@ def faulty_reply(request_id, reply):
         send({"id": request_id, "error": "rejected without a name on purpose"})
     elif FAULT == "unsupported":
         send({"id": request_id, "unsupported": "declined on purpose"})
+    elif FAULT == "control-text":
+        send({"id": request_id, "error": "red \x1b[31m bell \x07 nel \x85 nonchar \ufffe back \\ end"})
+    elif FAULT == "cut-utf8-key":
+        send(dict(reply, **{"k" * 59 + "\u00e9": 1}))
+    elif FAULT == "zero-overflow":
+        send({"id": request_id, "output": {"type": "u8", "shape": [0, 2**62, 4], "base64": ""}})
+    elif FAULT == "big-output":
+        big = int(os.environ["MOCK_BIG"])
+        stream(request_id, '"output":{"type":"u8","shape":[%d],"base64":"' % big, "A", big // 3 * 4,
+               '"}}')
+    elif FAULT == "big-error":
+        stream(request_id, '"error":"', "e", int(os.environ["MOCK_BIG"]), '"}')
     else:
         send(reply)
 
 
+def stream(request_id, head, fill, count, tail):
+    """A reply line of count fill characters between head and tail, written
+    in pieces so that the mock itself stays small."""
+    sys.stdout.write('{"id":%d,' % request_id + head)
+    chunk = fill * (1 << 20)
+    while count > 0:
+        sys.stdout.write(chunk[:count])
+        count -= len(chunk)
+    sys.stdout.write(tail + "\n")
+    sys.stdout.flush()
+
+
+def content_key(request):
+    return json.dumps({k: request[k] for k in ("op", "attributes", "inputs")}, sort_keys=True)
+
+
+def faulted(request):
+    """The fault hits request AT, and any later request with its content."""
+    keep = STATE + ".fault" if STATE else ""
+    if request["id"] == AT:
+        if keep:
+            with open(keep, "w") as f:
+                f.write(content_key(request))
+        return True
+    if keep and os.path.exists(keep):
+        with open(keep) as f:
+            return f.read() == content_key(request)
+    return False
+
+
 REQUEST = None
+POISONED = False
 
 
 def main():
-    global REQUEST
+    global REQUEST, POISONED
     handshake()
     for line in sys.stdin:
         REQUEST = json.loads(line)
@@ -174,7 +237,12 @@ def main():
         reply = dict(identity(REQUEST), id=request_id)
         if FAULT == "stderr-noise":
             sys.stderr.write("mock: noise " * 1000 + "\n")
-        if request_id == AT:
+        if POISONED and REQUEST["inputs"]["data"]["type"] == "i16":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if FAULT == "poison" and faulted(REQUEST):
+            POISONED = True
+            send(reply)
+        elif faulted(REQUEST):
             faulty_reply(request_id, reply)
         else:
             send(reply)

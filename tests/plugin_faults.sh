@@ -106,4 +106,105 @@ expect "and says so" grep -q 'does not speak plugin ABI version 1' "$work/abi.tx
 expect "a missing plugin exits 2" test $? -eq 2
 expect "and says so" grep -q 'cannot load' "$work/missing.txt"
 
+# ---- hostile plugins: faults that surface after their case ----
+
+# one FAULTS [OPTIONS...]: the cases with only these faults (and nothing
+# unsupported); results in $work/one.{txt,json,xml}, "id verdict detail"
+# lines in $work/one.cases, the exit status in $status.
+one() {
+  faults=$1; shift
+  MOVCONF_MOCK_FAULT=$faults MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" \
+    --timeout 5 --json "$work/one.json" --junit "$work/one.xml" "$@" "$cases" \
+    >"$work/one.txt" 2>"$work/one.err"
+  status=$?
+  python3 -c 'import json, sys
+for c in json.load(open(sys.argv[1]))["cases"]:
+    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/one.json" >"$work/one.cases"
+}
+# only CASE VERDICT DETAIL-REGEX: CASE has that verdict and detail, every
+# other case of the 22 passes, the run exits 1.
+only() {
+  grep -Eq "^s2d/fault/$1 $2 .*$3" "$work/one.cases" &&
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 21 && test "$status" -eq 1
+}
+reports_parse() {
+  python3 -c 'import json, sys, xml.etree.ElementTree as ET
+json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+ET.parse(sys.argv[2])' "$work/one.json" "$work/one.xml"
+}
+no_raw_controls() { # no C0 control but newline and tab, no C1, no invalid UTF-8
+  python3 -c 'import re, sys
+t = open(sys.argv[1], "rb").read().decode("utf-8", "strict")
+sys.exit(1 if re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]", t) else 0)' "$1"
+}
+# No plugin process (a fork of movconf with these arguments) is left.
+no_plugin_process() {
+  ! ps -eo args | grep -F -- "run --impl plugin:$mock --timeout 5" | grep -vq grep
+}
+late='SIGSEGV: wrote to \(or read\) its output after run\(\) returned'
+# The late thread races with the output on purpose. Under ThreadSanitizer
+# (halt_on_error=1 in the preset) that race would end the plugin's process
+# when detected; for these runs it is reported and the run goes on, and
+# any report must be the mock's own race, none in movconf.
+sanitizer_options=${TSAN_OPTIONS:-}
+racy_plugin() {
+  TSAN_OPTIONS="$sanitizer_options:halt_on_error=0"
+  export TSAN_OPTIONS
+  "$@"
+  TSAN_OPTIONS=$sanitizer_options
+}
+only_mock_races() {
+  ! grep 'SUMMARY: ThreadSanitizer' "$work/one.err" | grep -v 'plugin_mock.c' | grep -q .
+}
+
+# A thread left writing into the output after run() returned: its own case
+# is the crash, never the next one.
+racy_plugin one late-write@2
+expect "late-write: case 02 crashes, the other 21 pass" only 02-crash crash "$late"
+expect "late-write: no sanitizer report but the mock's own race" only_mock_races
+expect "late-write: no plugin process left" no_plugin_process
+racy_plugin one late-write-slow@2
+expect "late-write-slow (10 ms later, during later cases): case 02 is blamed" \
+  only 02-crash crash "$late.*after its reply had been sent"
+racy_plugin one late-write-slow@22
+expect "late-write-slow at the last case (found at the end): case 22 is blamed" \
+  only 22-last crash "$late"
+racy_plugin one late-write-slow@2 --fresh-process-per-case
+expect "late-write-slow, a process per case: case 02 is blamed" only 02-crash crash "$late"
+expect "late-write-slow: no sanitizer report but the mock's own race" only_mock_races
+
+# A case that breaks the process (poison) and a later one that crashes for
+# it: the later one passes alone, the crash is a process fault, 02 the culprit.
+one poison@2,crash-if-poisoned@4
+expect "poison: case 02 is charged, 04 passes alone" \
+  only 02-crash crash "broke the implementation.s process: s2d/fault/04-abort crashed after it"
+expect "poison: the process fault names window and culprit" python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["process_faults"]
+assert len(f) == 1 and f[0]["observed_in"] == "s2d/fault/04-abort", f
+assert f[0]["culprit"] == "s2d/fault/02-crash", f
+assert "since the last fresh start (s2d/fault/01-none, s2d/fault/02-crash, s2d/fault/03-null)" in f[0]["detail"], f' \
+  "$work/one.json"
+expect "poison: JUnit has the process fault" grep -q '<testsuite name="process faults" tests="1" errors="1">' "$work/one.xml"
+one poison@2,crash-if-poisoned@4 --fresh-process-per-case
+expect "poison, a process per case: everything passes" test "$status" -eq 0
+
+# Text a plugin supplies (invalid UTF-8, escape sequences, BEL) reaches no
+# report raw: shown escaped, JSON valid UTF-8, JUnit well-formed.
+one bad-text@11,bad-text@12
+expect "bad-text: wrong-rejection, message escaped" grep -Fq \
+  's2d/fault/11-wrong-rejection wrong-rejection valid input rejected with mode\x1b[0m: bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3' \
+  "$work/one.cases"
+expect "bad-text: wrong-error, error name escaped" grep -Fq \
+  's2d/fault/12-wrong-error wrong-error expected error mode_invalid, got mode\x1b[0m: bad' "$work/one.cases"
+expect "bad-text: reports parse" reports_parse
+for f in one.txt one.json one.xml; do
+  expect "bad-text: no raw control or invalid UTF-8 in $f" no_raw_controls "$work/$f"
+done
+
+# What a plugin forks, even into a session of its own, ends with the run.
+tag=$((8000000 + $$ % 100000))
+MOVCONF_MOCK_ORPHAN=$tag one fork-orphan@2
+expect "fork-orphan: the run completes, all pass" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+expect "fork-orphan: no 'sleep $tag' survives" sh -c "! ps -eo args | grep -q '^sleep $tag\$'"
+
 expect_report

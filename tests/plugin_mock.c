@@ -16,15 +16,25 @@
    write-past (one byte after the output), write-before (one byte before it),
    write-input (into the data input), bad-status (output_shape returns 42),
    bad-shape (announce a negative dimension), stdout (print to stdout, then
-   answer correctly).
+   answer correctly), late-write (answer correctly, leaving a thread that
+   keeps rewriting the output's first byte for two seconds after run()
+   returns), late-write-slow (the same thread writes once, 10 ms after),
+   fork-orphan (fork a `sleep MOVCONF_MOCK_ORPHAN` in a session of its own,
+   then answer correctly), poison (answer correctly, but mark the process
+   broken), crash-if-poisoned (raise SIGSEGV in a process marked broken,
+   else answer correctly), bad-text (reject with a message of invalid UTF-8
+   and control characters, and the error name "mode\x1b[0m").
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "movconf/oracle.h"
@@ -50,6 +60,12 @@ typedef enum fault {
   FAULT_BAD_STATUS,
   FAULT_BAD_SHAPE,
   FAULT_STDOUT,
+  FAULT_LATE_WRITE,
+  FAULT_LATE_WRITE_SLOW,
+  FAULT_FORK_ORPHAN,
+  FAULT_POISON,
+  FAULT_CRASH_IF_POISONED,
+  FAULT_BAD_TEXT,
   FAULT_COUNT
 } fault;
 
@@ -70,7 +86,13 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "write-input",
                                                      "bad-status",
                                                      "bad-shape",
-                                                     "stdout"};
+                                                     "stdout",
+                                                     "late-write",
+                                                     "late-write-slow",
+                                                     "fork-orphan",
+                                                     "poison",
+                                                     "crash-if-poisoned",
+                                                     "bad-text"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -169,6 +191,8 @@ static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *
     announce(req.inputs[0], o);
     return MOVCONF_PLUGIN_OK;
   }
+  if (f == FAULT_BAD_TEXT)
+    return reject(m, "mode\x1b[0m", "bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3");
   if (s != MC_OK && f == FAULT_WRONG_ERROR)
     return reject(m, s == MC_E_MODE_MISSING ? "mode_invalid" : "mode_missing", "wrong on purpose");
   if (s != MC_OK)
@@ -236,11 +260,55 @@ static void misbehave_fatally(fault f, const movconf_plugin_request *p,
   }
 }
 
+/* A thread that outlives run(), writing the (correct) first byte again. */
+typedef struct late_writer {
+  volatile uint8_t *byte;
+  uint8_t value;
+  bool slow;
+} late_writer;
+
+static void *write_late(void *arg) {
+  late_writer *w = arg;
+  if (w->slow) {
+    nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
+    *w->byte = w->value;
+    return NULL;
+  }
+  for (int i = 0; i < 2000000; i++)
+    *w->byte = w->value;
+  return NULL;
+}
+
+static void start_late_writer(const movconf_plugin_output *o, bool slow) {
+  static late_writer w;
+  w = (late_writer){(volatile uint8_t *)o->data, cached.data ? cached.data[0] : 0, slow};
+  pthread_t thread;
+  if (o->nbytes > 0 && pthread_create(&thread, NULL, write_late, &w) == 0)
+    pthread_detach(thread);
+}
+
+static void fork_orphan(void) {
+  const char *tag = getenv("MOVCONF_MOCK_ORPHAN");
+  if (tag && fork() == 0) {
+    setsid();
+    execlp("sleep", "sleep", tag, (char *)NULL);
+    _exit(127);
+  }
+}
+
+static bool poisoned;
+
 static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   (void)m;
   fault f = fault_of(p);
   misbehave_fatally(f, p, o);
+  if (f == FAULT_FORK_ORPHAN)
+    fork_orphan();
+  if (f == FAULT_POISON)
+    poisoned = true;
+  if (f == FAULT_CRASH_IF_POISONED && poisoned)
+    raise(SIGSEGV);
   if (f == FAULT_MISSED_REJECTION && !cached.data) {
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;
@@ -252,6 +320,8 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
   memcpy(o->data, cached.data, (size_t)o->nbytes);
   if (f == FAULT_WRONG_VALUE)
     swap_first_two(o);
+  if (f == FAULT_LATE_WRITE || f == FAULT_LATE_WRITE_SLOW)
+    start_late_writer(o, f == FAULT_LATE_WRITE_SLOW);
   return MOVCONF_PLUGIN_OK;
 }
 

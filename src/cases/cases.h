@@ -77,9 +77,12 @@ typedef struct mc_path_list {
 } mc_path_list;
 
 /* Appends every *.json file under each of the n paths (a file is taken as
-   given, a directory is walked recursively, hidden entries skipped), then
-   sorts the whole list so that runs are reproducible. Returns false with a
-   message in err when a path does not exist; the other paths are still added. */
+   given, a directory is walked recursively, each directory once however
+   many links lead to it, hidden entries skipped), then sorts the whole list
+   so that runs are reproducible. Returns false with the first problem in
+   err when a path does not exist, a directory cannot be read, or a case
+   file is not a regular file (a FIFO would block the loader); the other
+   paths are still added. */
 bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char *err,
                         size_t errlen);
 void mc_path_list_free(mc_path_list *list);

@@ -1,6 +1,8 @@
 /* Files on disk: finding case files, reading, writing. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,23 +34,95 @@ static bool has_json_suffix(const char *name) {
   return n > 5 && strcmp(name + n - 5, ".json") == 0;
 }
 
-/* Depth-limited so that a symlink loop cannot recurse forever. */
-static void walk(const char *dir, mc_path_list *out, int depth) {
-  DIR *d = depth <= 32 ? opendir(dir) : NULL;
-  if (!d)
+/* The directories a walk has entered, by device and inode: each is visited
+   once, so symbolic links that loop (two links to "." in one directory)
+   cannot multiply the paths. */
+typedef struct visited_dirs {
+  struct {
+    dev_t dev;
+    ino_t ino;
+  } * ids;
+  size_t count, cap;
+} visited_dirs;
+
+/* True when st's directory is new (and now recorded). */
+static bool first_visit(visited_dirs *v, const struct stat *st) {
+  for (size_t i = 0; i < v->count; i++)
+    if (v->ids[i].dev == st->st_dev && v->ids[i].ino == st->st_ino)
+      return false;
+  if (v->count == v->cap) {
+    size_t cap = v->cap ? 2 * v->cap : 64;
+    void *grown = realloc(v->ids, cap * sizeof *v->ids);
+    if (!grown)
+      return false;
+    v->ids = grown;
+    v->cap = cap;
+  }
+  v->ids[v->count].dev = st->st_dev;
+  v->ids[v->count].ino = st->st_ino;
+  v->count++;
+  return true;
+}
+
+/* A walk: where it puts paths and its first problem. */
+typedef struct walker {
+  mc_path_list *out;
+  visited_dirs visited;
+  char *err;
+  size_t errlen;
+  bool ok;
+} walker;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void
+walk_problem(walker *w, const char *fmt, ...) {
+  if (w->ok && w->err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->err, w->errlen, fmt, ap);
+    va_end(ap);
+  }
+  w->ok = false;
+}
+
+/* A case file must be a regular file: a FIFO or a device would block the
+   loader or feed it without end. */
+static void add_case_file(walker *w, const char *dir, const char *name, const struct stat *st) {
+  const char *shown = name ? name : dir;
+  if (!S_ISREG(st->st_mode))
+    walk_problem(w, "%s%s%s: not a regular file", name ? dir : "", name ? "/" : "", shown);
+  else if (!push_path(w->out, dir, name))
+    walk_problem(w, "out of memory listing case files");
+}
+
+static void walk(walker *w, const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    walk_problem(w, "%s: cannot read the directory: %s", dir, strerror(errno));
     return;
+  }
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.')
       continue;
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path) {
+      walk_problem(w, "%s/%s: path too long", dir, e->d_name);
       continue;
+    }
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-      walk(path, out, depth + 1);
-    else if (has_json_suffix(e->d_name))
-      push_path(out, dir, e->d_name);
+    bool found = stat(path, &st) == 0;
+    if (found && S_ISDIR(st.st_mode)) {
+      if (first_visit(&w->visited, &st))
+        walk(w, path);
+    } else if (has_json_suffix(e->d_name)) {
+      if (!found)
+        walk_problem(w, "%s: %s", path, strerror(errno));
+      else
+        add_case_file(w, dir, e->d_name, &st);
+    }
   }
   closedir(d);
 }
@@ -59,22 +133,20 @@ static int compare_paths(const void *a, const void *b) {
 
 bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char *err,
                         size_t errlen) {
-  bool ok = true;
+  walker w = {.out = out, .err = err, .errlen = errlen, .ok = true};
   for (int i = 0; i < n; i++) {
     struct stat st;
-    if (stat(paths[i], &st) != 0) {
-      if (ok && err)
-        snprintf(err, errlen, "%s: no such file or directory", paths[i]);
-      ok = false;
-    } else if (S_ISDIR(st.st_mode)) {
-      walk(paths[i], out, 0);
-    } else {
-      push_path(out, paths[i], NULL);
-    }
+    if (stat(paths[i], &st) != 0)
+      walk_problem(&w, "%s: no such file or directory", paths[i]);
+    else if (S_ISDIR(st.st_mode) && first_visit(&w.visited, &st))
+      walk(&w, paths[i]);
+    else if (!S_ISDIR(st.st_mode))
+      add_case_file(&w, paths[i], NULL, &st);
   }
+  free(w.visited.ids);
   if (out->count > 1)
     qsort(out->paths, (size_t)out->count, sizeof *out->paths, compare_paths);
-  return ok;
+  return w.ok;
 }
 
 void mc_path_list_free(mc_path_list *list) {
@@ -117,12 +189,29 @@ static char *read_bounded(FILE *fp, size_t limit, size_t *len, int *error) {
   return buf;
 }
 
-char *mc_read_file_bounded(const char *path, size_t limit, size_t *len, int *error) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    *error = errno;
+/* Opens path for reading only when it is a regular file: opening a FIFO
+   without O_NONBLOCK would wait for a writer forever. */
+static FILE *open_regular(const char *path, int *error) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    *error = fd < 0 ? errno : EINVAL;
+    if (fd >= 0)
+      close(fd);
     return NULL;
   }
+  FILE *fp = fdopen(fd, "rb");
+  if (!fp) {
+    *error = errno;
+    close(fd);
+  }
+  return fp;
+}
+
+char *mc_read_file_bounded(const char *path, size_t limit, size_t *len, int *error) {
+  FILE *fp = open_regular(path, error);
+  if (!fp)
+    return NULL;
   char *text = read_bounded(fp, limit, len, error);
   fclose(fp);
   return text;

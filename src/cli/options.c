@@ -1,6 +1,8 @@
 /* What the commands' option parsing shares: option values, and what to say
    when getopt_long rejects an option. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,10 +11,11 @@
 
 bool mc_parse_size(const char *text, size_t *out) {
   char *end;
-  if (*text == '\0' || text[0] == '-')
+  if (*text < '0' || *text > '9')
     return false;
+  errno = 0;
   unsigned long long v = strtoull(text, &end, 10);
-  if (*end != '\0')
+  if (*end != '\0' || errno == ERANGE || v > SIZE_MAX) /* strtoull saturates silently */
     return false;
   *out = (size_t)v;
   return true;

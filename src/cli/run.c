@@ -1,5 +1,7 @@
 /* movconf run: options, then the harness runs every selected case. */
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,10 @@ static const char run_usage[] =
     "  --timeout SECONDS       per case, for plugins and adapters (default 10; 0: none)\n"
     "  --memory-limit MB       address space a plugin's process may add to what it starts\n"
     "                          with (default 4096; 0: no limit)\n"
-    "  --max-output-bytes N    cap on one output (clause MC-L4; default 1073741824)\n"
+    "  --max-output-bytes N    cap on one output (clause MC-L4; default 1073741824; at most\n"
+    "                          2^63-1)\n"
+    "  --fresh-process-per-case  plugins and adapters: a new process for every case\n"
+    "                          (default: one process serves cases until it fails)\n"
     "\n"
     "selection:\n"
     "  --op OP                 only cases of one operation (BatchToSpace-2, batch_to_space_2,\n"
@@ -38,8 +43,9 @@ static const char run_usage[] =
     "  --fail-fast             stop at the first case that fails the run\n"
     "\n"
     "output:\n"
-    "  --json FILE             also write the results as JSON\n"
-    "  --junit FILE            also write the results as JUnit XML\n"
+    "  --json FILE             also write the results as JSON ('-': standard output, the\n"
+    "                          table then goes to standard error)\n"
+    "  --junit FILE            also write the results as JUnit XML ('-' as for --json)\n"
     "  --quiet                 print only the summary table, not each failure\n"
     "  -h, --help              show this text\n"
     "\n"
@@ -62,6 +68,7 @@ typedef struct run_options {
   size_t memory_limit_mb;
   bool fail_fast;
   bool quiet;
+  bool fresh_process_per_case;
   int n_paths;
   char **paths;
 } run_options;
@@ -84,7 +91,8 @@ enum {
   OPT_MEMORY_LIMIT,
   OPT_MAX_OUTPUT_BYTES,
   OPT_FAIL_FAST,
-  OPT_QUIET
+  OPT_QUIET,
+  OPT_FRESH_PROCESS
 };
 
 static const struct option run_long_options[] = {
@@ -101,6 +109,7 @@ static const struct option run_long_options[] = {
     {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT_BYTES},
     {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
     {"quiet", no_argument, NULL, OPT_QUIET},
+    {"fresh-process-per-case", no_argument, NULL, OPT_FRESH_PROCESS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -141,9 +150,24 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
                ? NULL
                : "takes MiB from 0 (no limit) to 16777216";
   case OPT_MAX_OUTPUT_BYTES:
-    return mc_parse_size(value, &o->max_output_bytes) ? NULL : "takes a byte count";
+    /* Adapters read it as an int64 (spec/adapter-protocol.md). */
+    return mc_parse_size(value, &o->max_output_bytes) && o->max_output_bytes <= INT64_MAX
+               ? NULL
+               : "takes a byte count from 0 to 9223372036854775807";
   }
   return NULL;
+}
+
+/* MOVCONF_THREADS is read by the optimized kernels, which would quietly
+   fall back to the CPU count on a value they cannot use: held to the rules
+   of --threads here, before any kernel runs. Returns -1 to go on, else 2. */
+static int check_environment(const run_options *o) {
+  const char *env = getenv("MOVCONF_THREADS");
+  int threads;
+  if (!env || !*env || o->threads > 0 || mc_parse_threads(env, &threads)) /* empty: unset */
+    return -1;
+  fprintf(stderr, "movconf run: MOVCONF_THREADS takes a number from 1 to 1024, not '%s'\n", env);
+  return 2;
 }
 
 /* Returns -1 to go on, else the exit status. */
@@ -163,6 +187,8 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
       o->fail_fast = true;
     } else if (opt == OPT_QUIET) {
       o->quiet = true;
+    } else if (opt == OPT_FRESH_PROCESS) {
+      o->fresh_process_per_case = true;
     } else if (opt == '?') {
       return mc_option_error("run", argv[optind - 1], run_long_options);
     } else {
@@ -178,7 +204,7 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   }
   o->paths = argv + optind;
   o->n_paths = argc - optind;
-  return -1;
+  return check_environment(o);
 }
 
 /* ---- progress on a terminal, at most ten updates a second ---- */
@@ -224,6 +250,7 @@ static int run_status(const mc_run_report *r) {
     fputs("movconf run: no case was selected\n", stderr);
   else if (ran == 0)
     fputs("movconf run: the implementation supports none of the selected cases\n", stderr);
+  problems += mc_report_unattributed_faults(r);
   return problems == 0 && r->n_load_errors == 0 && ran > 0 ? 0 : 1;
 }
 
@@ -234,15 +261,81 @@ static void warn_unused_expectations(const mc_expectations *e) {
               e->items[i].case_glob);
 }
 
+/* The report files, opened before the run so that a path that cannot be
+   written is a usage error (exit 2) and not found out after the whole run.
+   "-" is standard output; then the table goes to standard error. */
+typedef struct report_files {
+  FILE *json, *junit;
+  FILE *table;
+} report_files;
+
+static FILE *open_report(const char *option, const char *path) {
+  if (!path)
+    return NULL;
+  if (strcmp(path, "-") == 0)
+    return stdout;
+  FILE *f = fopen(path, "w");
+  if (!f)
+    fprintf(stderr, "movconf run: --%s %s: cannot write: %s\n", option, path, strerror(errno));
+  return f;
+}
+
+/* Closes a report stream (standard output is only flushed); false, with a
+   message, when the report could not be written whole. */
+static bool close_report(FILE *f, const char *path, bool written) {
+  if (!f)
+    return true;
+  bool ok = written && !ferror(f);
+  ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+  if (!ok)
+    fprintf(stderr, "movconf run: error writing %s\n", path);
+  return ok;
+}
+
+/* A report that will not be written: its file (emptied when opened) goes. */
+static void discard_report(FILE *f, const char *path) {
+  if (f && f != stdout) {
+    fclose(f);
+    remove(path);
+  }
+}
+
+static bool open_reports(const run_options *o, report_files *r) {
+  *r = (report_files){.table = stdout};
+  if (o->json_path && o->junit_path && strcmp(o->json_path, "-") == 0 &&
+      strcmp(o->junit_path, "-") == 0) {
+    fputs("movconf run: --json - and --junit - cannot both use standard output\n", stderr);
+    return false;
+  }
+  r->json = open_report("json", o->json_path);
+  r->junit = open_report("junit", o->junit_path);
+  if ((o->json_path && !r->json) || (o->junit_path && !r->junit)) {
+    discard_report(r->json, o->json_path);
+    discard_report(r->junit, o->junit_path);
+    return false;
+  }
+  if (r->json == stdout || r->junit == stdout)
+    r->table = stderr;
+  return true;
+}
+
 static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations) {
   mc_impl_options impl_options = {.max_output_bytes = o->max_output_bytes,
                                   .threads = o->threads,
                                   .timeout_seconds = o->timeout_seconds,
-                                  .memory_limit_mb = o->memory_limit_mb};
+                                  .memory_limit_mb = o->memory_limit_mb,
+                                  .fresh_process_per_case = o->fresh_process_per_case};
+  report_files out;
+  if (!open_reports(o, &out))
+    return 2;
   char err[1024];
   mc_impl *impl = mc_impl_open(o->impl, &impl_options, err, sizeof err);
   if (!impl) {
-    fprintf(stderr, "movconf run: %s\n", err);
+    char *safe = mc_safe_text(err); /* it may quote what the implementation said */
+    fprintf(stderr, "movconf run: %s\n", safe);
+    free(safe);
+    discard_report(out.json, o->json_path);
+    discard_report(out.junit, o->junit_path);
     return 2;
   }
   mc_run_report report = {.impl = impl->name, .with_expectations = expectations != NULL};
@@ -259,12 +352,17 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
     prog.file = i + 1;
     go_on = mc_run_file(&runner, files->paths[i]);
   }
+  mc_runner_finish(&runner);
   show_progress(&prog, &report, true);
-  mc_report_print_table(&report, !o->quiet);
+  mc_report_print_table(&report, !o->quiet, out.table);
   warn_unused_expectations(expectations);
-  bool written = (!o->json_path || mc_report_write_json(&report, o->json_path)) &&
-                 (!o->junit_path || mc_report_write_junit(&report, o->junit_path));
+  bool written =
+      close_report(out.json, o->json_path, !out.json || mc_report_write_json(&report, out.json));
+  written = close_report(out.junit, o->junit_path,
+                         !out.junit || mc_report_write_junit(&report, out.junit)) &&
+            written;
   int status = run_status(&report);
+  mc_runner_free(&runner);
   mc_run_report_free(&report);
   mc_impl_close(impl);
   return written ? status : 1;

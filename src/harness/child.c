@@ -1,10 +1,20 @@
 /* Ending hosted implementations: see child.h. */
+#define _DEFAULT_SOURCE /* syscall() */
 #include "harness/child.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 #include "common/clock.h"
 
@@ -74,4 +84,118 @@ void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n) {
     snprintf(buf, n, "exited with status %d", st);
   else
     snprintf(buf, n, "was killed by %s (signal %d: %s)", signal_name(st), st, strsignal(st));
+}
+
+/* ---- ending every descendant (async-signal-safe: system calls only) ---- */
+
+/* The parent pid in /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may
+   hold spaces and parentheses, so the last ')' ends it); -1 when unknown. */
+static long parent_of(const char *pid_name) {
+  char path[64] = "/proc/";
+  size_t n = strlen(path);
+  for (const char *p = pid_name; *p && n < sizeof path - 6; p++)
+    path[n++] = *p;
+  memcpy(path + n, "/stat", 6);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char buf[512];
+  ssize_t got = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (got <= 0)
+    return -1;
+  buf[got] = '\0';
+  char *close_paren = strrchr(buf, ')');
+  if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
+    return -1;
+  long ppid = 0;
+  for (const char *p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
+    ppid = ppid * 10 + (*p - '0');
+  return ppid;
+}
+
+static bool all_digits(const char *s) {
+  if (!*s)
+    return false;
+  for (; *s; s++)
+    if (*s < '0' || *s > '9')
+      return false;
+  return true;
+}
+
+/* Sends SIGKILL to every child of self listed in /proc; how many. */
+static int kill_children_once(pid_t self) {
+  int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
+    return 0;
+  int found = 0;
+  char buf[4096] __attribute__((aligned(8)));
+  for (;;) {
+    long got = syscall(SYS_getdents64, dir, buf, sizeof buf);
+    if (got <= 0)
+      break;
+    for (long at = 0; at < got;) {
+      struct {
+        uint64_t ino;
+        int64_t off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[];
+      } *entry = (void *)(buf + at);
+      at += entry->reclen;
+      if (!all_digits(entry->name) || parent_of(entry->name) != (long)self)
+        continue;
+      long pid = 0;
+      for (const char *p = entry->name; *p; p++)
+        pid = pid * 10 + (*p - '0');
+      kill((pid_t)pid, SIGKILL);
+      found++;
+    }
+  }
+  close(dir);
+  return found;
+}
+
+void mc_child_end_all(void) {
+  pid_t self = getpid();
+  int saved_errno = errno;
+  /* A child that forks as fast as it is killed could keep this going:
+     bounded, about two seconds at most. */
+  for (int round = 0; round < 2000; round++) {
+    int found = kill_children_once(self);
+    while (waitpid(-1, NULL, WNOHANG) > 0)
+      continue;
+    if (found == 0)
+      break;
+    struct timespec pause = {0, 1000000};
+    nanosleep(&pause, NULL);
+  }
+  errno = saved_errno;
+}
+
+static void on_terminating_signal(int sig) {
+  mc_child_end_all();
+  signal(sig, SIG_DFL);
+  raise(sig); /* delivered when the handler returns: movconf dies of sig */
+}
+
+void mc_child_guard_install(void) {
+  static bool installed;
+  if (installed)
+    return;
+  installed = true;
+#if defined(PR_SET_CHILD_SUBREAPER)
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
+  static const int signals[] = {SIGTERM, SIGINT, SIGHUP};
+  for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) {
+    struct sigaction old;
+    if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+      continue; /* nohup and background jobs ignore them on purpose */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_terminating_signal;
+    sigfillset(&sa.sa_mask);
+    sigaction(signals[i], &sa, NULL);
+  }
 }

@@ -26,4 +26,18 @@ void mc_child_end(pid_t pid, bool group, double grace, char *how, size_t howlen)
    fault)"; a status above 128 is also read as a shell's report of a signal. */
 void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n);
 
+/* Makes this process the reaper of every process it starts, however deep
+   (Linux: PR_SET_CHILD_SUBREAPER, so that a descendant whose parent died,
+   or that left with setsid(), is re-parented here and not to init), and
+   installs handlers for SIGTERM, SIGINT and SIGHUP (those not ignored at
+   start) that end every descendant before movconf dies of the signal.
+   Idempotent. */
+void mc_child_guard_install(void);
+
+/* Kills and reaps every child of this process, again and again until none
+   is left: the descendants of a killed child are re-parented here in turn.
+   For moments when no child is meant to be alive (an implementation's
+   process has just been ended, the run is over). Async-signal-safe. */
+void mc_child_end_all(void);
+
 #endif

@@ -34,14 +34,27 @@ typedef struct mc_impl_result {
                           then compared with the expected one), else "" */
   const char *clause;  /* the clause the rejection cites, when known */
   char message[512];   /* rejection, crash or timeout detail */
+  /* MC_OUTCOME_OUTPUT: the implementation accepted the input but announced
+     an output no tensor can have (a zero-element shape whose other
+     dimensions multiply past int64); output holds only type, rank and
+     shape, no data. */
+  bool output_unrepresentable;
+  /* Not 0: this result is about an earlier call, the one mc_impl.calls
+     numbered blame_call (it wrote after returning, or replied twice); the
+     current call got no answer of its own and must be run again. */
+  uint64_t blame_call;
+  /* The process that served this call was started for it: nothing an
+     earlier case did can have affected it. */
+  bool fresh_start;
 } mc_impl_result;
 
 typedef struct mc_impl_options {
-  int threads;             /* kernels' thread count; <= 0: the default */
-  double timeout_seconds;  /* per call, for isolated implementations; <= 0: none */
-  size_t memory_limit_mb;  /* plugin child: address space beyond what it
-                              inherits, in MiB; 0: no limit */
-  size_t max_output_bytes; /* clause MC-L4 */
+  int threads;                 /* kernels' thread count; <= 0: the default */
+  double timeout_seconds;      /* per call, for isolated implementations; <= 0: none */
+  size_t memory_limit_mb;      /* plugin child: address space beyond what it
+                                  inherits, in MiB; 0: no limit */
+  size_t max_output_bytes;     /* clause MC-L4 */
+  bool fresh_process_per_case; /* isolated implementations: a new process for every case */
 } mc_impl_options;
 
 typedef struct mc_impl mc_impl;
@@ -50,9 +63,19 @@ struct mc_impl {
   bool names_errors; /* rejections carry movconf error names, compared exactly */
   mc_impl_options options;
   void *state;
+  /* Calls made so far: the caller counts each call to run up by one
+     before making it, so that during a call it is that call's number. */
+  uint64_t calls;
   /* Runs one request; fills *result (zeroed by the caller). */
   void (*run)(mc_impl *self, const mc_request *req, mc_impl_result *result);
   void (*close)(mc_impl *self);
+  /* Isolated implementations (NULL for the built-in ones): */
+  /* Ends the current process, so that the next call starts a fresh one. */
+  void (*restart)(mc_impl *self);
+  /* After the last call: waits briefly for a fault that comes late (a
+     write after run() returned, a reply nobody asked for). True, with
+     *late filled and late->blame_call naming the call, when one came. */
+  bool (*settle)(mc_impl *self, mc_impl_result *late);
 };
 
 /* Opens an implementation by its --impl spelling: "oracle", ... Returns
@@ -120,6 +143,14 @@ typedef struct mc_case_result {
    unexpected pass. */
 bool mc_case_result_is_problem(const mc_case_result *r);
 
+/* An isolated implementation's process crashed during a case that passes
+   when run alone in a fresh process: an earlier case broke the process. */
+typedef struct mc_process_fault {
+  char *observed_in; /* the case that was running */
+  char *culprit;     /* the earlier case found to cause it, or NULL */
+  char *detail;      /* what happened, the window of suspects */
+} mc_process_fault;
+
 /* Everything a run produced, for the reports. */
 typedef struct mc_run_report {
   const char *impl;
@@ -127,15 +158,28 @@ typedef struct mc_run_report {
   int count, capacity;
   char **load_errors; /* files that could not be loaded */
   int n_load_errors;
+  mc_process_fault *process_faults;
+  int n_process_faults;
   bool with_expectations; /* --expect was given */
 } mc_run_report;
 
 /* Writes text to path; prints why and returns false when it cannot. */
 bool mc_write_text_file(const char *path, const char *text);
 
-void mc_report_print_table(const mc_run_report *r, bool list_failures);
-bool mc_report_write_json(const mc_run_report *r, const char *path);
-bool mc_report_write_junit(const mc_run_report *r, const char *path);
+/* Text an implementation supplied (or any text bound for a report), made
+   safe for a terminal, JSON and XML 1.0: valid UTF-8 is kept except that
+   a backslash becomes \\, control characters become \n, \r, \t or \xHH,
+   C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
+   of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
+char *mc_safe_text(const char *text);
+
+/* The table (and, with list_failures, each failing case) on out. */
+void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
+/* The reports, written to an open stream; false when writing failed. */
+bool mc_report_write_json(const mc_run_report *r, FILE *out);
+bool mc_report_write_junit(const mc_run_report *r, FILE *out);
+/* Number of process faults without a culprit case: each fails the run. */
+int mc_report_unattributed_faults(const mc_run_report *r);
 
 /* ---- judging one case ---- */
 
@@ -207,6 +251,13 @@ typedef struct mc_runner {
   /* Called after each case, e.g. for progress; may be NULL. */
   void (*observe)(void *ctx, const mc_run_report *r, const mc_case_result *latest);
   void *observer_ctx;
+  /* Kept by the runner (start them zeroed): */
+  int *result_of_call; /* report index of each call's case (-1: a re-run to find a culprit) */
+  size_t calls_cap;
+  int *window; /* report indices of the cases the current process served */
+  int n_window, window_cap;
+  const mc_case_file *file; /* the file being run, so re-runs need not load it again */
+  const char *file_path;
 } mc_runner;
 
 /* Runs one case, judges it, applies its expectation and appends the result
@@ -215,6 +266,9 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
 /* Loads a case file and runs its selected cases; a file that does not load
    is recorded in the report. False when fail_fast stopped the run. */
 bool mc_run_file(mc_runner *run, const char *path);
+/* After the last case: a fault that comes late is charged to its case. */
+void mc_runner_finish(mc_runner *run);
+void mc_runner_free(mc_runner *run);
 void mc_run_report_free(mc_run_report *r);
 
 /* ---- differential fuzzing (movconf fuzz) ---- */

@@ -23,6 +23,9 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -59,8 +62,12 @@ typedef struct adapter {
   char *buf;      /* bytes read from its stdout and not consumed yet */
   size_t len, cap;
   uint64_t last_id;
+  uint64_t served;    /* requests this process has been sent */
+  uint64_t last_call; /* mc_impl.calls of the last request sent, and of the one before */
+  uint64_t previous_call;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
+  bool grace_spent; /* exec_settle already waited the shutdown grace */
 } adapter;
 
 /* ---- the child process ---- */
@@ -101,6 +108,9 @@ static void close_pair(int fds[2]) {
    stdout; stderr stays movconf's. */
 _Noreturn static void exec_child(const char *command, int stdin_fd, int stdout_fd) {
   setpgid(0, 0);
+#if defined(__linux__)
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
+#endif
   signal(SIGPIPE, SIG_DFL);
   if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0)
     _exit(127);
@@ -137,6 +147,7 @@ static bool spawn(adapter *a, char *why, size_t whylen) {
   fcntl(a->in_fd, F_SETFL, fcntl(a->in_fd, F_GETFL) | O_NONBLOCK);
   fcntl(a->out_fd, F_SETFL, fcntl(a->out_fd, F_GETFL) | O_NONBLOCK);
   a->len = 0;
+  a->served = 0;
   return true;
 }
 
@@ -146,6 +157,7 @@ static void stop(adapter *a) {
   if (a->pid <= 0)
     return;
   mc_child_kill(a->pid, true);
+  mc_child_end_all(); /* and what left the group (setsid) or outlived its parent */
   if (a->in_fd >= 0)
     close(a->in_fd);
   close(a->out_fd);
@@ -516,9 +528,101 @@ static bool read_shape(const char *line, size_t n, const cJSON *shape, mc_tensor
   return true;
 }
 
+/* One reply line being read: the line sits in a->buf, cJSON sees its
+   skeleton (reply_text.c), and a large output is decoded in place in the
+   line's own buffer, which then becomes the output's storage: nothing a
+   reply says costs more than the one line. */
+typedef struct reply_line {
+  adapter *a;
+  size_t n; /* the line's length in a->buf */
+  mc_reply_text text;
+  bool taken; /* a->buf became the output: the line is consumed already */
+} reply_line;
+
+/* Outputs up to this size are copied; larger ones take the line's buffer. */
+#define OUTPUT_COPY_MAX_BYTES ((size_t)1 << 20)
+
+/* Hands over a->buf (the current line and what follows it) and gives the
+   adapter a fresh buffer with what followed the line. */
+static char *take_line_buffer(adapter *a, size_t line_len, bool *ok) {
+  size_t rest = a->len - (line_len + 1);
+  char *fresh = malloc(rest > FIRST_READ_BUFFER_BYTES ? rest : FIRST_READ_BUFFER_BYTES);
+  *ok = fresh != NULL;
+  if (!fresh)
+    return NULL;
+  memcpy(fresh, a->buf + line_len + 1, rest);
+  char *old = a->buf;
+  a->buf = fresh;
+  a->cap = rest > FIRST_READ_BUFFER_BYTES ? rest : FIRST_READ_BUFFER_BYTES;
+  a->len = rest;
+  return old;
+}
+
+/* A zero-element shape whose other dimensions multiply past int64: the
+   implementation accepted the input with an output no tensor can have. */
+static bool read_unrepresentable(const mc_tensor *t, const cJSON *b64, const mc_reply_cut *cut,
+                                 mc_impl_result *r, char *why, size_t whylen) {
+  bool empty = false;
+  for (int d = 0; d < t->rank; d++)
+    empty = empty || t->shape[d] == 0;
+  if (!empty)
+    return fail_output(why, whylen, "output.shape has more elements than int64 can count");
+  if (cut || b64->valuestring[0] != '\0')
+    return fail_output(why, whylen, "output.base64 of a zero-element output must be \"\"");
+  r->output = (mc_tensor){.type = t->type, .rank = t->rank};
+  memcpy(r->output.shape, t->shape, sizeof t->shape);
+  r->output_unrepresentable = true;
+  r->outcome = MC_OUTCOME_OUTPUT;
+  return true;
+}
+
+/* Decodes the base64 of a cut string in place and makes the line's buffer
+   the output's storage. */
+static bool decode_in_line(reply_line *L, char *content, const mc_tensor *t, size_t nbytes,
+                           mc_impl_result *r, char *why, size_t whylen) {
+  if (!mc_base64_decode(content, (uint8_t *)content, nbytes, why, whylen))
+    return false;
+  size_t at = (size_t)(content - L->a->buf); /* before a->buf is replaced */
+  bool ok;
+  char *block = take_line_buffer(L->a, L->n, &ok);
+  if (!ok)
+    return fail_output(why, whylen, "out of memory for the output");
+  L->taken = true;
+  size_t offset = (size_t)(-(uintptr_t)block & (MC_TENSOR_ALIGN - 1));
+  memmove(block + offset, block + at, nbytes);
+  r->output = *t;
+  r->output.data = (uint8_t *)block + offset;
+  r->output.nbytes = nbytes;
+  r->output.allocation = block;
+  return true;
+}
+
+/* Decodes output.base64 (whole in the skeleton, or cut and read from the
+   line) into r->output. */
+static bool decode_output(reply_line *L, const cJSON *b64, const mc_reply_cut *cut,
+                          const mc_tensor *t, size_t nbytes, size_t cap, mc_impl_result *r,
+                          char *why, size_t whylen) {
+  const char *text = b64->valuestring;
+  char *content = NULL;
+  if (cut) {
+    content = L->a->buf + cut->begin;
+    content[mc_reply_unescape_ascii(content, cut->end - cut->begin)] = '\0';
+    text = content;
+  }
+  if (cut && nbytes > OUTPUT_COPY_MAX_BYTES)
+    return decode_in_line(L, content, t, nbytes, r, why, whylen);
+  if (mc_tensor_alloc(&r->output, t->type, t->rank, t->shape, cap) != MC_OK)
+    return fail_output(why, whylen, "out of memory for the output");
+  if (!mc_base64_decode(text, r->output.data, nbytes, why, whylen)) {
+    mc_tensor_free(&r->output);
+    return false;
+  }
+  return true;
+}
+
 /* Reads "output": {"type", "shape", "base64"} into r->output. */
-static bool read_output(const char *line, size_t n, const cJSON *out, size_t max_output_bytes,
-                        mc_impl_result *r, char *why, size_t whylen) {
+static bool read_output(reply_line *L, const cJSON *out, size_t max_output_bytes, mc_impl_result *r,
+                        char *why, size_t whylen) {
   static const char *const keys[] = {"type", "shape", "base64"};
   if (!cJSON_IsObject(out))
     return fail_output(why, whylen, "\"output\" must be an object");
@@ -530,24 +634,25 @@ static bool read_output(const char *line, size_t n, const cJSON *out, size_t max
                      cJSON_IsString(type) ? mc_type_from_name(type->valuestring) : MC_TYPE_INVALID};
   if (t.type == MC_TYPE_INVALID)
     return fail_output(why, whylen, "output.type is not an element type name");
-  if (!read_shape(line, n, cJSON_GetObjectItemCaseSensitive(out, "shape"), &t, why, whylen))
+  if (!read_shape(L->text.text, L->text.len, cJSON_GetObjectItemCaseSensitive(out, "shape"), &t,
+                  why, whylen))
     return false;
   if (!cJSON_IsString(b64))
     return fail_output(why, whylen, "output.base64 must be a string");
+  const mc_reply_cut *cut = mc_reply_text_cut_of(&L->text, b64);
   int64_t count;
   size_t nbytes;
-  if (!mc_shape_elements(t.rank, t.shape, &count) || !mc_storage_bytes(t.type, count, &nbytes))
-    return fail_output(why, whylen, "output.shape has more elements than int64 can count");
+  if (!mc_shape_elements(t.rank, t.shape, &count))
+    return read_unrepresentable(&t, b64, cut, r, why, whylen);
+  if (!mc_storage_bytes(t.type, count, &nbytes))
+    return fail_output(why, whylen, "output.shape has more bytes than int64 can count");
   if (nbytes > max_output_bytes) {
     snprintf(why, whylen, "output of %zu bytes, above the output cap of %zu bytes", nbytes,
              max_output_bytes);
     return false;
   }
-  if (mc_tensor_alloc(&r->output, t.type, t.rank, t.shape, max_output_bytes) != MC_OK)
-    return fail_output(why, whylen, "out of memory for the output");
   char b64_why[200];
-  if (!mc_base64_decode(b64->valuestring, r->output.data, nbytes, b64_why, sizeof b64_why)) {
-    mc_tensor_free(&r->output);
+  if (!decode_output(L, b64, cut, &t, nbytes, max_output_bytes, r, b64_why, sizeof b64_why)) {
     snprintf(why, whylen, "output.base64 (%s, shape of %" PRId64 " elements): %s",
              mc_type_name(t.type), count, b64_why);
     return false;
@@ -564,13 +669,41 @@ static bool short_error_name(const cJSON *j, char *buf, size_t n) {
   return true;
 }
 
+/* The line, strictly checked, as cJSON items over its skeleton. */
+static cJSON *parse_reply(reply_line *L, char *why, size_t whylen) {
+  char lex_why[200];
+  if (!mc_json_check_text(L->a->buf, L->n, lex_why, sizeof lex_why)) {
+    snprintf(why, whylen, "not JSON: %s", lex_why);
+    return NULL;
+  }
+  if (!mc_reply_text_init(&L->text, L->a->buf, L->n)) {
+    fail_output(why, whylen, "out of memory reading the reply");
+    return NULL;
+  }
+  if (L->text.too_many_tokens) {
+    snprintf(why, whylen, "more than %d JSON tokens in a reply", MC_REPLY_MAX_TOKENS);
+    return NULL;
+  }
+  cJSON *root = parse_line(L->text.text, L->text.len, why, whylen);
+  if (root)
+    mc_reply_text_number_strings(root);
+  return root;
+}
+
+/* The reply's id is the previous request's: a second reply to it. */
+static bool second_reply(const adapter *a, int64_t got_id, uint64_t id) {
+  return got_id >= 1 && (uint64_t)got_id + 1 == id && a->served >= 2 && a->previous_call > 0;
+}
+
 /* Judges one reply line; false with why on a protocol violation. */
-static bool read_reply(const char *line, size_t n, uint64_t id, size_t max_output_bytes,
-                       mc_impl_result *r, char *why, size_t whylen) {
+static bool read_reply(reply_line *L, uint64_t id, size_t max_output_bytes, mc_impl_result *r,
+                       char *why, size_t whylen) {
   static const char *const keys[] = {"id", "output", "error", "error_name", "unsupported"};
-  cJSON *root = parse_line(line, n, why, whylen);
+  cJSON *root = parse_reply(L, why, whylen);
   if (!root)
     return false;
+  const char *line = L->text.text;
+  size_t n = L->text.len;
   bool ok = check_keys(root, "the reply", keys, 5, why, whylen);
   const cJSON *jid = cJSON_GetObjectItemCaseSensitive(root, "id");
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(root, "output");
@@ -580,6 +713,13 @@ static bool read_reply(const char *line, size_t n, uint64_t id, size_t max_outpu
   int64_t got_id = -1;
   if (ok && !plain_integer(line, n, jid, &got_id)) {
     ok = fail_output(why, whylen, "the reply has no integer \"id\"");
+  } else if (ok && second_reply(L->a, got_id, id)) {
+    snprintf(why, whylen,
+             "a second reply to request %" PRId64 ", which had its reply already; sent after "
+             "that reply, it arrived while request %" PRIu64 " was waiting",
+             got_id, id);
+    r->blame_call = L->a->previous_call;
+    ok = false;
   } else if (ok && (uint64_t)got_id != id) {
     snprintf(why, whylen, "reply for id %" PRId64 ", expected id %" PRIu64, got_id, id);
     ok = false;
@@ -595,7 +735,7 @@ static bool read_reply(const char *line, size_t n, uint64_t id, size_t max_outpu
              sizeof r->error_name - 1);
     ok = false;
   } else if (ok && out) {
-    ok = read_output(line, n, out, max_output_bytes, r, why, whylen);
+    ok = read_output(L, out, max_output_bytes, r, why, whylen);
   } else if (ok) {
     const cJSON *text = error ? error : unsupported;
     if (!cJSON_IsString(text)) {
@@ -650,10 +790,14 @@ static void report_timeout(adapter *a, mc_impl_result *r, uint64_t id, bool repl
   stop(a);
 }
 
-static void exchange(adapter *a, const mc_request *req, size_t max_output_bytes,
+static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t max_output_bytes,
                      mc_impl_result *r) {
   uint64_t id = ++a->last_id;
   double deadline = mc_deadline_after(a->timeout);
+  r->fresh_start = a->served == 0;
+  a->served++;
+  a->previous_call = a->last_call;
+  a->last_call = call;
   io_status s = send_request(a, req, id, max_output_bytes, deadline);
   bool replying = s == IO_OK; /* the request went out whole */
   size_t limit = reply_limit(max_output_bytes), line_len = 0;
@@ -661,14 +805,18 @@ static void exchange(adapter *a, const mc_request *req, size_t max_output_bytes,
     s = read_line(a, deadline, limit, &line_len);
   char why[400], what[480];
   switch (s) {
-  case IO_OK:
-    if (read_reply(a->buf, line_len, id, max_output_bytes, r, why, sizeof why)) {
+  case IO_OK: {
+    reply_line L = {.a = a, .n = line_len};
+    bool ok = read_reply(&L, id, max_output_bytes, r, why, sizeof why);
+    mc_reply_text_free(&L.text);
+    if (ok && !L.taken)
       consume_line(a, line_len);
+    if (ok)
       return;
-    }
     snprintf(what, sizeof what, "protocol violation: %s", why);
     crash(a, r, id, what);
     return;
+  }
   case IO_CLOSED:
     report_end(a, r, id, replying);
     return;
@@ -715,6 +863,7 @@ static bool well_formed(const mc_request *req, mc_impl_result *r) {
 static bool ensure_running(adapter *a, mc_impl_result *r) {
   if (a->pid > 0)
     return true;
+  r->fresh_start = true; /* a failed start owes nothing to earlier cases */
   if (a->restart_failures >= MAX_RESTART_FAILURES) {
     r->outcome = MC_OUTCOME_CRASH;
     snprintf(r->message, sizeof r->message,
@@ -735,8 +884,39 @@ static bool ensure_running(adapter *a, mc_impl_result *r) {
 
 static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   adapter *a = self->state;
-  if (well_formed(req, result) && claimed(a, req, result) && ensure_running(a, result))
-    exchange(a, req, self->options.max_output_bytes, result);
+  if (!well_formed(req, result) || !claimed(a, req, result) || !ensure_running(a, result))
+    return;
+  exchange(a, req, self->calls, self->options.max_output_bytes, result);
+  if (self->options.fresh_process_per_case)
+    stop(a);
+}
+
+static void exec_restart(mc_impl *self) {
+  stop(self->state);
+}
+
+/* After the last reply: closes the adapter's input (the signal to exit) and
+   reads its output to the end; a line there is a reply nobody asked for,
+   charged to the last request (a second reply to it). */
+static bool exec_settle(mc_impl *self, mc_impl_result *late) {
+  adapter *a = self->state;
+  if (a->pid <= 0 || a->served == 0)
+    return false;
+  close(a->in_fd);
+  a->in_fd = -1;
+  size_t line_len;
+  io_status s = read_line(a, mc_deadline_after(SHUTDOWN_GRACE_SECONDS),
+                          reply_limit(self->options.max_output_bytes), &line_len);
+  a->grace_spent = s == IO_TIMEOUT;
+  if (s != IO_OK && !(s == IO_CLOSED && a->len > 0))
+    return false;
+  late->outcome = MC_OUTCOME_CRASH;
+  late->blame_call = a->last_call;
+  snprintf(late->message, sizeof late->message,
+           "protocol violation: %s after the reply to request %" PRIu64
+           ", the last one (a second reply?)",
+           s == IO_OK ? "a line nobody asked for" : "bytes nobody asked for", a->last_id);
+  return true;
 }
 
 static void free_adapter(adapter *a) {
@@ -751,10 +931,11 @@ static void free_adapter(adapter *a) {
 static void exec_close(mc_impl *self) {
   adapter *a = self->state;
   if (a->pid > 0) {
-    close(a->in_fd);
+    if (a->in_fd >= 0)
+      close(a->in_fd);
     a->in_fd = -1;
     siginfo_t info;
-    mc_child_wait_end(a->pid, SHUTDOWN_GRACE_SECONDS, &info);
+    mc_child_wait_end(a->pid, a->grace_spent ? 0 : SHUTDOWN_GRACE_SECONDS, &info);
     stop(a);
   }
   free_adapter(a);
@@ -767,6 +948,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
     snprintf(err, errlen, "exec: needs a command, e.g. exec:'python3 my_adapter.py'");
     return NULL;
   }
+  mc_child_guard_install();
   /* A write to an adapter that has exited must fail with EPIPE, not kill
      movconf. */
   struct sigaction ignore = {.sa_handler = SIG_IGN};
@@ -796,5 +978,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   impl->state = a;
   impl->run = exec_run;
   impl->close = exec_close;
+  impl->restart = exec_restart;
+  impl->settle = exec_settle;
   return impl;
 }

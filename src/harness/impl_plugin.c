@@ -25,6 +25,11 @@
 
 /* How long a child that closed its socket gets to exit before it is killed. */
 #define EXIT_GRACE_SECONDS 2.0
+/* How long a child whose plugin left threads behind waits, when its
+   requests end, for a late write they make: once per child normally, and
+   shorter when every case has a child of its own. */
+#define SETTLE_MS 200
+#define SETTLE_PER_CASE_MS 20
 /* After this many failed restarts in a row, cases are reported without trying again. */
 #define MAX_RESTART_FAILURES 3
 
@@ -34,6 +39,9 @@ typedef struct plugin_state {
   pid_t pid;         /* 0: no child */
   int fd;
   int restart_failures; /* in a row */
+  uint64_t served;      /* requests the child has been sent */
+  uint64_t last_call;   /* mc_impl.calls of the last one */
+  bool retire;          /* the child asked to be ended after this case */
 } plugin_state;
 
 typedef enum io_status { IO_OK, IO_TIMEOUT, IO_CLOSED } io_status;
@@ -106,7 +114,9 @@ static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
   if (s->pid <= 0)
     return;
   mc_child_end(s->pid, false, grace, how, howlen);
+  mc_child_end_all(); /* and whatever the plugin forked */
   s->pid = 0;
+  s->served = 0;
 }
 
 static void kill_child(plugin_state *s) {
@@ -134,13 +144,16 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   if (pid == 0) {
     close(sv[0]);
-    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb);
+    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb,
+                        impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS);
   }
   close(sv[1]);
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
   fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
   s->pid = pid;
   s->fd = sv[0];
+  s->served = 0;
+  s->retire = false;
   mc_wire_reply r;
   io_status io = recv_all(s->fd, &r, sizeof r, mc_deadline_after(impl->options.timeout_seconds));
   char how[128];
@@ -167,10 +180,11 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
 /* ---- one request ---- */
 
 static io_status send_request(const plugin_state *s, const mc_request *req, size_t cap,
-                              double deadline) {
+                              uint64_t call, double deadline) {
   mc_wire_request w;
   memset(&w, 0, sizeof w);
   w.magic = MC_WIRE_MAGIC;
+  w.call = call;
   w.op = req->op;
   w.n_inputs = req->n_inputs;
   w.attrs = req->attrs;
@@ -255,6 +269,7 @@ static void receive_output(mc_impl *self, plugin_state *s, const mc_wire_reply *
 static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double deadline,
                        mc_impl_result *res) {
   r->error[sizeof r->error - 1] = r->message[sizeof r->message - 1] = '\0';
+  s->retire = r->retire != 0;
   switch ((mc_wire_kind)r->kind) {
   case MC_WIRE_OUTPUT:
     receive_output(self, s, r, deadline, res);
@@ -274,6 +289,9 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
     return;
   case MC_WIRE_FATAL_FAULT:
     set_crash(res, "%s", r->message);
+    /* A fault charged to an earlier case (a late write) leaves this one unanswered. */
+    if (r->blame_call != 0 && r->blame_call != self->calls)
+      res->blame_call = r->blame_call;
     end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
     return;
   case MC_WIRE_HELLO:
@@ -283,6 +301,10 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
   kill_child(s);
   set_crash(res, "broken reply from the plugin process: an unexpected message");
 }
+
+static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res);
+static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res);
+static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
 static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res) {
   plugin_state *s = self->state;
@@ -294,12 +316,36 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   char err[400];
   if (s->pid <= 0 && !start_child(self, s, err, sizeof err)) {
     s->restart_failures++;
+    res->fresh_start = true; /* a failed start owes nothing to earlier cases */
     set_crash(res, "could not start a fresh plugin process: %s", err);
     return;
   }
   s->restart_failures = 0;
+  res->fresh_start = s->served++ == 0;
+  s->last_call = self->calls;
+  exchange(self, s, req, res);
+  if ((self->options.fresh_process_per_case || s->retire) && s->pid > 0)
+    end_after_case(self, s, res);
+}
+
+/* Ends the child after this case (its only one, or the last its quarantine
+   holds), first letting it report a late write (settle_and_exit in
+   plugin_host.c): this case's crash, or an earlier case's to charge. */
+static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res) {
+  mc_impl_result late;
+  memset(&late, 0, sizeof late);
+  if (plugin_settle(self, &late)) {
+    mc_tensor_free(&res->output);
+    set_crash(res, "%s", late.message);
+    if (late.blame_call != self->calls)
+      res->blame_call = late.blame_call;
+  }
+  end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
+}
+
+static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res) {
   double deadline = mc_deadline_after(self->options.timeout_seconds);
-  io_status io = send_request(s, req, self->options.max_output_bytes, deadline);
+  io_status io = send_request(s, req, self->options.max_output_bytes, self->calls, deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */
   if (io != IO_TIMEOUT)
@@ -324,6 +370,29 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   }
 }
 
+static void plugin_restart(mc_impl *self) {
+  kill_child(self->state);
+}
+
+/* After the last case: closes the request stream; the child then waits a
+   moment when the plugin left threads behind, and a late write they make
+   arrives as a fault charged to its case. */
+static bool plugin_settle(mc_impl *self, mc_impl_result *late) {
+  plugin_state *s = self->state;
+  if (s->pid <= 0 || s->served == 0)
+    return false;
+  shutdown(s->fd, SHUT_WR);
+  mc_wire_reply r;
+  if (recv_all(s->fd, &r, sizeof r, mc_deadline_after(EXIT_GRACE_SECONDS)) != IO_OK ||
+      !valid_reply(&r) || r.kind != MC_WIRE_FATAL_FAULT)
+    return false;
+  r.message[sizeof r.message - 1] = '\0';
+  late->outcome = MC_OUTCOME_CRASH;
+  late->blame_call = r.blame_call ? r.blame_call : s->last_call;
+  copy_text(late->message, sizeof late->message, r.message);
+  return true;
+}
+
 static void plugin_close(mc_impl *self) {
   plugin_state *s = self->state;
   end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
@@ -346,10 +415,13 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   }
   s->path = strcpy(copy, path);
   s->fd = -1;
+  mc_child_guard_install();
   impl->options = *options;
   impl->state = s;
   impl->run = plugin_run;
   impl->close = plugin_close;
+  impl->restart = plugin_restart;
+  impl->settle = plugin_settle;
   impl->names_errors = false;
   char why[400];
   if (!start_child(impl, s, why, sizeof why)) {

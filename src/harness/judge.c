@@ -181,6 +181,30 @@ static char *rejection_text(const mc_impl_result *r, const char *name) {
   return mc_strdupf("%s [%s]: %s", name, r->clause, r->message);
 }
 
+/* An accepted input whose announced output no tensor can have (zero
+   elements, the other dimensions multiplying past int64): a missed
+   rejection when the case expects an error, else a wrong shape. */
+static mc_verdict judge_unrepresentable(const mc_case *c, const mc_tensor *got, char **detail) {
+  char *shape = format_shape(got->rank, got->shape);
+  mc_verdict v;
+  if (c->expect_error) {
+    *detail = mc_strdupf("expected error %s, but the input was accepted: the implementation "
+                         "announced an output of shape %s, which no tensor can have (zero "
+                         "elements, but its other dimensions multiply past int64)",
+                         mc_status_name(c->expected_error), shape);
+    v = MC_VERDICT_MISSED_REJECTION;
+  } else {
+    char *want = format_shape(c->expected.tensor.rank, c->expected.tensor.shape);
+    *detail = mc_strdupf("wrong shape: expected %s, got %s, which no tensor can have (zero "
+                         "elements, but its other dimensions multiply past int64)",
+                         want, shape);
+    free(want);
+    v = MC_VERDICT_WRONG_SHAPE;
+  }
+  free(shape);
+  return v;
+}
+
 mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result *r, char **detail) {
   *detail = NULL;
   switch (r->outcome) {
@@ -194,6 +218,8 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
     *detail = mc_strdupf("%s", r->message);
     return MC_VERDICT_TIMEOUT;
   case MC_OUTCOME_OUTPUT:
+    if (r->output_unrepresentable)
+      return judge_unrepresentable(c, &r->output, detail);
     if (c->expect_error) {
       *detail = mc_strdupf("expected error %s, but the input was accepted",
                            mc_status_name(c->expected_error));

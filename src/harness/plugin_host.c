@@ -5,16 +5,20 @@
    then tells the parent what was hit before the child dies. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, sigaltstack */
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -31,16 +35,46 @@ typedef struct region {
   uintptr_t begin, end; /* [begin, end) */
 } region;
 
+/* Outputs of earlier cases stay reserved, inaccessible and unbacked, after
+   their case (a quarantine), so that a thread the plugin left writing into
+   one faults at a known address and is charged to that case. Addresses are
+   never reused within a child: when the quarantine is full (slots, or
+   QUARANTINE_BYTES of address space, which counts under --memory-limit)
+   the child asks to be retired after the case. */
+enum { QUARANTINE_SLOTS = 4096 };
+#define QUARANTINE_BYTES ((size_t)256 << 20)
+
+typedef struct quarantined {
+  region whole;  /* guard pages included */
+  uint64_t call; /* the case's call number */
+} quarantined;
+
 /* What the fault handler needs; set before each call into the plugin. */
 static struct {
   int fd;
   size_t memory_limit_mb;
   region lo_guard, hi_guard;
   uintptr_t out_begin, out_end;
+  region out_body;   /* the current output's pages */
+  uint64_t call;     /* the current request's call number */
+  pid_t main_thread; /* the thread that calls the plugin */
+  /* Read by the fault handler on the plugin's own threads, hence atomic:
+     the sealed output (its pages once run() returned; 0, 0: none) and its
+     call; the quarantine, whose entries are fixed once counted. */
+  _Atomic uintptr_t sealed_begin, sealed_end;
+  _Atomic uint64_t sealed_call;
+  quarantined quarantine[QUARANTINE_SLOTS];
+  _Atomic int n_quarantined;
   region inputs[MC_MAX_INPUTS];
   const char *phase; /* the plugin function running, for messages */
 } fault_ctx;
 static mc_wire_reply fault_reply;
+
+/* A late fault caught on a thread of the plugin's own while the main
+   thread may be writing to the socket: whoever of the two may write
+   reports it (once), the other waits for the process to end. */
+static mc_wire_reply late_reply;
+static atomic_int late_pending, main_idle, late_reported;
 
 /* ---- text for the fault handler: only async-signal-safe operations ---- */
 
@@ -118,9 +152,91 @@ static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
   return true;
 }
 
+static void write_reply_raw(const mc_wire_reply *r) {
+  const char *p = (const char *)r;
+  size_t left = sizeof *r;
+  while (left > 0) {
+    ssize_t n = write(fault_ctx.fd, p, left);
+    if (n <= 0)
+      break;
+    p += n;
+    left -= (size_t)n;
+  }
+}
+
+/* Sends the late fault and ends the process, unless the other side does. */
+static void report_late_once(void) {
+  if (atomic_exchange(&late_reported, 1) == 0) {
+    write_reply_raw(&late_reply);
+    _exit(0);
+  }
+  for (;;)
+    pause();
+}
+
+/* The main thread, at points where it is not writing: reports a late fault
+   another thread caught. */
+static void check_late_fault(void) {
+  if (atomic_load(&late_pending))
+    report_late_once();
+}
+
+static pid_t current_thread(void) {
+  return (pid_t)syscall(SYS_gettid);
+}
+
+/* An access to an output after its run() returned: the current one, or one
+   in quarantine. True with the message in b and the call to blame. */
+static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
+  int slot = -1, n = atomic_load_explicit(&fault_ctx.n_quarantined, memory_order_acquire);
+  for (int i = 0; i < n; i++)
+    if (within(fault_ctx.quarantine[i].whole, a))
+      slot = i;
+  region sealed = {atomic_load(&fault_ctx.sealed_begin), atomic_load(&fault_ctx.sealed_end)};
+  uint64_t sealed_call = atomic_load(&fault_ctx.sealed_call);
+  bool current = slot < 0 && within(sealed, a);
+  if (!current && slot < 0)
+    return false;
+  if (slot >= 0 && current_thread() == fault_ctx.main_thread && fault_ctx.phase) {
+    put_str(b, "SIGSEGV: accessed the output of an earlier case (a pointer kept from it) in ");
+    put_str(b, fault_ctx.phase);
+    put_str(b, "()");
+    *blame = 0;
+    return true;
+  }
+  put_str(b, "SIGSEGV: wrote to (or read) its output after run() returned: a thread it started "
+             "was still at work");
+  if (!current)
+    put_str(b, " (the fault came after its reply had been sent)");
+  *blame = current ? sealed_call : fault_ctx.quarantine[slot].call;
+  return true;
+}
+
+/* A late access on another thread than the main one: reported by whichever
+   may write to the socket now; this thread then waits for the end. */
+static void set_fault_action(void);
+
+static void handle_late(uint64_t blame) {
+  set_fault_action(); /* SA_RESETHAND cleared it; the main thread may still fault */
+  late_reply.magic = MC_WIRE_MAGIC;
+  late_reply.kind = MC_WIRE_FATAL_FAULT;
+  late_reply.blame_call = blame;
+  atomic_store(&late_pending, 1);
+  if (atomic_load(&main_idle) || current_thread() == fault_ctx.main_thread)
+    report_late_once();
+  for (;;)
+    pause();
+}
+
 static void on_fault(int sig, siginfo_t *info, void *context) {
   (void)context;
   text_buf b = {fault_reply.message, 0, sizeof fault_reply.message};
+  text_buf late = {late_reply.message, 0, sizeof late_reply.message};
+  uint64_t blame = 0;
+  if (info->si_code > 0 && late_access((uintptr_t)info->si_addr, &late, &blame)) {
+    handle_late(blame);
+    return;
+  }
   if (info->si_code <= 0) {
     /* Sent by kill() or raise(), not a fault: si_addr means nothing. SA_RESETHAND
        restored the default action, which kills us once the handler returns. */
@@ -131,22 +247,11 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
     return; /* the default action is back: the access faults again and kills us */
   fault_reply.magic = MC_WIRE_MAGIC;
   fault_reply.kind = MC_WIRE_FATAL_FAULT;
-  const char *p = (const char *)&fault_reply;
-  size_t left = sizeof fault_reply;
-  while (left > 0) {
-    ssize_t n = write(fault_ctx.fd, p, left);
-    if (n <= 0)
-      break;
-    p += n;
-    left -= (size_t)n;
-  }
+  write_reply_raw(&fault_reply);
   _exit(0);
 }
 
-static void install_fault_handler(void) {
-  static char alt_stack[ALT_STACK_BYTES];
-  stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
-  sigaltstack(&ss, NULL);
+static void set_fault_action(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_fault;
@@ -154,6 +259,13 @@ static void install_fault_handler(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, NULL);
   sigaction(SIGBUS, &sa, NULL);
+}
+
+static void install_fault_handler(void) {
+  static char alt_stack[ALT_STACK_BYTES];
+  stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+  sigaltstack(&ss, NULL);
+  set_fault_action();
 }
 
 /* ---- socket I/O (the child blocks; the parent enforces the timeout) ---- */
@@ -254,7 +366,60 @@ static bool map_guarded_output(size_t nbytes, guarded_output *g) {
   fault_ctx.hi_guard = (region){(uintptr_t)hi, (uintptr_t)(hi + page)};
   fault_ctx.out_begin = (uintptr_t)g->data;
   fault_ctx.out_end = (uintptr_t)hi;
+  fault_ctx.out_body = (region){(uintptr_t)(lo + page), (uintptr_t)hi};
   return true;
+}
+
+/* After run() returned: the output becomes read-only, so that a thread the
+   plugin left running faults on its next write, while this case is known. */
+static void seal_output(guarded_output *g) {
+  mprotect((void *)fault_ctx.out_body.begin, fault_ctx.out_body.end - fault_ctx.out_body.begin,
+           PROT_READ);
+  atomic_store(&fault_ctx.sealed_call, fault_ctx.call);
+  atomic_store(&fault_ctx.sealed_begin, fault_ctx.out_body.begin);
+  atomic_store(&fault_ctx.sealed_end, fault_ctx.out_body.end);
+  (void)g;
+}
+
+static size_t quarantine_bytes(void) {
+  size_t total = 0;
+  int n = atomic_load(&fault_ctx.n_quarantined);
+  for (int i = 0; i < n; i++)
+    total += fault_ctx.quarantine[i].whole.end - fault_ctx.quarantine[i].whole.begin;
+  return total;
+}
+
+/* Whether the output of g fills the quarantine: the child retires then. */
+static bool quarantine_full_after(const guarded_output *g) {
+  return atomic_load(&fault_ctx.n_quarantined) + 1 >= QUARANTINE_SLOTS ||
+         quarantine_bytes() + g->map.len >= QUARANTINE_BYTES;
+}
+
+/* No output is sealed any more (it is in quarantine, or gone). */
+static void unseal_output(void) {
+  atomic_store(&fault_ctx.sealed_begin, 0);
+  atomic_store(&fault_ctx.sealed_end, 0);
+  fault_ctx.out_body = (region){0, 0};
+}
+
+/* Instead of unmapping the output: its pages are replaced by inaccessible,
+   unbacked ones (no memory is kept) at the same addresses, counted in the
+   quarantine before the output stops being the sealed one. */
+static void quarantine_output(guarded_output *g) {
+  region body = fault_ctx.out_body;
+  int n = atomic_load(&fault_ctx.n_quarantined);
+  if (n == QUARANTINE_SLOTS || /* only when the parent ignored the request to retire */
+      mmap((void *)body.begin, body.end - body.begin, PROT_NONE,
+           MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
+    unmap(&g->map);
+    unseal_output();
+    return;
+  }
+  region whole = {(uintptr_t)g->map.base, (uintptr_t)g->map.base + g->map.len};
+  fault_ctx.quarantine[n] = (quarantined){whole, fault_ctx.call};
+  atomic_store_explicit(&fault_ctx.n_quarantined, n + 1, memory_order_release);
+  unseal_output();
+  g->map = (mapping){NULL, 0};
 }
 
 /* Bytes of canary the plugin overwrote, and how far before data the first one is. */
@@ -415,6 +580,8 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   fault_ctx.phase = "run";
   int s = t->run(&h->call.request, o, &m);
   fault_ctx.phase = NULL;
+  seal_output(&g);
+  check_late_fault();
   size_t farthest, damaged = canary_damage(&g, &farthest);
   if (damaged) {
     reply_fault(r,
@@ -429,10 +596,12 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
     r->kind = MC_WIRE_OUTPUT;
     fill_output_descriptor(o, r, nbytes);
   }
+  r->retire = quarantine_full_after(&g);
   send_reply(r);
   if (r->kind == MC_WIRE_OUTPUT && !write_full(fault_ctx.fd, g.data, nbytes))
     _exit(0);
-  unmap(&g.map);
+  check_late_fault();
+  quarantine_output(&g);
   memset(&fault_ctx.lo_guard, 0, sizeof fault_ctx.lo_guard);
   memset(&fault_ctx.hi_guard, 0, sizeof fault_ctx.hi_guard);
 }
@@ -516,7 +685,31 @@ static void isolate_stdio(void) {
 #endif
 }
 
-void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb) {
+/* Threads of this process (the plugin may have started some). */
+static int thread_count(void) {
+  DIR *d = opendir("/proc/self/task");
+  int n = 0;
+  if (!d)
+    return 1;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+/* When the request stream ends: if the plugin left threads behind, a short
+   wait (settle_ms), so that a late write they make is still reported (by the thread
+   that faults: the main thread is idle) and charged to its case. */
+_Noreturn static void settle_and_exit(int settle_ms) {
+  if (thread_count() > 1) {
+    struct timespec wait = {settle_ms / 1000, (long)(settle_ms % 1000) * 1000 * 1000};
+    while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+      continue;
+  }
+  _exit(0);
+}
+
+void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms) {
   fault_ctx.fd = fd;
   fault_ctx.memory_limit_mb = memory_limit_mb;
   isolate_stdio();
@@ -533,11 +726,18 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb) {
   copy_text(r.name, sizeof r.name, t->name);
   copy_text(r.version, sizeof r.version, t->version);
   send_reply(&r);
+  fault_ctx.main_thread = current_thread();
   for (;;) {
     host_request h;
+    /* Idle: a late fault is reported by the thread that caught it. */
+    atomic_store(&main_idle, 1);
+    check_late_fault();
     int got = read_request(fd, &h);
     if (got == 0)
-      _exit(0);
+      settle_and_exit(settle_ms);
+    atomic_store(&main_idle, 0);
+    check_late_fault();
+    fault_ctx.call = h.wire.call;
     if (got < 0) {
       /* The rest of the request is unread: the stream is lost, so end. */
       memset(&r, 0, sizeof r);

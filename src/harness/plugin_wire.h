@@ -25,6 +25,7 @@ typedef struct mc_wire_request {
   mc_attrs attrs; /* string pointers cleared */
   int64_t string_len[MC_ATTR_COUNT];
   uint64_t max_output_bytes;
+  uint64_t call; /* mc_impl.calls of this request, for blaming it later */
   mc_wire_tensor inputs[MC_MAX_INPUTS];
 } mc_wire_request;
 
@@ -35,12 +36,19 @@ typedef enum mc_wire_kind {
   MC_WIRE_REJECTED,    /* error, message */
   MC_WIRE_UNSUPPORTED,
   MC_WIRE_FAULT,      /* broke the ABI (message); the child serves on */
-  MC_WIRE_FATAL_FAULT /* a fault the child caught (message); it exits */
+  MC_WIRE_FATAL_FAULT /* a fault the child caught (message, blame_call); it exits */
 } mc_wire_kind;
 
 typedef struct mc_wire_reply {
   uint32_t magic;
   int32_t kind; /* mc_wire_kind */
+  /* MC_WIRE_FATAL_FAULT: the call whose case caused it (a write to its
+     output after its run() returned), 0 or the current call: this one. */
+  uint64_t blame_call;
+  /* The child's quarantine of earlier outputs is full: end it after this
+     case (its addresses are never reused, so a late write is never
+     charged to the wrong case). */
+  int32_t retire;
   mc_wire_tensor output;
   char error[64];
   char message[512];
@@ -49,10 +57,12 @@ typedef struct mc_wire_reply {
 } mc_wire_reply;
 
 /* The child: loads the plugin at path, answers requests on fd until EOF,
-   then exits. memory_limit_mb: extra address space allowed (0: none). */
+   then exits, after settle_ms when the plugin left threads behind (a late
+   write they make is then still reported). memory_limit_mb: extra address
+   space allowed (0: none). */
 #if defined(__GNUC__)
 __attribute__((noreturn))
 #endif
-void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb);
+void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms);
 
 #endif

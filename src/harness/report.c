@@ -81,73 +81,115 @@ typedef struct columns {
   bool expectations;
 } columns;
 
-static void print_header(const columns *cols) {
-  printf("%-24s %6s", "operation", "cases");
+static void print_header(FILE *out, const columns *cols) {
+  fprintf(out, "%-24s %6s", "operation", "cases");
   for (int v = 0; v < MC_VERDICT_COUNT; v++)
     if (cols->verdict[v])
-      printf(" %*s", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
-             verdict_names[v]);
+      fprintf(out, " %*s", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
+              verdict_names[v]);
   if (cols->expectations)
-    printf(" %8s %15s", "expected", "unexpected-pass");
-  printf("\n");
+    fprintf(out, " %8s %15s", "expected", "unexpected-pass");
+  fprintf(out, "\n");
 }
 
-static void print_row(const char *name, const tally *t, const columns *cols) {
-  printf("%-24s %6d", name, t->cases);
+static void print_row(FILE *out, const char *name, const tally *t, const columns *cols) {
+  fprintf(out, "%-24s %6d", name, t->cases);
   for (int v = 0; v < MC_VERDICT_COUNT; v++)
     if (cols->verdict[v])
-      printf(" %*d", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
-             t->by_verdict[v]);
+      fprintf(out, " %*d", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
+              t->by_verdict[v]);
   if (cols->expectations)
-    printf(" %8d %15d", t->expected, t->unexpected_passes);
-  printf("\n");
+    fprintf(out, " %8d %15d", t->expected, t->unexpected_passes);
+  fprintf(out, "\n");
 }
 
-static void print_case(const mc_case_result *c) {
+/* Writes text made safe (mc_safe_text): no escape sequence an
+   implementation wrote reaches the terminal. */
+static void put_safe(FILE *out, const char *text) {
+  char *safe = mc_safe_text(text);
+  fputs(safe, out);
+  free(safe);
+}
+
+/* "PREFIX: ID (FILE)" and a newline. */
+static void print_case_line(FILE *out, const char *prefix, const mc_case_result *c,
+                            const char *in_brackets) {
+  fprintf(out, "%s: ", prefix);
+  put_safe(out, c->id);
+  fputs(" (", out);
+  put_safe(out, in_brackets);
+  fputs(")\n", out);
+}
+
+static void print_indented(FILE *out, const char *before, const char *text, const char *after) {
+  fputs(before, out);
+  put_safe(out, text);
+  fputs(after, out);
+}
+
+static void print_case(FILE *out, const mc_case_result *c) {
+  const char *verdict = mc_verdict_name(c->verdict);
   if (c->expect == MC_EXPECT_UNEXPECTED_PASS) {
-    printf("unexpected pass: %s (%s)\n  expected %s: %s\n", c->id, c->file,
-           mc_verdict_name(c->expected_verdict), c->expect_reason);
+    print_case_line(out, "unexpected pass", c, c->file);
+    fprintf(out, "  expected %s: ", mc_verdict_name(c->expected_verdict));
+    print_indented(out, "", c->expect_reason, "\n");
   } else if (c->expect == MC_EXPECT_OTHER_FAILURE) {
-    printf("%s: %s (%s)\n  %s\n  (expected %s: %s)\n", mc_verdict_name(c->verdict), c->id, c->file,
-           c->detail, mc_verdict_name(c->expected_verdict), c->expect_reason);
+    print_case_line(out, verdict, c, c->file);
+    print_indented(out, "  ", c->detail, "\n");
+    fprintf(out, "  (expected %s: ", mc_verdict_name(c->expected_verdict));
+    print_indented(out, "", c->expect_reason, ")\n");
   } else if (c->expect == MC_EXPECT_MET) {
-    printf("expected %s: %s (%s)\n", mc_verdict_name(c->verdict), c->id, c->expect_reason);
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "expected %s", verdict);
+    print_case_line(out, prefix, c, c->expect_reason);
   } else {
-    printf("%s: %s (%s)\n  %s\n", mc_verdict_name(c->verdict), c->id, c->file, c->detail);
+    print_case_line(out, verdict, c, c->file);
+    print_indented(out, "  ", c->detail, "\n");
   }
 }
 
-void mc_report_print_table(const mc_run_report *r, bool list_failures) {
+int mc_report_unattributed_faults(const mc_run_report *r) {
+  int n = 0;
+  for (int i = 0; i < r->n_process_faults; i++)
+    n += r->process_faults[i].culprit == NULL;
+  return n;
+}
+
+void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out) {
   for (int i = 0; list_failures && i < r->count; i++) {
     const mc_case_result *c = &r->results[i];
     if (mc_verdict_is_failure(c->verdict) || c->expect == MC_EXPECT_UNEXPECTED_PASS)
-      print_case(c);
+      print_case(out, c);
   }
+  for (int i = 0; i < r->n_process_faults; i++)
+    print_indented(out, "process fault: ", r->process_faults[i].detail, "\n");
   for (int i = 0; i < r->n_load_errors; i++)
-    printf("invalid case file: %s\n", r->load_errors[i]);
+    print_indented(out, "invalid case file: ", r->load_errors[i], "\n");
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
   columns cols = {.expectations = r->with_expectations};
   cols.verdict[MC_VERDICT_PASS] = true;
   for (int v = 0; v < MC_VERDICT_COUNT; v++)
     cols.verdict[v] = cols.verdict[v] || total.by_verdict[v] > 0;
-  printf("\nimplementation: %s\n", r->impl);
-  print_header(&cols);
+  print_indented(out, "\nimplementation: ", r->impl, "\n");
+  print_header(out, &cols);
   for (int op = 0; op < MC_OP_COUNT; op++)
     if (per_op[op].cases > 0)
-      print_row(mc_op_name((mc_op)op), &per_op[op], &cols);
-  print_row("total", &total, &cols);
+      print_row(out, mc_op_name((mc_op)op), &per_op[op], &cols);
+  print_row(out, "total", &total, &cols);
   int failed = 0;
   for (int v = 0; v < MC_VERDICT_COUNT; v++)
     failed += mc_verdict_is_failure((mc_verdict)v) ? total.by_verdict[v] : 0;
-  printf("\n%d passed, %d failed, %d unsupported", total.by_verdict[MC_VERDICT_PASS], failed,
-         total.by_verdict[MC_VERDICT_UNSUPPORTED]);
+  fprintf(out, "\n%d passed, %d failed, %d unsupported", total.by_verdict[MC_VERDICT_PASS], failed,
+          total.by_verdict[MC_VERDICT_UNSUPPORTED]);
   if (r->with_expectations)
-    printf(" (%d failures expected, %d unexpected passes)", total.expected,
-           total.unexpected_passes);
+    fprintf(out, " (%d failures expected, %d unexpected passes)", total.expected,
+            total.unexpected_passes);
+  if (r->n_process_faults)
+    fprintf(out, ", %d process faults", r->n_process_faults);
   if (r->n_load_errors)
-    printf(", %d invalid case files", r->n_load_errors);
-  printf("\n");
+    fprintf(out, ", %d invalid case files", r->n_load_errors);
+  fprintf(out, "\n");
 }
 
 /* ---- JSON ---- */
@@ -181,19 +223,27 @@ static const char *expect_state_name(mc_expect_state s) {
   return "none";
 }
 
+/* A string member made safe (mc_safe_text): the report stays valid UTF-8
+   whatever bytes an implementation or a file name brought. */
+static void add_safe_string(cJSON *obj, const char *key, const char *text) {
+  char *safe = mc_safe_text(text);
+  cJSON_AddStringToObject(obj, key, safe);
+  free(safe);
+}
+
 static cJSON *json_case(const mc_case_result *c) {
   cJSON *item = cJSON_CreateObject();
-  cJSON_AddStringToObject(item, "id", c->id);
+  add_safe_string(item, "id", c->id);
   cJSON_AddStringToObject(item, "op", mc_op_name((mc_op)c->op));
   cJSON_AddStringToObject(item, "type", mc_type_name((mc_type)c->data_type));
-  cJSON_AddStringToObject(item, "file", c->file);
+  add_safe_string(item, "file", c->file);
   cJSON_AddStringToObject(item, "verdict", mc_verdict_name(c->verdict));
   if (c->detail)
-    cJSON_AddStringToObject(item, "detail", c->detail);
+    add_safe_string(item, "detail", c->detail);
   if (c->expect != MC_EXPECT_NONE) {
     cJSON *x = cJSON_AddObjectToObject(item, "expectation");
     cJSON_AddStringToObject(x, "verdict", mc_verdict_name(c->expected_verdict));
-    cJSON_AddStringToObject(x, "reason", c->expect_reason);
+    add_safe_string(x, "reason", c->expect_reason);
     cJSON_AddStringToObject(x, "outcome", expect_state_name(c->expect));
   }
   cJSON_AddBoolToObject(item, "problem", mc_case_result_is_problem(c));
@@ -203,9 +253,20 @@ static cJSON *json_case(const mc_case_result *c) {
   return item;
 }
 
-bool mc_report_write_json(const mc_run_report *r, const char *path) {
+static cJSON *json_process_fault(const mc_process_fault *p) {
+  cJSON *item = cJSON_CreateObject();
+  add_safe_string(item, "observed_in", p->observed_in);
+  if (p->culprit)
+    add_safe_string(item, "culprit", p->culprit);
+  else
+    cJSON_AddNullToObject(item, "culprit");
+  add_safe_string(item, "detail", p->detail);
+  return item;
+}
+
+bool mc_report_write_json(const mc_run_report *r, FILE *out) {
   cJSON *root = cJSON_CreateObject();
-  cJSON_AddStringToObject(root, "implementation", r->impl);
+  add_safe_string(root, "implementation", r->impl);
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
   cJSON *summary = cJSON_AddObjectToObject(root, "summary");
@@ -216,14 +277,21 @@ bool mc_report_write_json(const mc_run_report *r, const char *path) {
   cJSON_AddNumberToObject(summary, "unexpected_passes", total.unexpected_passes);
   cJSON_AddNumberToObject(summary, "problems", total.problems);
   cJSON_AddNumberToObject(summary, "invalid_files", r->n_load_errors);
+  cJSON_AddNumberToObject(summary, "process_faults", r->n_process_faults);
   cJSON *cases = cJSON_AddArrayToObject(root, "cases");
   for (int i = 0; i < r->count; i++)
     cJSON_AddItemToArray(cases, json_case(&r->results[i]));
   cJSON *errors = cJSON_AddArrayToObject(root, "invalid_files");
-  for (int i = 0; i < r->n_load_errors; i++)
-    cJSON_AddItemToArray(errors, cJSON_CreateString(r->load_errors[i]));
+  for (int i = 0; i < r->n_load_errors; i++) {
+    char *safe = mc_safe_text(r->load_errors[i]);
+    cJSON_AddItemToArray(errors, cJSON_CreateString(safe));
+    free(safe);
+  }
+  cJSON *faults = cJSON_AddArrayToObject(root, "process_faults");
+  for (int i = 0; i < r->n_process_faults; i++)
+    cJSON_AddItemToArray(faults, json_process_fault(&r->process_faults[i]));
   char *text = cJSON_Print(root);
-  bool ok = text && mc_write_text_file(path, text);
+  bool ok = text && fputs(text, out) >= 0 && fputc('\n', out) != EOF && fflush(out) == 0;
   cJSON_free(text);
   cJSON_Delete(root);
   return ok;
@@ -231,8 +299,11 @@ bool mc_report_write_json(const mc_run_report *r, const char *path) {
 
 /* ---- JUnit XML ---- */
 
-static void xml_escaped(FILE *f, const char *s) {
-  for (; *s; s++) {
+/* Text made safe (mc_safe_text, so only characters XML 1.0 allows remain)
+   and escaped for an attribute value. */
+static void xml_escaped(FILE *f, const char *text) {
+  char *safe = mc_safe_text(text);
+  for (const char *s = safe; *s; s++) {
     switch (*s) {
     case '<':
       fputs("&lt;", f);
@@ -247,10 +318,10 @@ static void xml_escaped(FILE *f, const char *s) {
       fputs("&quot;", f);
       break;
     default:
-      /* XML 1.0 forbids most control characters even when escaped. */
-      fputc((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? '?' : *s, f);
+      fputc(*s, f);
     }
   }
+  free(safe);
 }
 
 /* How a case appears in JUnit: passed, skipped, failure or error. */
@@ -321,12 +392,22 @@ static void junit_count(junit_counts *n, const mc_case_result *c) {
   n->skipped += k == JUNIT_SKIPPED;
 }
 
-bool mc_report_write_junit(const mc_run_report *r, const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "movconf: cannot write %s\n", path);
-    return false;
+static void write_junit_process_faults(FILE *f, const mc_run_report *r) {
+  if (r->n_process_faults == 0)
+    return;
+  fprintf(f, "  <testsuite name=\"process faults\" tests=\"%d\" errors=\"%d\">\n",
+          r->n_process_faults, r->n_process_faults);
+  for (int i = 0; i < r->n_process_faults; i++) {
+    fputs("    <testcase classname=\"process faults\" name=\"", f);
+    xml_escaped(f, r->process_faults[i].observed_in);
+    fputs("\">\n      <error type=\"crash\" message=\"", f);
+    xml_escaped(f, r->process_faults[i].detail);
+    fputs("\"/>\n    </testcase>\n", f);
   }
+  fputs("  </testsuite>\n", f);
+}
+
+bool mc_report_write_junit(const mc_run_report *r, FILE *f) {
   junit_counts total = {0}, per_op[MC_OP_COUNT];
   memset(per_op, 0, sizeof per_op);
   for (int i = 0; i < r->count; i++) {
@@ -336,8 +417,8 @@ bool mc_report_write_junit(const mc_run_report *r, const char *path) {
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"movconf\" tests=\"%d\" "
           "failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
-          total.tests + r->n_load_errors, total.failures, total.errors + r->n_load_errors,
-          total.skipped);
+          total.tests + r->n_load_errors + r->n_process_faults, total.failures,
+          total.errors + r->n_load_errors + r->n_process_faults, total.skipped);
   for (int op = 0; op < MC_OP_COUNT; op++) {
     const junit_counts *n = &per_op[op];
     if (n->tests == 0)
@@ -358,9 +439,7 @@ bool mc_report_write_junit(const mc_run_report *r, const char *path) {
     xml_escaped(f, r->load_errors[i]);
     fputs("\"/>\n    </testcase>\n  </testsuite>\n", f);
   }
+  write_junit_process_faults(f, r);
   fputs("</testsuites>\n", f);
-  bool ok = fclose(f) == 0;
-  if (!ok)
-    fprintf(stderr, "movconf: error writing %s\n", path);
-  return ok;
+  return fflush(f) == 0 && !ferror(f);
 }

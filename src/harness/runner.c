@@ -1,13 +1,32 @@
 /* Running cases: each selected case of a file through an implementation,
-   judged, its expectation applied, recorded in the run's report. */
+   judged, its expectation applied, recorded in the run's report.
+
+   Isolated implementations keep a process across cases, so a fault can
+   surface in a later case than the one that caused it. The runner keeps
+   each case's verdict its own: a result that blames an earlier call (a
+   write after run() returned, a second reply) is charged to that call's
+   case and the current case is run again; a crash of a process that had
+   served earlier cases is checked by running the case alone in a fresh
+   process, and when it passes there the crash is recorded as a process
+   fault of the window of earlier cases, whose culprit is looked for when
+   that is cheap. */
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/text.h"
 #include "harness/harness.h"
 #include "movconf/tensor.h"
+
+/* Looking for the culprit of a process fault: at most this many earlier
+   cases, each run in a fresh process followed by the crashed case, and no
+   new attempt once this much time has gone. */
+#define CULPRIT_SEARCH_CASES 16
+#define CULPRIT_SEARCH_SECONDS 20.0
+/* Late faults blamed in a row before the runner gives the case up. */
+#define MAX_BLAMES_PER_CASE 4
 
 static void *grown_or_abort(void *p, size_t size) {
   void *grown = realloc(p, size);
@@ -36,11 +55,220 @@ bool mc_case_selected(const mc_case *c, const mc_case_filter *f) {
   return !f->case_glob || fnmatch(f->case_glob, c->id, 0) == 0;
 }
 
-const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file) {
+/* ---- calls, numbered as the implementation numbers them ---- */
+
+static void remember_call(mc_runner *run, uint64_t call, int result_index) {
+  if (call > run->calls_cap) {
+    size_t cap = run->calls_cap ? run->calls_cap * 2 : 1024;
+    while (cap < call)
+      cap *= 2;
+    run->result_of_call = grown_or_abort(run->result_of_call, cap * sizeof *run->result_of_call);
+    for (size_t i = run->calls_cap; i < cap; i++)
+      run->result_of_call[i] = -1;
+    run->calls_cap = cap;
+  }
+  run->result_of_call[call - 1] = result_index;
+}
+
+static int result_of_call(const mc_runner *run, uint64_t call) {
+  return call >= 1 && call <= run->calls_cap ? run->result_of_call[call - 1] : -1;
+}
+
+/* One call of the implementation for case c, charged to report index
+   result_index (-1: to no case). */
+static void call_impl(mc_runner *run, const mc_case *c, int result_index, mc_impl_result *r) {
   mc_request req = mc_case_request(c);
+  memset(r, 0, sizeof *r);
+  run->impl->calls++;
+  remember_call(run, run->impl->calls, result_index);
+  run->impl->run(run->impl, &req, r);
+}
+
+static void restart_impl(mc_runner *run) {
+  if (run->impl->restart)
+    run->impl->restart(run->impl);
+  run->n_window = 0;
+}
+
+/* ---- results ---- */
+
+static mc_expectation *expectation_of(mc_runner *run, const char *id) {
+  return run->expectations ? mc_expectations_match(run->expectations, id) : NULL;
+}
+
+/* Gives an already recorded case a crash verdict it earned after the fact. */
+static void charge_crash(mc_runner *run, int index, const char *detail) {
+  mc_case_result *res = &run->report->results[index];
+  free(res->detail);
+  free(res->expect_reason);
+  res->expect_reason = NULL;
+  res->verdict = MC_VERDICT_CRASH;
+  res->rejection = MC_REJECTION_NONE;
+  res->detail = mc_strdupf("%s", detail);
+  mc_expect_apply(res, expectation_of(run, res->id));
+}
+
+static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
+  int index = result_of_call(run, r->blame_call);
+  if (index >= 0 && index < run->report->count) /* not the case being run */
+    charge_crash(run, index, r->message);
+}
+
+static void add_process_fault(mc_run_report *report, const char *observed_in, const char *culprit,
+                              char *detail) {
+  report->process_faults = grown_or_abort(
+      report->process_faults, (size_t)(report->n_process_faults + 1) * sizeof(mc_process_fault));
+  report->process_faults[report->n_process_faults++] =
+      (mc_process_fault){.observed_in = mc_strdupf("%s", observed_in),
+                         .culprit = culprit ? mc_strdupf("%s", culprit) : NULL,
+                         .detail = detail};
+}
+
+/* ---- re-running earlier cases ---- */
+
+/* The case of a recorded result, from the file being run or loaded again
+   into *loaded (free it after); NULL when it cannot be had. */
+static const mc_case *find_case(mc_runner *run, int index, mc_case_file *loaded, bool *have) {
+  const mc_case_result *res = &run->report->results[index];
+  const mc_case_file *f = run->file;
+  *have = false;
+  if (!f || !run->file_path || strcmp(run->file_path, res->file) != 0) {
+    char err[256];
+    if (!mc_case_file_load(res->file, loaded, err, sizeof err))
+      return NULL;
+    *have = true;
+    f = loaded;
+  }
+  for (int i = 0; i < f->n_cases; i++)
+    if (strcmp(f->cases[i].id, res->id) == 0)
+      return &f->cases[i];
+  return NULL;
+}
+
+/* Runs suspect (report index) then c, both in one fresh process: true when
+   c crashes then, which makes the suspect the culprit. */
+static bool breaks_process_for(mc_runner *run, int suspect, const mc_case *c, int c_index) {
+  mc_case_file loaded;
+  bool have;
+  const mc_case *s = find_case(run, suspect, &loaded, &have);
+  bool crashed = false;
+  if (s) {
+    mc_impl_result r;
+    restart_impl(run);
+    call_impl(run, s, -1, &r);
+    bool served = r.outcome != MC_OUTCOME_CRASH && r.outcome != MC_OUTCOME_TIMEOUT;
+    mc_tensor_free(&r.output);
+    if (served) {
+      call_impl(run, c, c_index, &r);
+      crashed = r.outcome == MC_OUTCOME_CRASH;
+      mc_tensor_free(&r.output);
+    }
+  }
+  if (have)
+    mc_case_file_free(&loaded);
+  return crashed;
+}
+
+/* The most recent suspect found to break the process for c, or -1. */
+static int find_culprit(mc_runner *run, const int *suspects, int n, const mc_case *c, int c_index) {
+  double deadline = mc_now_seconds() + CULPRIT_SEARCH_SECONDS;
+  for (int k = n - 1, tried = 0; k >= 0 && tried < CULPRIT_SEARCH_CASES; k--, tried++) {
+    if (mc_now_seconds() > deadline)
+      break;
+    if (breaks_process_for(run, suspects[k], c, c_index))
+      return suspects[k];
+  }
+  return -1;
+}
+
+/* "a, b, c" of the suspects' ids. */
+static char *suspect_list(const mc_runner *run, const int *suspects, int n) {
+  mc_text t = {0};
+  for (int k = 0; k < n; k++)
+    mc_text_printf(&t, "%s%s", k ? ", " : "", run->report->results[suspects[k]].id);
+  char *list = mc_strdupf("%s", t.p ? t.p : "");
+  mc_text_free(&t);
+  return list;
+}
+
+/* c crashed in a process that had served the window's cases: runs it alone
+   in a fresh process. When it crashes there too the crash is its own;
+   otherwise *r becomes its result alone and the crash a process fault of
+   the window, charged to the culprit when one is found. */
+static void check_crash_alone(mc_runner *run, const mc_case *c, int index, mc_impl_result *r) {
+  int n = run->n_window;
+  int *suspects = grown_or_abort(NULL, (size_t)n * sizeof *suspects);
+  memcpy(suspects, run->window, (size_t)n * sizeof *suspects);
+  char crash[sizeof r->message];
+  snprintf(crash, sizeof crash, "%s", r->message);
+  mc_impl_result alone;
+  restart_impl(run);
+  call_impl(run, c, index, &alone);
+  if (alone.outcome == MC_OUTCOME_CRASH || alone.outcome == MC_OUTCOME_TIMEOUT ||
+      alone.blame_call) {
+    mc_tensor_free(&alone.output);
+    free(suspects);
+    return; /* its own crash (or no clean answer alone): the verdict stands */
+  }
+  mc_tensor_free(&r->output);
+  *r = alone;
+  char *list = suspect_list(run, suspects, n);
+  int culprit = find_culprit(run, suspects, n, c, index);
+  restart_impl(run); /* the next case starts clean, whatever the search left */
+  const char *culprit_id = culprit >= 0 ? run->report->results[culprit].id : NULL;
+  char *detail = mc_strdupf(
+      "the implementation's process crashed during %s (%s), which does not crash alone in a "
+      "fresh process: caused by an earlier case since the last fresh start (%s); %s%s",
+      c->id, crash, list, culprit_id ? "culprit: " : "no single culprit found",
+      culprit_id ? culprit_id : "");
+  if (culprit >= 0) {
+    char *charged = mc_strdupf("broke the implementation's process: %s crashed after it (%s) but "
+                               "not alone, and crashes again when run right after this case in a "
+                               "fresh process",
+                               c->id, crash);
+    charge_crash(run, culprit, charged);
+    free(charged);
+  }
+  add_process_fault(run->report, c->id, culprit_id, detail);
+  free(list);
+  free(suspects);
+}
+
+static void window_add(mc_runner *run, int index) {
+  if (run->n_window == run->window_cap) {
+    run->window_cap = run->window_cap ? 2 * run->window_cap : 64;
+    run->window = grown_or_abort(run->window, (size_t)run->window_cap * sizeof *run->window);
+  }
+  run->window[run->n_window++] = index;
+}
+
+/* ---- one case ---- */
+
+/* The call's result for case c, after charging late faults to their cases
+   and checking a crash alone. */
+static void result_for(mc_runner *run, const mc_case *c, int index, mc_impl_result *r) {
+  call_impl(run, c, index, r);
+  for (int blamed = 0; r->blame_call && blamed < MAX_BLAMES_PER_CASE; blamed++) {
+    charge_blamed_call(run, r);
+    mc_tensor_free(&r->output);
+    restart_impl(run);
+    call_impl(run, c, index, r);
+  }
+  if (r->blame_call) {
+    r->outcome = MC_OUTCOME_CRASH;
+    snprintf(r->message, sizeof r->message,
+             "no answer of its own: faults of earlier cases kept arriving instead");
+  }
+  if (r->fresh_start)
+    run->n_window = 0;
+  if (r->outcome == MC_OUTCOME_CRASH && !r->fresh_start && run->n_window > 0 && run->impl->restart)
+    check_crash_alone(run, c, index, r);
+}
+
+const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file) {
+  int index = run->report->count;
   mc_impl_result result;
-  memset(&result, 0, sizeof result);
-  run->impl->run(run->impl, &req, &result);
+  result_for(run, c, index, &result);
   mc_case_result *res = new_result(run->report);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
   res->rejection = mc_judge_rejection(run->impl, &result);
@@ -49,10 +277,11 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   res->file = mc_strdupf("%s", file);
   res->op = c->op;
   res->data_type = c->n_inputs > 0 ? c->inputs[0].tensor.type : MC_TYPE_INVALID;
-  mc_expectation *x = run->expectations ? mc_expectations_match(run->expectations, c->id) : NULL;
+  mc_expectation *x = expectation_of(run, c->id);
   if (x)
     x->matched++;
   mc_expect_apply(res, x);
+  window_add(run, index);
   return res;
 }
 
@@ -66,6 +295,8 @@ bool mc_run_file(mc_runner *run, const char *path) {
     r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
     return !run->fail_fast;
   }
+  run->file = &f;
+  run->file_path = path;
   bool go_on = true;
   for (int i = 0; i < f.n_cases && go_on; i++) {
     if (!mc_case_selected(&f.cases[i], &run->filter))
@@ -75,8 +306,27 @@ bool mc_run_file(mc_runner *run, const char *path) {
       run->observe(run->observer_ctx, r, res);
     go_on = !run->fail_fast || !mc_case_result_is_problem(res);
   }
+  run->file = NULL;
+  run->file_path = NULL;
   mc_case_file_free(&f);
   return go_on;
+}
+
+void mc_runner_finish(mc_runner *run) {
+  mc_impl_result late;
+  memset(&late, 0, sizeof late);
+  if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
+    charge_blamed_call(run, &late);
+  mc_tensor_free(&late.output);
+}
+
+void mc_runner_free(mc_runner *run) {
+  free(run->result_of_call);
+  free(run->window);
+  run->result_of_call = NULL;
+  run->window = NULL;
+  run->calls_cap = 0;
+  run->n_window = run->window_cap = 0;
 }
 
 void mc_run_report_free(mc_run_report *r) {
@@ -88,7 +338,13 @@ void mc_run_report_free(mc_run_report *r) {
   }
   for (int i = 0; i < r->n_load_errors; i++)
     free(r->load_errors[i]);
+  for (int i = 0; i < r->n_process_faults; i++) {
+    free(r->process_faults[i].observed_in);
+    free(r->process_faults[i].culprit);
+    free(r->process_faults[i].detail);
+  }
   free(r->results);
   free(r->load_errors);
+  free(r->process_faults);
   memset(r, 0, sizeof *r);
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# movconf run refuses what it cannot honour before running any case (exit
+# 2): a MOVCONF_THREADS the kernels would silently ignore, an output cap
+# beyond int64 (adapters read it as one), report paths that cannot be
+# written; and "-" puts a report on standard output, the table on stderr.
+# usage: run_options.sh MOVCONF SOURCE_DIR WORK_DIR
+set -u
+movconf=$1 src=$2 work=$3
+. "$(dirname "$0")/expect.sh"
+rm -rf "$work"
+mkdir -p "$work"
+cases=$src/tests/data/adapter/mock_cases.json
+run() { "$movconf" run --impl optimized "$@" "$cases"; }
+
+for value in abc 0 1025 -1 "2x" ""; do
+  MOVCONF_THREADS=$value run >"$work/threads.txt" 2>&1
+  code=$?
+  if [ -z "$value" ]; then
+    expect "MOVCONF_THREADS empty: as if unset (not exit 2)" \
+      test "$code" -ne 2
+  else
+    expect "MOVCONF_THREADS=$value: exit 2, not $code" test "$code" -eq 2
+    expect "MOVCONF_THREADS=$value: says why" grep -q "MOVCONF_THREADS takes a number from 1 to 1024, not '$value'" "$work/threads.txt"
+  fi
+done
+MOVCONF_THREADS=2 run >"$work/threads-ok.txt" 2>&1
+expect "MOVCONF_THREADS=2: the run goes on (7 cases)" grep -Eq '^total +7 ' "$work/threads-ok.txt"
+MOVCONF_THREADS=abc run --threads 2 >/dev/null 2>&1
+expect "--threads overrides a bad MOVCONF_THREADS: not exit 2" test $? -ne 2
+
+for value in 18446744073709551616 18446744073709551615 9223372036854775808 99999999999999999999999 -1 1e9; do
+  run --max-output-bytes "$value" >"$work/cap.txt" 2>&1
+  expect "--max-output-bytes $value: exit 2, not $?" test $? -eq 2
+  expect "--max-output-bytes $value: says the range" grep -q 'takes a byte count from 0 to 9223372036854775807' "$work/cap.txt"
+done
+run --max-output-bytes 9223372036854775807 >"$work/cap-max.txt" 2>&1
+expect "--max-output-bytes 2^63-1 is accepted" grep -Eq '^total +7 ' "$work/cap-max.txt"
+
+# Report paths are opened before the run: a bad one is exit 2 at once.
+for option in --json --junit; do
+  run $option "$work/no-such-dir/report" >"$work/path.txt" 2>&1
+  expect "$option into a missing directory: exit 2, not $?" test $? -eq 2
+  expect "$option into a missing directory: says so, before any case" sh -c \
+    "grep -q 'cannot write' '$work/path.txt' && ! grep -q '^total' '$work/path.txt'"
+  run $option "$work" >/dev/null 2>&1
+  expect "$option naming a directory: exit 2" test $? -eq 2
+done
+run --json - >"$work/stdout.json" 2>"$work/stderr.txt"
+expect "--json -: standard output is the JSON report" python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["summary"]["cases"] == 7' "$work/stdout.json"
+expect "--json -: the table went to standard error" grep -Eq '^total +7 ' "$work/stderr.txt"
+run --junit - >"$work/stdout.xml" 2>/dev/null
+expect "--junit -: standard output is the JUnit report" python3 -c 'import sys, xml.etree.ElementTree as ET
+assert ET.parse(sys.argv[1]).getroot().get("tests") == "7"' "$work/stdout.xml"
+run --json - --junit - >/dev/null 2>"$work/both.txt"
+expect "--json - --junit -: exit 2" test $? -eq 2
+
+expect_report
