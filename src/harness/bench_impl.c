@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/impl_exec_timing.h"
+#include "harness/harness.h"
 #include "harness/plugin_call.h"
 #include "movconf/tensor.h"
 
@@ -15,9 +15,9 @@ struct mc_bench_impl {
   mc_plugin_call call;
   bool prepared;
   movconf_plugin_output output;
-  /* exec:COMMAND, timing itself */
-  mc_exec_timing *adapter;
-  mc_exec_timed timed;
+  /* exec:COMMAND, timing itself through the timing request */
+  mc_impl *adapter;
+  mc_self_timing timed;
 };
 
 static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
@@ -34,17 +34,28 @@ static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
   return impl;
 }
 
-static mc_bench_impl *open_adapter(const char *command, char *err, size_t errlen) {
+/* The adapter is the one movconf run uses (isolation, timeouts, the
+   protocol's checks), asked for the timing request its handshake declares. */
+static mc_bench_impl *open_adapter(const char *spec, char *err, size_t errlen) {
+  mc_impl_options options = {.timeout_seconds = 60,
+                             .max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES};
   mc_bench_impl *impl = calloc(1, sizeof *impl);
-  if (!impl) {
-    snprintf(err, errlen, "out of memory");
-    return NULL;
-  }
-  impl->adapter = mc_exec_timing_open(command, impl->name, sizeof impl->name, err, errlen);
-  if (!impl->adapter) {
+  if (!impl || !(impl->adapter = mc_impl_open(spec, &options, err, errlen))) {
+    if (!impl)
+      snprintf(err, errlen, "out of memory");
     free(impl);
     return NULL;
   }
+  if (!impl->adapter->time_itself) {
+    snprintf(err, errlen,
+             "%s does not declare the timing request (\"timing\": true in its handshake, "
+             "spec/adapter-protocol.md); timing it from here would time the pipe",
+             impl->adapter->name);
+    mc_impl_close(impl->adapter);
+    free(impl);
+    return NULL;
+  }
+  snprintf(impl->name, sizeof impl->name, "%s", impl->adapter->name);
   return impl;
 }
 
@@ -52,7 +63,7 @@ mc_bench_impl *mc_bench_impl_open(const char *spec, char *err, size_t errlen) {
   if (strncmp(spec, "plugin:", 7) == 0)
     return open_plugin(spec + 7, err, errlen);
   if (strncmp(spec, "exec:", 5) == 0)
-    return open_adapter(spec + 5, err, errlen);
+    return open_adapter(spec, err, errlen);
   snprintf(err, errlen, "--impl takes plugin:PATH or exec:COMMAND, not '%s'", spec);
   return NULL;
 }
@@ -61,7 +72,7 @@ void mc_bench_impl_close(mc_bench_impl *impl) {
   if (!impl)
     return;
   mc_bench_impl_release(impl);
-  mc_exec_timing_close(impl->adapter);
+  mc_impl_close(impl->adapter);
   free(impl); /* a plugin stays loaded: the ABI lets it keep state until exit */
 }
 
@@ -112,14 +123,37 @@ static mc_bench_impl_status prepare_plugin(mc_bench_impl *impl, const mc_request
   return MC_BENCH_IMPL_OK;
 }
 
+static mc_bench_impl_status time_adapter(mc_bench_impl *impl, const mc_request *req,
+                                         const mc_bench_impl_plan *plan, mc_tensor *out,
+                                         char *detail, size_t len) {
+  mc_timing_request timing = {.runs =
+                                  plan->runs < MC_TIMING_MAX_RUNS ? plan->runs : MC_TIMING_MAX_RUNS,
+                              .min_run_seconds = plan->min_run_seconds};
+  mc_impl_result r;
+  memset(&r, 0, sizeof r);
+  impl->adapter->calls++;
+  impl->adapter->time_itself(impl->adapter, req, &timing, &r, &impl->timed);
+  switch (r.outcome) {
+  case MC_OUTCOME_OUTPUT:
+    *out = r.output;
+    return MC_BENCH_IMPL_OK;
+  case MC_OUTCOME_UNSUPPORTED:
+    snprintf(detail, len, "%s", r.message);
+    return MC_BENCH_IMPL_UNSUPPORTED;
+  default:
+    snprintf(detail, len, "%s%s", r.outcome == MC_OUTCOME_REJECTED ? "rejected: " : "", r.message);
+    mc_tensor_free(&r.output);
+    return MC_BENCH_IMPL_FAILED;
+  }
+}
+
 mc_bench_impl_status mc_bench_impl_prepare(mc_bench_impl *impl, const mc_request *req,
                                            const mc_bench_impl_plan *plan, mc_tensor *out,
                                            char *detail, size_t detail_len) {
   memset(out, 0, sizeof *out);
   mc_bench_impl_release(impl);
   if (impl->adapter)
-    return mc_exec_timing_measure(impl->adapter, req, plan->runs, plan->min_run_seconds, out,
-                                  &impl->timed, detail, detail_len);
+    return time_adapter(impl, req, plan, out, detail, detail_len);
   return prepare_plugin(impl, req, out, detail, detail_len);
 }
 

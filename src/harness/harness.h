@@ -57,6 +57,22 @@ typedef struct mc_impl_options {
   bool fresh_process_per_case; /* isolated implementations: a new process for every case */
 } mc_impl_options;
 
+/* The timing request of the adapter protocol (spec/adapter-protocol.md):
+   the implementation runs a request runs times, each run repeating calls
+   for at least min_run_seconds, and reports its own per-call seconds, so
+   that the transport is not what is timed (movconf bench). */
+typedef struct mc_timing_request {
+  int runs; /* 1 .. MC_TIMING_MAX_RUNS */
+  double min_run_seconds;
+} mc_timing_request;
+#define MC_TIMING_MAX_RUNS 100
+
+typedef struct mc_self_timing {
+  double median_seconds; /* per call, of the runs' per-call times */
+  int runs;
+  long calls_per_run;
+} mc_self_timing;
+
 typedef struct mc_impl mc_impl;
 struct mc_impl {
   const char *name;  /* for reports, e.g. "oracle" */
@@ -76,6 +92,12 @@ struct mc_impl {
      write after run() returned, a reply nobody asked for). True, with
      *late filled and late->blame_call naming the call, when one came. */
   bool (*settle)(mc_impl *self, mc_impl_result *late);
+  /* Implementations that time themselves (a process adapter whose
+     handshake declares "timing"; NULL otherwise): runs req as timing asks
+     and fills *result with its answer (the output once, for the check) and
+     *own with its own per-call times. */
+  void (*time_itself)(mc_impl *self, const mc_request *req, const mc_timing_request *timing,
+                      mc_impl_result *result, mc_self_timing *own);
 };
 
 /* Opens an implementation by its --impl spelling: "oracle", ... Returns

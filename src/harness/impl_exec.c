@@ -67,7 +67,11 @@ typedef struct adapter {
   uint64_t previous_call;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
-  bool grace_spent; /* exec_settle already waited the shutdown grace */
+  bool grace_spent;  /* exec_settle already waited the shutdown grace */
+  bool times_itself; /* the handshake declared the timing request */
+  /* During a timing request: what it asks, and where its answer goes. */
+  const mc_timing_request *timing;
+  mc_self_timing *own;
 } adapter;
 
 /* ---- the child process ---- */
@@ -297,7 +301,11 @@ static io_status send_request(adapter *a, const mc_request *req, uint64_t id,
     mc_text_printf(&t, ":");
     put_tensor(&t, req->inputs[i]);
   }
-  mc_text_printf(&t, "},\"max_output_bytes\":%zu}\n", max_output_bytes);
+  mc_text_printf(&t, "},\"max_output_bytes\":%zu", max_output_bytes);
+  if (a->timing)
+    mc_text_printf(&t, ",\"timing\":{\"runs\":%d,\"min_run_seconds\":%.6f}", a->timing->runs,
+                   a->timing->min_run_seconds);
+  mc_text_printf(&t, "}\n");
   bool sent = mc_text_flush(&t);
   mc_text_free(&t);
   return sent ? IO_OK : sink.status != IO_OK ? sink.status : IO_FAILED;
@@ -437,6 +445,7 @@ static bool read_handshake(adapter *a, const cJSON *root, char *why, size_t whyl
     snprintf(why, whylen, "\"timing\" must be true or false");
     return false;
   }
+  a->times_itself = cJSON_IsTrue(timing);
   const cJSON *protocol = cJSON_GetObjectItemCaseSensitive(root, "protocol");
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
   const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
@@ -696,15 +705,48 @@ static bool second_reply(const adapter *a, int64_t got_id, uint64_t id) {
 }
 
 /* Judges one reply line; false with why on a protocol violation. */
+static int compare_seconds(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+/* The "timing" member of a reply to a timing request: "seconds", one
+   positive per-call time per run, and "calls_per_run" of at least 1. */
+static bool read_timing(const cJSON *timing, const mc_timing_request *asked, mc_self_timing *own,
+                        char *why, size_t whylen) {
+  const cJSON *seconds = cJSON_GetObjectItemCaseSensitive(timing, "seconds");
+  const cJSON *calls = cJSON_GetObjectItemCaseSensitive(timing, "calls_per_run");
+  double values[MC_TIMING_MAX_RUNS];
+  int n = 0;
+  bool ok = cJSON_IsArray(seconds) && cJSON_GetArraySize(seconds) == asked->runs &&
+            cJSON_IsNumber(calls) && calls->valuedouble >= 1 && calls->valuedouble <= 1e12;
+  for (const cJSON *s = ok ? seconds->child : NULL; s && ok && n < MC_TIMING_MAX_RUNS; s = s->next)
+    ok = cJSON_IsNumber(s) && s->valuedouble > 0 && (values[n++] = s->valuedouble) < 1e6;
+  if (!ok) {
+    snprintf(why, whylen,
+             "a timing reply has \"timing\": {\"seconds\": %d positive per-call times, "
+             "\"calls_per_run\": a count of at least 1}",
+             asked->runs);
+    return false;
+  }
+  qsort(values, (size_t)n, sizeof *values, compare_seconds);
+  own->median_seconds = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  own->runs = n;
+  own->calls_per_run = (long)calls->valuedouble;
+  return true;
+}
+
 static bool read_reply(reply_line *L, uint64_t id, size_t max_output_bytes, mc_impl_result *r,
                        char *why, size_t whylen) {
-  static const char *const keys[] = {"id", "output", "error", "error_name", "unsupported"};
+  static const char *const keys[] = {"id",         "output",      "error",
+                                     "error_name", "unsupported", "timing"};
   cJSON *root = parse_reply(L, why, whylen);
   if (!root)
     return false;
   const char *line = L->text.text;
   size_t n = L->text.len;
-  bool ok = check_keys(root, "the reply", keys, 5, why, whylen);
+  const cJSON *timing = cJSON_GetObjectItemCaseSensitive(root, "timing");
+  bool ok = check_keys(root, "the reply", keys, L->a->timing ? 6 : 5, why, whylen);
   const cJSON *jid = cJSON_GetObjectItemCaseSensitive(root, "id");
   const cJSON *out = cJSON_GetObjectItemCaseSensitive(root, "output");
   const cJSON *error = cJSON_GetObjectItemCaseSensitive(root, "error");
@@ -734,8 +776,11 @@ static bool read_reply(reply_line *L, uint64_t id, size_t max_output_bytes, mc_i
     snprintf(why, whylen, "\"error_name\" must be a string of 1 to %zu characters",
              sizeof r->error_name - 1);
     ok = false;
+  } else if (ok && out && L->a->timing && !timing) {
+    ok = fail_output(why, whylen, "the reply to a timing request has no \"timing\"");
   } else if (ok && out) {
-    ok = read_output(L, out, max_output_bytes, r, why, whylen);
+    ok = (!timing || read_timing(timing, L->a->timing, L->a->own, why, whylen)) &&
+         read_output(L, out, max_output_bytes, r, why, whylen);
   } else if (ok) {
     const cJSON *text = error ? error : unsupported;
     if (!cJSON_IsString(text)) {
@@ -891,6 +936,22 @@ static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *resul
     stop(a);
 }
 
+/* A timing request gets the time its runs ask for on top of --timeout. */
+static void exec_time_itself(mc_impl *self, const mc_request *req, const mc_timing_request *timing,
+                             mc_impl_result *result, mc_self_timing *own) {
+  adapter *a = self->state;
+  memset(own, 0, sizeof *own);
+  double timeout = a->timeout;
+  if (timeout > 0)
+    a->timeout = timeout + 4.0 * timing->runs * timing->min_run_seconds;
+  a->timing = timing;
+  a->own = own;
+  exec_run(self, req, result);
+  a->timing = NULL;
+  a->own = NULL;
+  a->timeout = timeout;
+}
+
 static void exec_restart(mc_impl *self) {
   stop(self->state);
 }
@@ -980,5 +1041,6 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   impl->close = exec_close;
   impl->restart = exec_restart;
   impl->settle = exec_settle;
+  impl->time_itself = a->times_itself ? exec_time_itself : NULL;
   return impl;
 }
