@@ -124,7 +124,7 @@ static void kill_child(plugin_state *s) {
 }
 
 static bool valid_reply(const mc_wire_reply *r) {
-  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FATAL_FAULT;
+  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FRAMES;
 }
 
 /* Forks a child that loads the plugin and waits for its greeting. */
@@ -296,6 +296,7 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
     return;
   case MC_WIRE_HELLO:
   case MC_WIRE_LOAD_FAILED:
+  case MC_WIRE_FRAMES:
     break;
   }
   kill_child(s);
@@ -350,6 +351,12 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
   /* Even when sending failed, the child may have said why it died. */
   if (io != IO_TIMEOUT)
     io = recv_all(s->fd, &r, sizeof r, deadline);
+  /* The stack of the signal the child is dying of: then it closes. */
+  char frames[sizeof r.message] = "";
+  if (io == IO_OK && valid_reply(&r) && r.kind == MC_WIRE_FRAMES) {
+    copy_text(frames, sizeof frames, r.message);
+    io = recv_all(s->fd, &r, sizeof r, deadline);
+  }
   if (io == IO_TIMEOUT) {
     kill_child(s);
     res->outcome = MC_OUTCOME_TIMEOUT;
@@ -360,7 +367,7 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
   } else if (io == IO_CLOSED) {
     char how[128];
     end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
-    set_crash(res, "the plugin process %s", how);
+    set_crash(res, "the plugin process %s%s%s", how, frames[0] ? "; its stack: " : "", frames);
   } else if (!valid_reply(&r)) {
     kill_child(s);
     set_crash(res, "broken reply from the plugin process (did the plugin write to file "

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "harness/frames.h"
 #include "harness/plugin_call.h"
 #include "harness/plugin_wire.h"
 #include "movconf/plugin.h"
@@ -228,6 +229,26 @@ static void handle_late(uint64_t blame) {
     pause();
 }
 
+/* Before dying of a signal: the first frames of the stack to the parent,
+   which adds them to the crash's detail. */
+static void send_frames(void) {
+  static mc_wire_reply frames;
+  frames.magic = MC_WIRE_MAGIC;
+  frames.kind = MC_WIRE_FRAMES;
+  mc_frames_describe(frames.message, sizeof frames.message, 5);
+  write_reply_raw(&frames);
+}
+
+/* SIGFPE, SIGILL, SIGABRT, SIGTRAP: the default action (restored by
+   SA_RESETHAND) kills the child when the handler returns and the
+   instruction runs again, or at once for a raised signal. */
+static void on_fatal_signal(int sig, siginfo_t *info, void *context) {
+  (void)context;
+  send_frames();
+  if (info->si_code <= 0 || sig == SIGABRT)
+    raise(sig);
+}
+
 static void on_fault(int sig, siginfo_t *info, void *context) {
   (void)context;
   text_buf b = {fault_reply.message, 0, sizeof fault_reply.message};
@@ -243,8 +264,10 @@ static void on_fault(int sig, siginfo_t *info, void *context) {
     raise(sig);
     return;
   }
-  if (!describe_fault(sig, (uintptr_t)info->si_addr, &b))
+  if (!describe_fault(sig, (uintptr_t)info->si_addr, &b)) {
+    send_frames();
     return; /* the default action is back: the access faults again and kills us */
+  }
   fault_reply.magic = MC_WIRE_MAGIC;
   fault_reply.kind = MC_WIRE_FATAL_FAULT;
   write_reply_raw(&fault_reply);
@@ -259,10 +282,16 @@ static void set_fault_action(void) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, NULL);
   sigaction(SIGBUS, &sa, NULL);
+  sa.sa_sigaction = on_fatal_signal;
+  sigaction(SIGFPE, &sa, NULL);
+  sigaction(SIGILL, &sa, NULL);
+  sigaction(SIGABRT, &sa, NULL);
+  sigaction(SIGTRAP, &sa, NULL);
 }
 
 static void install_fault_handler(void) {
   static char alt_stack[ALT_STACK_BYTES];
+  mc_frames_prepare();
   stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
   sigaltstack(&ss, NULL);
   set_fault_action();

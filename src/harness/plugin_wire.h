@@ -35,8 +35,9 @@ typedef enum mc_wire_kind {
   MC_WIRE_OUTPUT,      /* output.nbytes bytes follow */
   MC_WIRE_REJECTED,    /* error, message */
   MC_WIRE_UNSUPPORTED,
-  MC_WIRE_FAULT,      /* broke the ABI (message); the child serves on */
-  MC_WIRE_FATAL_FAULT /* a fault the child caught (message, blame_call); it exits */
+  MC_WIRE_FAULT,       /* broke the ABI (message); the child serves on */
+  MC_WIRE_FATAL_FAULT, /* a fault the child caught (message, blame_call); it exits */
+  MC_WIRE_FRAMES       /* the stack (message) of a signal the child dies of next */
 } mc_wire_kind;
 
 typedef struct mc_wire_reply {
