@@ -231,10 +231,9 @@ static bool read_bounds(const cJSON *g, gen_group *out, const char *where) {
 static bool read_group(const gen_file *gf, const cJSON *g, int index, gen_group *out) {
   char where[4700];
   snprintf(where, sizeof where, "%s: groups[%d]", gf->path, index);
-  static const char *const keys[] = {"group", "kind",  "about", "seed",  "clauses",
-                                     "clause", "error", "set",   "each",  "vary",
-                                     "cycle",  "tier",  "max_input_bytes", "max_output_bytes",
-                                     NULL};
+  static const char *const keys[] = {
+      "group", "kind", "about", "seed", "clauses",         "clause",           "error", "set",
+      "each",  "vary", "cycle", "tier", "max_input_bytes", "max_output_bytes", NULL};
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(g) || !keys_allowed(g, keys, where))
     return cJSON_IsObject(g) ? false : !problem("%s: a group must be an object", where);
@@ -518,8 +517,15 @@ static int emit(const char *path, const mc_text *text, bool check) {
   return same ? 0 : 1;
 }
 
-/* Files of dir (*.json) that no group wrote (written: their paths):
-   removed, or (check) reported. */
+static bool was_written(char **written, int n_written, const char *path) {
+  for (int i = 0; i < n_written; i++)
+    if (written[i] && !strcmp(written[i], path))
+      return true;
+  return false;
+}
+
+/* Files of dir (*.json) that no group wrote (written: their paths, NULL
+   for a group that wrote none): removed, or (check) reported. */
 static int sweep(const char *dir, char **written, int n_written, bool check) {
   DIR *d = opendir(dir);
   if (!d)
@@ -531,14 +537,13 @@ static int sweep(const char *dir, char **written, int n_written, bool check) {
     if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
       continue;
     char *path = mc_strdupf("%s/%s", dir, e->d_name);
-    bool known = false;
-    for (int i = 0; i < n_written; i++)
-      known = known || (written[i] && !strcmp(written[i], path));
-    char **grown = known ? NULL : realloc(stale, (size_t)(n_stale + 1) * sizeof *stale);
+    if (!path || was_written(written, n_written, path)) {
+      free(path);
+      continue;
+    }
+    char **grown = realloc(stale, (size_t)(n_stale + 1) * sizeof *stale);
     if (!grown) {
       free(path);
-      if (known)
-        continue;
       break;
     }
     stale = grown;
@@ -569,6 +574,15 @@ static bool name_taken(const cJSON *groups, int index, const char *name) {
   return false;
 }
 
+/* MOVCONF_GEN_SKIP_TIERS=1 leaves the tier groups out: neither built nor
+   compared nor swept. Instrumented builds set it for CTest, where building
+   the large tier's tensors would cost many minutes; the uninstrumented
+   builds check the tier. */
+static bool skip_tiers(void) {
+  const char *v = getenv("MOVCONF_GEN_SKIP_TIERS");
+  return v && strcmp(v, "1") == 0;
+}
+
 /* The folder of op's files of tier (NULL: the default conformance
    folder's generated/): OUT/<slug>/generated or OUT-<tier>/<slug>, so that
    a tier stays out of the default run and is selected by its folder. */
@@ -592,6 +606,8 @@ static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON
     return 1;
   if (name_taken(groups, index, g.name))
     return problem("%s: group %s appears twice", gf->path, g.name);
+  if (g.tier && skip_tiers())
+    return 0;
   if (!group_text(gf, &g, &text)) {
     mc_text_free(&text);
     return 1;
@@ -617,7 +633,7 @@ static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON
 /* Sweeps the default folder and every tier's folder of op. */
 static int sweep_all(const mc_gen_options *o, mc_op op, char **written, int n_written) {
   int rc = 0;
-  for (int t = -1; t < 0 || known_tiers[t]; t++) {
+  for (int t = -1; t < 0 || (known_tiers[t] && !skip_tiers()); t++) {
     char *dir = group_dir(o, op, t < 0 ? NULL : known_tiers[t]);
     int s = sweep(dir, written, n_written, o->check);
     rc = s > rc ? s : rc;
@@ -644,6 +660,8 @@ int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts) {
     int r = expand_group(o, &gf, groups, i, counts, &written[i]);
     rc = r > rc ? r : rc;
   }
+  if (skip_tiers())
+    fprintf(stderr, "gen: %s: tier groups skipped (MOVCONF_GEN_SKIP_TIERS=1)\n", mc_op_slug(op));
   if (rc == 0) {
     int s = sweep_all(o, op, written, n);
     rc = s > rc ? s : rc;
