@@ -9,6 +9,10 @@
      d2s-swap         DepthToSpace, every element type: the first two output
                       elements exchanged (a fault that does not depend on the
                       type, so a fuzzer must report it once)
+     s2d-tail         SpaceToDepth, data channels a multiple of 16 and outputs
+                      above 2^16 elements whose innermost extent is not a
+                      multiple of 16: the last element (the tail of the last
+                      vector row) repeats the one before it
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <stdlib.h>
@@ -48,6 +52,16 @@ static void swap_first_two(const movconf_plugin_output *o) {
   mc_store_bits(o->data, (mc_type)o->type, 1, a);
 }
 
+static void repeat_vector_tail(const movconf_plugin_request *request,
+                               const movconf_plugin_output *o) {
+  const movconf_plugin_tensor *data = &request->inputs[0];
+  int64_t n = element_count(o);
+  if (n <= 65536 || data->rank < 3 || data->shape[1] % 16 != 0 ||
+      o->shape[o->rank - 1] % 16 == 0)
+    return;
+  mc_copy_element(o->data, n - 1, o->data, n - 2, (mc_type)o->type);
+}
+
 static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   int status = inner->run(request, output, message);
@@ -58,6 +72,8 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
     shift_last_quarter(output);
   if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
     swap_first_two(output);
+  if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
+    repeat_vector_tail(request, output);
   return status;
 }
 

@@ -24,7 +24,8 @@
 #define MAX_DESCRIPTION_BYTES ((size_t)4 << 20)
 #define MAX_GROUP_CASES 20000
 #define MAX_GROUPS 256
-/* Outputs of generated valid cases stay below this (they are kept small). */
+/* Outputs of generated valid cases stay below this (they are kept small),
+   unless a tier group raises it (up to MC_GEN_TIER_MAX_OUTPUT_BYTES). */
 #define GEN_MAX_OUTPUT_BYTES ((size_t)1 << 20)
 #define ORIGIN_NOTE                                                                                \
   "expected output computed by the movconf oracle (src/oracle), cross-checked by "                 \
@@ -143,9 +144,15 @@ static cJSON *load_description(const char *path, mc_op op, gen_file *gf) {
 
 /* ---- one group ---- */
 
+/* The tiers a group may belong to: its file goes to OUT-<tier>/<op slug>/
+   rather than OUT/<op slug>/generated/, outside the default run. */
+static const char *const known_tiers[] = {"large", NULL};
+
 /* A group as read: its axes of parameters. */
 typedef struct gen_group {
   const char *name, *about, *clause, *error_name;
+  const char *tier;                         /* NULL: the default conformance folder */
+  size_t max_input_bytes, max_output_bytes; /* bounds of its data inputs and outputs */
   bool valid;
   uint64_t seed;
   mc_status error;
@@ -187,11 +194,47 @@ static bool read_axes(const cJSON *obj, const char *key, const char *where, int6
   return true;
 }
 
+/* tier, max_input_bytes and max_output_bytes. Only a tier group may raise
+   the bounds, and only up to what the loader and the runner accept by
+   default: the default conformance folder stays small. */
+static bool read_bounds(const cJSON *g, gen_group *out, const char *where) {
+  out->max_input_bytes = MC_GEN_MAX_INPUT_BYTES;
+  out->max_output_bytes = GEN_MAX_OUTPUT_BYTES;
+  if (!cJSON_GetObjectItemCaseSensitive(g, "tier")) {
+    bool raised = cJSON_GetObjectItemCaseSensitive(g, "max_input_bytes") ||
+                  cJSON_GetObjectItemCaseSensitive(g, "max_output_bytes");
+    return raised ? !problem("%s: only a group with a 'tier' may set max_input_bytes or "
+                             "max_output_bytes",
+                             where)
+                  : true;
+  }
+  out->tier = string_member(g, "tier", where);
+  if (!out->tier)
+    return false;
+  bool known = false;
+  for (int i = 0; known_tiers[i]; i++)
+    known = known || !strcmp(out->tier, known_tiers[i]);
+  if (!known)
+    return !problem("%s: tier '%s' is not one of: large", where, out->tier);
+  int64_t in = (int64_t)out->max_input_bytes, outb = (int64_t)out->max_output_bytes;
+  if ((cJSON_GetObjectItemCaseSensitive(g, "max_input_bytes") &&
+       !integer_member(g, "max_input_bytes", 1, (int64_t)MC_GEN_TIER_MAX_INPUT_BYTES, &in,
+                       where)) ||
+      (cJSON_GetObjectItemCaseSensitive(g, "max_output_bytes") &&
+       !integer_member(g, "max_output_bytes", 1, (int64_t)MC_GEN_TIER_MAX_OUTPUT_BYTES, &outb,
+                       where)))
+    return false;
+  out->max_input_bytes = (size_t)in;
+  out->max_output_bytes = (size_t)outb;
+  return true;
+}
+
 static bool read_group(const gen_file *gf, const cJSON *g, int index, gen_group *out) {
   char where[4700];
   snprintf(where, sizeof where, "%s: groups[%d]", gf->path, index);
-  static const char *const keys[] = {"group", "kind", "about", "seed", "clauses", "clause",
-                                     "error", "set",  "each",  "vary", "cycle",   NULL};
+  static const char *const keys[] = {
+      "group", "kind", "about", "seed", "clauses",         "clause",           "error", "set",
+      "each",  "vary", "cycle", "tier", "max_input_bytes", "max_output_bytes", NULL};
   memset(out, 0, sizeof *out);
   if (!cJSON_IsObject(g) || !keys_allowed(g, keys, where))
     return cJSON_IsObject(g) ? false : !problem("%s: a group must be an object", where);
@@ -209,6 +252,8 @@ static bool read_group(const gen_file *gf, const cJSON *g, int index, gen_group 
   out->valid = !strcmp(kind, "valid");
   if (!out->valid && strcmp(kind, "invalid") != 0)
     return !problem("%s: kind must be valid or invalid", where);
+  if (!read_bounds(g, out, where))
+    return false;
   out->clauses = cJSON_GetObjectItemCaseSensitive(g, "clauses");
   if (out->clauses && !cJSON_IsArray(out->clauses))
     return !problem("%s: 'clauses' must be an array of clause ids", where);
@@ -347,7 +392,7 @@ static void cite_clauses(const gen_group *g, const mc_request *req, char *own, s
 /* The oracle's answer under gen's own output bound; an expected
    output_too_large is confirmed under the runner's default cap. */
 static mc_status oracle(const gen_group *g, const mc_request *req, mc_tensor *out, mc_error *err) {
-  mc_status s = mc_oracle_run(req, GEN_MAX_OUTPUT_BYTES, out, err);
+  mc_status s = mc_oracle_run(req, g->max_output_bytes, out, err);
   if (s == MC_E_OUTPUT_TOO_LARGE && !g->valid && g->error == MC_E_OUTPUT_TOO_LARGE)
     s = mc_oracle_run(req, MC_DEFAULT_MAX_OUTPUT_BYTES, out, err);
   return s;
@@ -358,7 +403,7 @@ static bool confirm(const gen_group *g, mc_status s, const mc_error *err, const 
   if (g->valid && s != MC_OK)
     return !problem("%s: a valid group's case is rejected by the oracle: %s (%s): %s%s", where,
                     mc_status_name(s), err->clause ? err->clause : "no clause", err->message,
-                    s == MC_E_OUTPUT_TOO_LARGE ? " (gen keeps outputs below 1 MiB)" : "");
+                    s == MC_E_OUTPUT_TOO_LARGE ? " (above the group's max_output_bytes)" : "");
   if (g->valid)
     return true;
   if (s == MC_OK)
@@ -379,6 +424,7 @@ static bool write_case(const gen_file *gf, const gen_group *g, int index, mc_tex
   char why[512];
   if (!case_params(gf->op, g, index, &p, where))
     return false;
+  p.max_input_bytes = g->max_input_bytes;
   uint64_t case_seed = mc_splitmix64(g->seed, (uint64_t)index);
   if (!mc_gen_build(gf->op, &p, case_seed, &built, why, sizeof why))
     return !problem("%s: %s", where, why);
@@ -472,7 +518,15 @@ static int emit(const char *path, const mc_text *text, bool check) {
   return same ? 0 : 1;
 }
 
-/* Files of dir (*.json) that no group wrote: removed, or (check) reported. */
+static bool was_written(char **written, int n_written, const char *path) {
+  for (int i = 0; i < n_written; i++)
+    if (written[i] && !strcmp(written[i], path))
+      return true;
+  return false;
+}
+
+/* Files of dir (*.json) that no group wrote (written: their paths, NULL
+   for a group that wrote none): removed, or (check) reported. */
 static int sweep(const char *dir, char **written, int n_written, bool check) {
   DIR *d = opendir(dir);
   if (!d)
@@ -483,16 +537,18 @@ static int sweep(const char *dir, char **written, int n_written, bool check) {
     size_t len = strlen(e->d_name);
     if (len < 5 || strcmp(e->d_name + len - 5, ".json") != 0)
       continue;
-    bool known = false;
-    for (int i = 0; i < n_written; i++)
-      known = known || !strcmp(written[i], e->d_name);
-    if (!known) {
-      char **grown = realloc(stale, (size_t)(n_stale + 1) * sizeof *stale);
-      if (!grown)
-        break;
-      stale = grown;
-      stale[n_stale++] = mc_strdupf("%s/%s", dir, e->d_name);
+    char *path = mc_strdupf("%s/%s", dir, e->d_name);
+    if (!path || was_written(written, n_written, path)) {
+      free(path);
+      continue;
     }
+    char **grown = realloc(stale, (size_t)(n_stale + 1) * sizeof *stale);
+    if (!grown) {
+      free(path);
+      break;
+    }
+    stale = grown;
+    stale[n_stale++] = path;
   }
   closedir(d);
   int rc = 0;
@@ -519,25 +575,54 @@ static bool name_taken(const cJSON *groups, int index, const char *name) {
   return false;
 }
 
-/* Group index of the file to dir/<group>.json (or compared with it).
-   Sets *file_name (owned) when the group made a file; returns 0, 1 (a
+/* MOVCONF_GEN_SKIP_TIERS=1 leaves the tier groups out: neither built nor
+   compared nor swept. Instrumented builds set it for CTest, where building
+   the large tier's tensors would cost many minutes; the uninstrumented
+   builds check the tier. */
+static bool skip_tiers(void) {
+  const char *v = getenv("MOVCONF_GEN_SKIP_TIERS");
+  return v && strcmp(v, "1") == 0;
+}
+
+/* The folder of op's files of tier (NULL: the default conformance
+   folder's generated/): OUT/<slug>/generated or OUT-<tier>/<slug>, so that
+   a tier stays out of the default run and is selected by its folder. */
+static char *group_dir(const mc_gen_options *o, mc_op op, const char *tier) {
+  size_t len = strlen(o->out);
+  while (len > 1 && o->out[len - 1] == '/')
+    len--;
+  if (!tier)
+    return mc_strdupf("%.*s/%s/generated", (int)len, o->out, mc_op_slug(op));
+  return mc_strdupf("%.*s-%s/%s", (int)len, o->out, tier, mc_op_slug(op));
+}
+
+/* Group index of the file to <its folder>/<group>.json (or compared with
+   it). Sets *file_path (owned) when the group made a file; returns 0, 1 (a
    description error, or a difference) or 2 (I/O). */
 static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON *groups, int index,
-                        const char *dir, mc_gen_counts *counts, char **file_name) {
+                        mc_gen_counts *counts, char **file_path) {
   gen_group g;
   mc_text text = {0};
   if (!read_group(gf, cJSON_GetArrayItem(groups, index), index, &g))
     return 1;
   if (name_taken(groups, index, g.name))
     return problem("%s: group %s appears twice", gf->path, g.name);
+  if (g.tier && skip_tiers())
+    return 0;
   if (!group_text(gf, &g, &text)) {
     mc_text_free(&text);
     return 1;
   }
-  *file_name = mc_strdupf("%s.json", g.name);
-  char *file = mc_strdupf("%s/%s", dir, *file_name);
-  int rc = emit(file, &text, o->check);
-  free(file);
+  char *dir = group_dir(o, gf->op, g.tier);
+  if (!o->check && !mc_make_dirs(dir)) {
+    problem("cannot create %s: %s", dir, strerror(errno));
+    free(dir);
+    mc_text_free(&text);
+    return 2;
+  }
+  *file_path = mc_strdupf("%s/%s.json", dir, g.name);
+  free(dir);
+  int rc = emit(*file_path, &text, o->check);
   mc_text_free(&text);
   fprintf(stderr, "gen: %s/%s: %d %s cases\n", mc_op_slug(gf->op), g.name, g.n_cases,
           g.valid ? "valid" : "invalid");
@@ -546,18 +631,25 @@ static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON
   return rc;
 }
 
+/* Sweeps the default folder and every tier's folder of op. */
+static int sweep_all(const mc_gen_options *o, mc_op op, char **written, int n_written) {
+  int rc = 0;
+  for (int t = -1; t < 0 || (known_tiers[t] && !skip_tiers()); t++) {
+    char *dir = group_dir(o, op, t < 0 ? NULL : known_tiers[t]);
+    int s = sweep(dir, written, n_written, o->check);
+    rc = s > rc ? s : rc;
+    free(dir);
+  }
+  return rc;
+}
+
 int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts) {
-  char path[4096], dir[4096];
+  char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", o->generators, mc_op_slug(op));
-  snprintf(dir, sizeof dir, "%s/%s/generated", o->out, mc_op_slug(op));
   gen_file gf;
   cJSON *root = load_description(path, op, &gf);
   if (!root)
     return 1;
-  if (!o->check && !mc_make_dirs(dir)) {
-    cJSON_Delete(root);
-    return problem("cannot create %s: %s", dir, strerror(errno)) + 1;
-  }
   const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
   int n = cJSON_GetArraySize(groups), rc = 0;
   char **written = calloc((size_t)n, sizeof *written);
@@ -566,11 +658,13 @@ int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts) {
     return problem("out of memory") + 1;
   }
   for (int i = 0; i < n && rc < 2; i++) {
-    int r = expand_group(o, &gf, groups, i, dir, counts, &written[i]);
+    int r = expand_group(o, &gf, groups, i, counts, &written[i]);
     rc = r > rc ? r : rc;
   }
+  if (skip_tiers())
+    fprintf(stderr, "gen: %s: tier groups skipped (MOVCONF_GEN_SKIP_TIERS=1)\n", mc_op_slug(op));
   if (rc == 0) {
-    int s = sweep(dir, written, n, o->check);
+    int s = sweep_all(o, op, written, n);
     rc = s > rc ? s : rc;
   }
   for (int i = 0; i < n; i++)

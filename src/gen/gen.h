@@ -22,10 +22,17 @@ typedef struct mc_gen_params {
   int n;
   const char *name[MC_GEN_MAX_PARAMS];
   const cJSON *value[MC_GEN_MAX_PARAMS];
+  size_t max_input_bytes; /* the data input's bound; 0: MC_GEN_MAX_INPUT_BYTES */
 } mc_gen_params;
 
 /* Largest data input gen builds: generated cases stay small. */
 #define MC_GEN_MAX_INPUT_BYTES ((size_t)1 << 20)
+/* A tier group (generators/README.md, "Tiers") may raise its bounds up to
+   these: the case loader's limit on one tensor given by fill (256 MiB) and
+   the runner's default output cap (1 GiB), so that every case it writes
+   loads and runs with the defaults. */
+#define MC_GEN_TIER_MAX_INPUT_BYTES ((size_t)256 << 20)
+#define MC_GEN_TIER_MAX_OUTPUT_BYTES ((size_t)1 << 30)
 #define MC_GEN_MAX_STRING 64
 
 /* One built request; owns its tensors. */
@@ -52,7 +59,8 @@ void mc_gen_format_value(const cJSON *v, char *buf, size_t n);
 
 /* What movconf gen was asked to do. */
 typedef struct mc_gen_options {
-  const char *out;        /* the conformance folder written (or compared) */
+  const char *out;        /* the conformance folder written (or compared); the groups of a
+                             tier go to OUT-<tier>/<op slug>/ instead */
   const char *generators; /* the folder of the descriptions */
   int op;                 /* mc_op, or -1 for all */
   bool check;             /* compare only, write nothing */

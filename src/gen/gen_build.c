@@ -159,16 +159,16 @@ void mc_gen_format_value(const cJSON *v, char *buf, size_t n) {
 /* ---- tensors ---- */
 
 static bool alloc_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
-                         const char *what, char *err, size_t n) {
+                         size_t max_bytes, const char *what, char *err, size_t n) {
   if (rank < 0 || rank > MC_TENSOR_MAX_RANK)
     return fail(err, n, "%s: rank %d is outside 0..%d", what, rank, MC_TENSOR_MAX_RANK);
   for (int a = 0; a < rank; a++)
     if (shape[a] < 0)
       return fail(err, n, "%s: dimension %d is negative", what, a);
-  mc_status s = mc_tensor_alloc(t, type, rank, shape, MC_GEN_MAX_INPUT_BYTES);
+  mc_status s = mc_tensor_alloc(t, type, rank, shape, max_bytes);
   if (s != MC_OK)
     return fail(err, n, "%s: the tensor is too large for a generated case (%s; at most %zu bytes)",
-                what, mc_status_name(s), MC_GEN_MAX_INPUT_BYTES);
+                what, mc_status_name(s), max_bytes);
   return true;
 }
 
@@ -195,7 +195,7 @@ static bool side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *sha
   int64_t count;
   if (!mc_shape_elements(rank, shape, &count) || count > MAX_SIDE)
     return fail(err, n, "%s: more than %d elements", what, MAX_SIDE);
-  if (!alloc_tensor(t, type, rank, shape, what, err, n))
+  if (!alloc_tensor(t, type, rank, shape, MC_GEN_MAX_INPUT_BYTES, what, err, n))
     return false;
   for (int64_t i = 0; i < count; i++) {
     mc_int v = n_values ? values[i % n_values] : mc_int_from_i64(0);
@@ -312,7 +312,8 @@ static bool make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const in
       !get_i64(p, "fill_start", 0, &start, err, n))
     return false;
   mc_tensor *t = &c->tensors[0];
-  if (!alloc_tensor(t, type, rank, shape, "data", err, n))
+  size_t max_bytes = p->max_input_bytes ? p->max_input_bytes : MC_GEN_MAX_INPUT_BYTES;
+  if (!alloc_tensor(t, type, rank, shape, max_bytes, "data", err, n))
     return false;
   int64_t count = mc_tensor_elements(t);
   if (strcmp(fill, "counter") == 0) {
