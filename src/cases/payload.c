@@ -85,6 +85,19 @@ static uint64_t prng_bits(uint64_t seed, uint64_t index) {
    from mc_store_bits, so the layout stays defined in one place. */
 static void generate(mc_tensor *t, int64_t count, element_bits_fn bits_of, uint64_t param) {
   unsigned bits = mc_type_bits(t->type);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* Whole-byte types on a little-endian host: an element's raw bits are its
+     low bytes in memory order, as mc_store_bits stores them (the large
+     tier fills hundreds of megabytes this way). */
+  if (bits >= 8) {
+    size_t width = bits / 8;
+    for (int64_t i = 0; i < count; i++) {
+      uint64_t v = bits_of(param, (uint64_t)i);
+      memcpy(t->data + (size_t)i * width, &v, width);
+    }
+    return;
+  }
+#endif
   if (bits >= 8) {
     for (int64_t i = 0; i < count; i++)
       mc_store_bits(t->data, t->type, i, bits_of(param, (uint64_t)i));
