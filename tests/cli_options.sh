@@ -29,6 +29,17 @@ has "$work/op-typo.txt" "did you mean SpaceToDepth-1?"
 "$movconf" run --op nonsense-op >"$work/op-far.txt" 2>&1
 lacks "$work/op-far.txt" "did you mean"
 
+# --tier: without paths, large runs conformance-large/ and all runs both folders.
+"$movconf" run --quiet --op d2s --tier large >"$work/tier-large.txt" 2>&1
+"$movconf" run --quiet --op d2s conformance-large >"$work/path-large.txt" 2>&1
+expect "--tier large runs the cases of conformance-large/" \
+  cmp -s "$work/tier-large.txt" "$work/path-large.txt"
+"$movconf" run --quiet --op d2s --tier all >"$work/tier-all.txt" 2>&1
+"$movconf" run --quiet --op d2s conformance conformance-large >"$work/path-all.txt" 2>&1
+expect "--tier all runs both folders" cmp -s "$work/tier-all.txt" "$work/path-all.txt"
+"$movconf" run --tier huge >"$work/tier-bad.txt" 2>&1
+has "$work/tier-bad.txt" "takes default, large or all"
+
 # gen --check from another folder compares with the source tree's files and writes nothing.
 expect "gen --check from elsewhere exits 0" \
   sh -c 'cd "$2" && "$1" gen --check --op s2d >gen.txt 2>&1' gen "$movconf" "$work"

@@ -38,6 +38,9 @@ static const char run_usage[] =
     "                          b2s...)\n"
     "  --type TYPE             only cases whose data input has this element type (f32, u4...)\n"
     "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*')\n"
+    "  --tier TIER             without PATHS: default (conformance/, under a second),\n"
+    "                          large (conformance-large/: outputs to 2^24 elements, about\n"
+    "                          15 s) or all (both)\n"
     "  --expect FILE           known failures: a JSON array of {\"case\": GLOB, \"verdict\":\n"
     "                          VERDICT, \"reason\": TEXT} (spec/runner.md)\n"
     "  --fail-fast             stop at the first case that fails the run\n"
@@ -69,6 +72,7 @@ typedef struct run_options {
   bool fail_fast;
   bool quiet;
   bool fresh_process_per_case;
+  const char *tier; /* which folders when no path is given; NULL: default */
   int n_paths;
   char **paths;
 } run_options;
@@ -92,7 +96,8 @@ enum {
   OPT_MAX_OUTPUT_BYTES,
   OPT_FAIL_FAST,
   OPT_QUIET,
-  OPT_FRESH_PROCESS
+  OPT_FRESH_PROCESS,
+  OPT_TIER
 };
 
 static const struct option run_long_options[] = {
@@ -110,6 +115,7 @@ static const struct option run_long_options[] = {
     {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"fresh-process-per-case", no_argument, NULL, OPT_FRESH_PROCESS},
+    {"tier", required_argument, NULL, OPT_TIER},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -132,6 +138,12 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
   case OPT_CASE:
     o->filter.case_glob = value;
     return NULL;
+  case OPT_TIER:
+    o->tier = optarg;
+    return strcmp(optarg, "default") == 0 || strcmp(optarg, "large") == 0 ||
+                   strcmp(optarg, "all") == 0
+               ? NULL
+               : "takes default, large or all";
   case OPT_EXPECT:
     o->expect_path = value;
     return NULL;
@@ -368,6 +380,18 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   return written ? status : 1;
 }
 
+/* The case folders of a --tier when no path is given: conformance/ (the
+   default), conformance-large/ (large) or both (all); 0: the default. */
+static int tier_folders(const char *tier, char *paths[2]) {
+  if (!tier || strcmp(tier, "default") == 0)
+    return 0;
+  int n = 0;
+  if (strcmp(tier, "all") == 0)
+    paths[n++] = (char *)mc_default_dir("conformance");
+  paths[n++] = (char *)mc_default_dir("conformance-large");
+  return n;
+}
+
 int mc_cmd_run(int argc, char **argv) {
   run_options o;
   int status = parse_run_options(argc, argv, &o);
@@ -375,7 +399,11 @@ int mc_cmd_run(int argc, char **argv) {
   mc_expectations expectations = {0};
   bool have_files = false, have_expectations = false;
   if (status < 0) {
-    have_files = mc_collect_case_files(o.n_paths, o.paths, &files);
+    char *tier_paths[2];
+    int n_tier = tier_folders(o.tier, tier_paths);
+    have_files = o.n_paths > 0 || n_tier == 0
+                     ? mc_collect_case_files(o.n_paths, o.paths, &files)
+                     : mc_collect_case_files(n_tier, tier_paths, &files);
     if (!have_files)
       status = 2;
   }
