@@ -81,6 +81,13 @@ expect "none: exit status 0, not $status" test "$status" -eq 0
 fault_is garbage 2 2-f32 crash "protocol violation: not JSON"
 fault_is exit 2 2-f32 crash "exited with status 3"
 fault_is signal 2 2-f32 crash "killed by SIGSEGV .signal 11"
+# --sanitize address: a sanitizer report the adapter writes during a case is
+# that case's memory-error (the mock writes what ASan and UBSan would).
+fault_is asan-report 2 2-f32 memory-error \
+  "AddressSanitizer: heap-buffer-overflow, READ of size 1; in copy_rows < space_to_depth < main" \
+  --sanitize address
+fault_is ubsan-report 2 2-f32 memory-error \
+  "UndefinedBehaviorSanitizer: runtime error: left shift of negative value" --sanitize address
 fault_is close-stdout 2 2-f32 crash "closed its output"
 fault_is hang 2 2-f32 timeout "no complete reply within 2 s"
 fault_is partial 2 2-f32 timeout "10 bytes of a line came"

@@ -43,6 +43,12 @@ Faults at request MOCK_AT:
     wrong-error-name   reject with the error name mode_invalid
     unnamed-rejection  reject without an error name
     unsupported        reply unsupported
+    asan-report        what an adapter built with AddressSanitizer does on a
+                       heap overflow: a report in the log_path of ASAN_OPTIONS,
+                       then exit with its exitcode (a simulation: the mock is
+                       Python)
+    ubsan-report       what UBSan does by default: a report in the log_path of
+                       UBSAN_OPTIONS, then a correct reply
     restart-fails      exit; every later start sends a bad handshake
     stderr-noise       (every request) log a lot to stderr; still correct
 Faults at start:
@@ -127,6 +133,14 @@ def drop_last_byte(b64):
     return base64.b64encode(base64.b64decode(b64)[:-1]).decode()
 
 
+def sanitizer_report(variable, text):
+    """Writes text where the sanitizer options in variable send reports."""
+    options = dict(o.split("=", 1) for o in os.environ.get(variable, "").split(":") if "=" in o)
+    with open("%s.%d" % (options["log_path"], os.getpid()), "w") as f:
+        f.write(text)
+    return options
+
+
 def faulty_reply(request_id, reply):
     """The reply to the faulted request, or None when the fault sends nothing."""
     if FAULT == "garbage":
@@ -176,6 +190,22 @@ def faulty_reply(request_id, reply):
         send({"id": request_id, "error": "wrong name on purpose", "error_name": "mode_invalid"})
     elif FAULT == "unnamed-rejection":
         send({"id": request_id, "error": "rejected without a name on purpose"})
+    elif FAULT == "asan-report":
+        options = sanitizer_report(
+            "ASAN_OPTIONS",
+            "=================================================================\n"
+            "==%d==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011 at "
+            "pc 0x55d1 bp 0x7ffc sp 0x7ffc\n"
+            "READ of size 1 at 0x602000000011 thread T0\n"
+            "    #0 0x55d1 in copy_rows /src/adapter.c:42\n"
+            "    #1 0x55d2 in space_to_depth /src/adapter.c:97\n"
+            "    #2 0x55d3 in main /src/adapter.c:150\n" % os.getpid())
+        sys.exit(int(options.get("exitcode", "1")))
+    elif FAULT == "ubsan-report":
+        sanitizer_report("UBSAN_OPTIONS",
+                         "/src/adapter.c:77:12: runtime error: left shift of negative value -1\n"
+                         "    #0 0x55d1 in block_offset /src/adapter.c:77\n")
+        send(reply)
     elif FAULT == "unsupported":
         send({"id": request_id, "unsupported": "declined on purpose"})
     elif FAULT == "control-text":

@@ -13,8 +13,15 @@
                       above 2^16 elements whose innermost extent is not a
                       multiple of 16: the last element (the tail of the last
                       vector row) repeats the one before it
+     overread         every operation: the data input copied into a buffer of
+                      its size, then one byte read past that buffer's end. It
+                      passes every case (the byte is read, not used, and the
+                      heap has it); built with -fsanitize=address
+                      (plugin_planted_asan) and run with --sanitize address,
+                      each case is a memory-error
    Unset or anything else: no fault. */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,16 +63,29 @@ static void repeat_vector_tail(const movconf_plugin_request *request,
                                const movconf_plugin_output *o) {
   const movconf_plugin_tensor *data = &request->inputs[0];
   int64_t n = element_count(o);
-  if (n <= 65536 || data->rank < 3 || data->shape[1] % 16 != 0 ||
-      o->shape[o->rank - 1] % 16 == 0)
+  if (n <= 65536 || data->rank < 3 || data->shape[1] % 16 != 0 || o->shape[o->rank - 1] % 16 == 0)
     return;
   mc_copy_element(o->data, n - 1, o->data, n - 2, (mc_type)o->type);
 }
 
+/* Reads the byte just past a heap copy of the data input. */
+static void read_past_copy(const movconf_plugin_request *request) {
+  size_t n = (size_t)request->inputs[0].nbytes;
+  uint8_t *copy = malloc(n ? n : 1);
+  if (!copy)
+    return;
+  memcpy(copy, request->inputs[0].data, n);
+  volatile uint8_t past = copy[n ? n : 1]; /* the planted one-byte over-read */
+  (void)past;
+  free(copy);
+}
+
 static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
-  int status = inner->run(request, output, message);
   const char *fault = getenv("MOVCONF_PLANTED");
+  if (fault && strcmp(fault, "overread") == 0)
+    read_past_copy(request);
+  int status = inner->run(request, output, message);
   if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;
   if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)

@@ -2,6 +2,7 @@
    processes and its summary are the harness's (mc_fuzz_run). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -28,6 +29,8 @@ static const char fuzz_usage[] =
     "  --threads N          threads of the optimized kernels\n"
     "  --timeout SECONDS    per request, for plugins and adapters (default 10)\n"
     "  --memory-limit MB    address space a plugin's process may add (default 4096)\n"
+    "  --sanitize address   memory errors reported by AddressSanitizer/UBSan in a plugin\n"
+    "                       or adapter are the verdict memory-error (as in movconf run)\n"
     "\n"
     "campaign:\n"
     "  --op OP              only this operation (BatchToSpace-2, b2s, ...)\n"
@@ -70,7 +73,8 @@ enum {
   OPT_SHRINK_TIME,
   OPT_NO_LARGE,
   OPT_OUT,
-  OPT_JSON
+  OPT_JSON,
+  OPT_SANITIZE
 };
 
 static const struct option fuzz_options[] = {
@@ -88,6 +92,7 @@ static const struct option fuzz_options[] = {
     {"no-large", no_argument, NULL, OPT_NO_LARGE},
     {"out", required_argument, NULL, OPT_OUT},
     {"json", required_argument, NULL, OPT_JSON},
+    {"sanitize", required_argument, NULL, OPT_SANITIZE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -142,6 +147,9 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
   case OPT_JSON:
     f->json_path = v;
     return NULL;
+  case OPT_SANITIZE:
+    f->impl.sanitize = strcmp(v, "address") == 0;
+    return f->impl.sanitize ? NULL : "takes address";
   }
   return NULL;
 }

@@ -37,6 +37,10 @@ static const char run_usage[] =
     "  --op OP                 only cases of one operation (BatchToSpace-2, batch_to_space_2,\n"
     "                          b2s...)\n"
     "  --type TYPE             only cases whose data input has this element type (f32, u4...)\n"
+    "  --sanitize address      plugins and adapters run with AddressSanitizer (and UBSan)\n"
+    "                          reports collected: a report makes the case's verdict\n"
+    "                          memory-error (build the plugin with -fsanitize=address;\n"
+    "                          spec/plugin-abi.md)\n"
     "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*')\n"
     "  --tier TIER             without PATHS: default (conformance/, under a second),\n"
     "                          large (conformance-large/: outputs to 2^24 elements, about\n"
@@ -73,6 +77,7 @@ typedef struct run_options {
   bool quiet;
   bool fresh_process_per_case;
   const char *tier; /* which folders when no path is given; NULL: default */
+  bool sanitize;    /* --sanitize address */
   int n_paths;
   char **paths;
 } run_options;
@@ -97,7 +102,8 @@ enum {
   OPT_FAIL_FAST,
   OPT_QUIET,
   OPT_FRESH_PROCESS,
-  OPT_TIER
+  OPT_TIER,
+  OPT_SANITIZE
 };
 
 static const struct option run_long_options[] = {
@@ -116,6 +122,7 @@ static const struct option run_long_options[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"fresh-process-per-case", no_argument, NULL, OPT_FRESH_PROCESS},
     {"tier", required_argument, NULL, OPT_TIER},
+    {"sanitize", required_argument, NULL, OPT_SANITIZE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -138,6 +145,9 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
   case OPT_CASE:
     o->filter.case_glob = value;
     return NULL;
+  case OPT_SANITIZE:
+    o->sanitize = strcmp(optarg, "address") == 0;
+    return o->sanitize ? NULL : "takes address";
   case OPT_TIER:
     o->tier = optarg;
     return strcmp(optarg, "default") == 0 || strcmp(optarg, "large") == 0 ||
@@ -336,7 +346,8 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                                   .threads = o->threads,
                                   .timeout_seconds = o->timeout_seconds,
                                   .memory_limit_mb = o->memory_limit_mb,
-                                  .fresh_process_per_case = o->fresh_process_per_case};
+                                  .fresh_process_per_case = o->fresh_process_per_case,
+                                  .sanitize = o->sanitize};
   report_files out;
   if (!open_reports(o, &out))
     return 2;
@@ -401,9 +412,8 @@ int mc_cmd_run(int argc, char **argv) {
   if (status < 0) {
     char *tier_paths[2];
     int n_tier = tier_folders(o.tier, tier_paths);
-    have_files = o.n_paths > 0 || n_tier == 0
-                     ? mc_collect_case_files(o.n_paths, o.paths, &files)
-                     : mc_collect_case_files(n_tier, tier_paths, &files);
+    have_files = o.n_paths > 0 || n_tier == 0 ? mc_collect_case_files(o.n_paths, o.paths, &files)
+                                              : mc_collect_case_files(n_tier, tier_paths, &files);
     if (!have_files)
       status = 2;
   }

@@ -72,7 +72,7 @@ static bool read_entry(const cJSON *item, int index, mc_expectation *x, const ch
   if (v < 0 || !mc_verdict_is_failure((mc_verdict)v))
     return fail(err, errlen, path,
                 "entry %d: verdict '%s' is not a failure verdict (wrong-output, wrong-shape, "
-                "wrong-error, missed-rejection, wrong-rejection, crash, timeout)",
+                "wrong-error, missed-rejection, wrong-rejection, crash, timeout, memory-error)",
                 index, verdict);
   x->case_glob = mc_strdupf("%s", glob);
   x->reason = mc_strdupf("%s", reason);

@@ -46,6 +46,8 @@ typedef struct mc_impl_result {
   /* The process that served this call was started for it: nothing an
      earlier case did can have affected it. */
   bool fresh_start;
+  /* MC_OUTCOME_CRASH: a sanitizer reported a memory error (--sanitize). */
+  bool memory_error;
 } mc_impl_result;
 
 typedef struct mc_impl_options {
@@ -55,6 +57,11 @@ typedef struct mc_impl_options {
                                   inherits, in MiB; 0: no limit */
   size_t max_output_bytes;     /* clause MC-L4 */
   bool fresh_process_per_case; /* isolated implementations: a new process for every case */
+  /* --sanitize address: plugins and adapters run with AddressSanitizer and
+     UndefinedBehaviorSanitizer reports collected (harness/sanitize.h); a
+     report makes the case's verdict memory-error. Plugins then run without
+     the memory limit (the sanitizer reserves terabytes of address space). */
+  bool sanitize;
 } mc_impl_options;
 
 /* The timing request of the adapter protocol (spec/adapter-protocol.md):
@@ -100,6 +107,13 @@ struct mc_impl {
                       mc_impl_result *result, mc_self_timing *own);
 };
 
+/* The hidden movconf command a sanitized plugin host runs as (exec of
+   movconf itself): `movconf __plugin-host FD PATH SETTLE_MS`, argv from the
+   command's name on; it serves on FD and never returns. Returns 2 when the
+   arguments are wrong. */
+#define MC_PLUGIN_HOST_COMMAND "__plugin-host"
+int mc_plugin_host_command(int argc, char **argv);
+
 /* Opens an implementation by its --impl spelling: "oracle", ... Returns
    NULL and a message in err when the spelling is unknown or it cannot start. */
 mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *err, size_t errlen);
@@ -120,6 +134,7 @@ typedef enum mc_verdict {
   MC_VERDICT_UNSUPPORTED,      /* the implementation does not claim the case: not a failure */
   MC_VERDICT_CRASH,            /* died, wrote out of bounds, or broke its interface */
   MC_VERDICT_TIMEOUT,          /* no answer within --timeout */
+  MC_VERDICT_MEMORY_ERROR,     /* a sanitizer reported a memory error (--sanitize) */
   MC_VERDICT_COUNT
 } mc_verdict;
 

@@ -11,6 +11,7 @@
 #include "common/text.h"
 #include "harness/child.h"
 #include "harness/internal.h"
+#include "harness/sanitize.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,6 +73,7 @@ typedef struct adapter {
   /* During a timing request: what it asks, and where its answer goes. */
   const mc_timing_request *timing;
   mc_self_timing *own;
+  mc_sanitizer sanitizer; /* --sanitize: where the adapter's reports go */
 } adapter;
 
 /* ---- the child process ---- */
@@ -110,15 +112,17 @@ static void close_pair(int fds[2]) {
 /* In the child: its own process group, default SIGPIPE (movconf ignores
    it, and an ignored disposition survives exec), the pipes as stdin and
    stdout; stderr stays movconf's. */
-_Noreturn static void exec_child(const char *command, int stdin_fd, int stdout_fd) {
+_Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd) {
   setpgid(0, 0);
+  if (a->sanitizer.dir[0]) /* an adapter built with sanitizers reports to files */
+    mc_sanitizer_child_env(&a->sanitizer, false);
 #if defined(__linux__)
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
 #endif
   signal(SIGPIPE, SIG_DFL);
   if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0)
     _exit(127);
-  execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+  execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
   _exit(127);
 }
 
@@ -141,7 +145,7 @@ static bool spawn(adapter *a, char *why, size_t whylen) {
     return false;
   }
   if (pid == 0)
-    exec_child(a->command, to_child[0], from_child[1]);
+    exec_child(a, to_child[0], from_child[1]);
   setpgid(pid, pid); /* also done by the child; whichever runs first wins */
   close(to_child[0]);
   close(from_child[1]);
@@ -927,11 +931,25 @@ static bool ensure_running(adapter *a, mc_impl_result *r) {
   return true;
 }
 
+/* --sanitize: a sanitizer report the adapter wrote during the case is its
+   verdict, whatever it replied (a sanitizer that halts ends the adapter;
+   one that goes on, UBSan's default, leaves it running). */
+static void take_memory_error(adapter *a, mc_impl_result *r) {
+  char summary[400];
+  if (!a->sanitizer.dir[0] || !mc_sanitizer_take_report(&a->sanitizer, summary, sizeof summary))
+    return;
+  mc_tensor_free(&r->output);
+  r->outcome = MC_OUTCOME_CRASH;
+  r->memory_error = true;
+  snprintf(r->message, sizeof r->message, "%s", summary);
+}
+
 static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   adapter *a = self->state;
   if (!well_formed(req, result) || !claimed(a, req, result) || !ensure_running(a, result))
     return;
   exchange(a, req, self->calls, self->options.max_output_bytes, result);
+  take_memory_error(a, result);
   if (self->options.fresh_process_per_case)
     stop(a);
 }
@@ -981,6 +999,7 @@ static bool exec_settle(mc_impl *self, mc_impl_result *late) {
 }
 
 static void free_adapter(adapter *a) {
+  mc_sanitizer_close(&a->sanitizer);
   free(a->command);
   free(a->label);
   free(a->buf);
@@ -1027,6 +1046,12 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   a->in_fd = a->out_fd = -1;
   a->timeout = options->timeout_seconds; /* <= 0: none */
   char why[400];
+  if (options->sanitize && !mc_sanitizer_open(&a->sanitizer, why, sizeof why)) {
+    snprintf(err, errlen, "%.400s", why);
+    free_adapter(a);
+    free(impl);
+    return NULL;
+  }
   if (!start(a, why, sizeof why)) {
     snprintf(err, errlen, "adapter '%s' did not start: %s", command, why);
     free_adapter(a);

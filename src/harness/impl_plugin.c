@@ -21,6 +21,7 @@
 #include "harness/child.h"
 #include "harness/internal.h"
 #include "harness/plugin_wire.h"
+#include "harness/sanitize.h"
 #include "movconf/tensor.h"
 
 /* How long a child that closed its socket gets to exit before it is killed. */
@@ -38,10 +39,11 @@ typedef struct plugin_state {
   char display[512]; /* "NAME VERSION (plugin PATH)" */
   pid_t pid;         /* 0: no child */
   int fd;
-  int restart_failures; /* in a row */
-  uint64_t served;      /* requests the child has been sent */
-  uint64_t last_call;   /* mc_impl.calls of the last one */
-  bool retire;          /* the child asked to be ended after this case */
+  int restart_failures;   /* in a row */
+  uint64_t served;        /* requests the child has been sent */
+  uint64_t last_call;     /* mc_impl.calls of the last one */
+  bool retire;            /* the child asked to be ended after this case */
+  mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
 } plugin_state;
 
 typedef enum io_status { IO_OK, IO_TIMEOUT, IO_CLOSED } io_status;
@@ -127,6 +129,20 @@ static bool valid_reply(const mc_wire_reply *r) {
   return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FRAMES;
 }
 
+/* --sanitize: the child becomes a fresh movconf (this program, which must
+   be the movconf command) serving as plugin host with the sanitizer's
+   runtime loaded first and its reports going to the sanitizer's folder. No
+   memory limit: the sanitizer's shadow memory is terabytes of address space. */
+_Noreturn static void exec_sanitized_host(int fd, const plugin_state *s, int settle_ms) {
+  char fd_text[16], settle_text[16];
+  snprintf(fd_text, sizeof fd_text, "%d", fd);
+  snprintf(settle_text, sizeof settle_text, "%d", settle_ms);
+  mc_sanitizer_child_env(&s->sanitizer, true);
+  execl("/proc/self/exe", "movconf", MC_PLUGIN_HOST_COMMAND, fd_text, s->path, settle_text,
+        (char *)NULL);
+  _exit(127);
+}
+
 /* Forks a child that loads the plugin and waits for its greeting. */
 static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen) {
   int sv[2];
@@ -144,8 +160,10 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   if (pid == 0) {
     close(sv[0]);
-    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb,
-                        impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS);
+    int settle_ms = impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS;
+    if (s->sanitizer.dir[0])
+      exec_sanitized_host(sv[1], s, settle_ms);
+    mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb, settle_ms);
   }
   close(sv[1]);
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
@@ -307,6 +325,18 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
 static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res);
 static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
+/* --sanitize: a report the case's call left becomes its verdict, whatever
+   the plugin answered (a sanitizer that halts ends the child first). */
+static void take_memory_error(plugin_state *s, mc_impl_result *res) {
+  char summary[400];
+  if (!s->sanitizer.dir[0] || !mc_sanitizer_take_report(&s->sanitizer, summary, sizeof summary))
+    return;
+  mc_tensor_free(&res->output);
+  res->outcome = MC_OUTCOME_CRASH;
+  res->memory_error = true;
+  snprintf(res->message, sizeof res->message, "%s", summary);
+}
+
 static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res) {
   plugin_state *s = self->state;
   if (s->pid <= 0 && s->restart_failures >= MAX_RESTART_FAILURES) {
@@ -325,6 +355,7 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   res->fresh_start = s->served++ == 0;
   s->last_call = self->calls;
   exchange(self, s, req, res);
+  take_memory_error(s, res);
   if ((self->options.fresh_process_per_case || s->retire) && s->pid > 0)
     end_after_case(self, s, res);
 }
@@ -403,6 +434,7 @@ static bool plugin_settle(mc_impl *self, mc_impl_result *late) {
 static void plugin_close(mc_impl *self) {
   plugin_state *s = self->state;
   end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
+  mc_sanitizer_close(&s->sanitizer);
   free(s->path);
   free(s);
   free(self);
@@ -422,6 +454,14 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   }
   s->path = strcpy(copy, path);
   s->fd = -1;
+  char why[400];
+  if (options->sanitize && !mc_sanitizer_open(&s->sanitizer, why, sizeof why)) {
+    snprintf(err, errlen, "%.400s", why);
+    free(impl);
+    free(s);
+    free(copy);
+    return NULL;
+  }
   mc_child_guard_install();
   impl->options = *options;
   impl->state = s;
@@ -430,7 +470,6 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->restart = plugin_restart;
   impl->settle = plugin_settle;
   impl->names_errors = false;
-  char why[400];
   if (!start_child(impl, s, why, sizeof why)) {
     snprintf(err, errlen, "cannot use plugin %s: %s", path, why);
     plugin_close(impl);

@@ -213,7 +213,7 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
     return MC_VERDICT_UNSUPPORTED;
   case MC_OUTCOME_CRASH:
     *detail = mc_strdupf("%s", r->message);
-    return MC_VERDICT_CRASH;
+    return r->memory_error ? MC_VERDICT_MEMORY_ERROR : MC_VERDICT_CRASH;
   case MC_OUTCOME_TIMEOUT:
     *detail = mc_strdupf("%s", r->message);
     return MC_VERDICT_TIMEOUT;

@@ -25,6 +25,7 @@
 #endif
 
 #include "harness/frames.h"
+#include "harness/harness.h"
 #include "harness/plugin_call.h"
 #include "harness/plugin_wire.h"
 #include "movconf/plugin.h"
@@ -779,4 +780,12 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
     serve(t, &h);
     free_host_request(&h);
   }
+}
+
+int mc_plugin_host_command(int argc, char **argv) {
+  char *end;
+  long fd = argc == 4 ? strtol(argv[1], &end, 10) : -1;
+  if (fd < 0 || *end != '\0')
+    return 2;
+  mc_plugin_host_main((int)fd, argv[2], 0, atoi(argv[3]));
 }

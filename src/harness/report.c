@@ -17,6 +17,7 @@ static const char *const verdict_names[MC_VERDICT_COUNT] = {
     [MC_VERDICT_UNSUPPORTED] = "unsupported",
     [MC_VERDICT_CRASH] = "crash",
     [MC_VERDICT_TIMEOUT] = "timeout",
+    [MC_VERDICT_MEMORY_ERROR] = "memory-error",
 };
 
 const char *mc_verdict_name(mc_verdict v) {
@@ -334,7 +335,8 @@ static junit_kind junit_kind_of(const mc_case_result *c) {
     return JUNIT_PASSED;
   if (c->verdict == MC_VERDICT_UNSUPPORTED || c->expect == MC_EXPECT_MET)
     return JUNIT_SKIPPED;
-  if (c->verdict == MC_VERDICT_CRASH || c->verdict == MC_VERDICT_TIMEOUT)
+  if (c->verdict == MC_VERDICT_CRASH || c->verdict == MC_VERDICT_TIMEOUT ||
+      c->verdict == MC_VERDICT_MEMORY_ERROR)
     return JUNIT_ERROR;
   return JUNIT_FAILURE;
 }
