@@ -1960,6 +1960,19 @@ def b2s_mutation_rank_16():
         expect=Typed(tensor("i32", [1] * 15 + [2], [5, 7])))
 
 
+@case(B2S, "mutation")
+def b2s_mutation_u8_four_ways_one_vector():
+    return dict(
+        id="b2s/mutation/u8-four-ways-one-vector",
+        origin=for_mutant("avx2_weave4_quarters_swapped", "block 4 on the last axis of u8 data "
+                          "with 16 positions per batch: one whole 16-byte vector per row for "
+                          "the AVX2 kernels' 4-way unpacks; batch o position d holds 16*o + d, "
+                          "and output x = 4*d + o holds 16*(x % 4) + x // 4"),
+        clauses=B2S_STEPS,
+        inputs=b2s_inputs(tensor("u8", [4, 16], list(range(64))), [1, 4], [0, 0], [0, 0]),
+        expect=Typed(tensor("u8", [1, 64], [16 * (x % 4) + x // 4 for x in range(64)])))
+
+
 @case(S2D, "mutation")
 def s2d_mutation_first_spatial_not_divisible():
     return invalid("s2d/mutation/first-spatial-not-divisible", "D_1 = 3 with block_size 2, the "
