@@ -44,7 +44,12 @@ def installed(adapter):
 
 def bench(args, impl, json_path):
     """One movconf bench run; its JSON document (rows of a failed check
-    carry their status; the run's exit status is not fatal)."""
+    carry their status; the run's exit status is not fatal). With --reuse,
+    a run already in that folder is read instead."""
+    if args.reuse and os.path.exists(json_path):
+        log(f"reusing {json_path}")
+        with open(json_path, encoding="utf-8") as f:
+            return json.load(f)
     cmd = [args.movconf, "bench", "--threads", str(args.threads), "--json", json_path]
     if args.quick:
         cmd.append("--quick")
@@ -53,6 +58,8 @@ def bench(args, impl, json_path):
     log(" ".join(cmd))
     proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           text=True, check=False)
+    with open(json_path + ".txt", "w", encoding="utf-8") as f:
+        f.write(proc.stdout)  # the table as printed, for the README's example
     if not os.path.exists(json_path):
         raise SystemExit(f"perf_matrix: {' '.join(cmd)} wrote no JSON (exit {proc.returncode})")
     with open(json_path, encoding="utf-8") as f:
@@ -103,6 +110,31 @@ def impl_figures(row):
     return i["gb_per_s"], i["ceiling_ratio"], 1 / i["movconf_speedup"]
 
 
+NOTES_MARKER = "<!-- notes below: written by hand, kept by tools/perf_matrix.py -->"
+
+
+def kept_notes(path):
+    """The hand-written part of an existing page (after NOTES_MARKER)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    at = text.find(NOTES_MARKER)
+    return text[at:] if at >= 0 else ""
+
+
+def target(row):
+    """Issue 17's target for a movconf row, and whether this run met it."""
+    wid = row["id"]
+    if wid.startswith("s2d/small/"):
+        us = row["seconds"] * 1e6
+        return f"<= 1 us: {us:.2f} us, {'met' if us <= 1 else 'missed'}"
+    want = 0.8 if wid.startswith("eip/") else 0.7 if wid.endswith(("/u8", "/f16")) else 0.85
+    got = row["ceiling_ratio"]
+    return f">= {want} of ceiling: {'met' if got >= want else 'missed'}"
+
+
 def write_page(args, runs, torch, out):
     movconf_rows = {r["id"]: r for r in runs[0][1]["workloads"]}
     lines = [
@@ -129,8 +161,8 @@ def write_page(args, runs, torch, out):
         "GB/s counts input bytes + output bytes per call (1 GB = 10^9 bytes); *vs movconf* is "
         "the implementation's GB/s over movconf's in the same run (below 1: slower).",
         "",
-        "| workload | implementation | GB/s | vs ceiling | vs movconf |",
-        "|---|---|---:|---:|---:|",
+        "| workload | implementation | GB/s | vs ceiling | vs movconf | target (movconf rows) |",
+        "|---|---|---:|---:|---:|---|",
     ]
     unsupported = {}
     for wid, base in movconf_rows.items():
@@ -138,7 +170,7 @@ def write_page(args, runs, torch, out):
             lines.append(f"| `{wid}` | movconf | {base.get('status')} | | |")
             continue
         lines.append(f"| `{wid}` | **movconf** | {base['gb_per_s']:.2f} | "
-                     f"{base['ceiling_ratio']:.2f} | 1.00 |")
+                     f"{base['ceiling_ratio']:.2f} | 1.00 | {target(base)} |")
         for name, doc in runs[1:]:
             row = {r["id"]: r for r in doc["workloads"]}.get(wid)
             if not row or row.get("status") != "ok":
@@ -147,14 +179,17 @@ def write_page(args, runs, torch, out):
             if fig is None:
                 unsupported.setdefault(name, []).append(wid)
             elif isinstance(fig, str):
-                lines.append(f"| `{wid}` | {name} | {fig} | | |")
+                lines.append(f"| `{wid}` | {name} | {fig} | | | |")
             else:
                 lines.append(f"| `{wid}` | {name} (movconf in its run: {row['gb_per_s']:.2f}) | "
-                             f"{fig[0]:.2f} | {fig[1]:.2f} | {fig[2]:.2f} |")
+                             f"{fig[0]:.2f} | {fig[1]:.2f} | {fig[2]:.2f} | |")
         t = torch.get(wid) if torch else None
         if t:
+            speedup = t.get("movconf_speedup", t["seconds"] / base["seconds"])
             lines.append(f"| `{wid}` | PyTorch, best formulation: {t['best']} | "
-                         f"{t['gb_per_s']:.2f} | | {base['seconds'] / t['seconds']:.2f} |")
+                         f"{t['gb_per_s']:.2f} | | {1 / speedup:.2f} | "
+                         f"movconf >= 1.5x PyTorch: {speedup:.2f}x, "
+                         f"{'met' if speedup >= 1.5 else 'missed'} |")
     lines.append("")
     for name, wids in unsupported.items():
         lines.append(f"- {name} does not claim: {', '.join(f'`{w}`' for w in wids)}.")
@@ -163,8 +198,11 @@ def write_page(args, runs, torch, out):
                      "of several formulations (views and a copy into a preallocated output, "
                      "`contiguous()`, `pixel_shuffle`/`pixel_unshuffle`, `F.unfold`), each "
                      "checked against tools/reference_model.py first; its *vs movconf* divides "
-                     "by movconf's time in the first run of the sitting, not the same run, and "
-                     "it has no ceiling of its own.")
+                     "by the mean of movconf's times in two `movconf bench --filter` runs of "
+                     "that workload made just before and just after (not the table's first "
+                     "run, minutes earlier), and it has no ceiling of its own.")
+    notes = kept_notes(out)
+    lines += ["", notes.rstrip("\n") if notes else NOTES_MARKER]
     with open(out, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -176,10 +214,12 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="movconf bench --quick shapes")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance-matrix.md"))
     ap.add_argument("--only", nargs="*", help="adapter names of adapters.json (default: all)")
+    ap.add_argument("--reuse", metavar="DIR", help="take the movconf bench runs already in DIR "
+                    "(a previous run's folder) and run only what is missing and PyTorch")
     args = ap.parse_args(argv)
     with open(ADAPTERS, encoding="utf-8") as f:
         adapters = json.load(f)["adapters"]
-    work = tempfile.mkdtemp(prefix="perf-matrix-")
+    work = args.reuse or tempfile.mkdtemp(prefix="perf-matrix-")
     runs = [("movconf", bench(args, None, os.path.join(work, "movconf.json")))]
     for a in adapters:
         if args.only and a["name"] not in args.only:
@@ -193,7 +233,7 @@ def main(argv):
         runs.append((a["name"], bench(args, impl, os.path.join(work, a["name"] + ".json"))))
     torch = torch_rows(args, os.path.join(work, "torch.json"))
     write_page(args, runs, torch, args.out)
-    log(f"wrote {args.out}")
+    log(f"wrote {args.out}; the runs' tables and JSON are in {work}")
     return 0
 
 

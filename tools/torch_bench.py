@@ -12,7 +12,10 @@ shape of the same workload, and all formulations against each other on the
 real shape, so that a fast but wrong formulation cannot win.
 
 Timing: a warm-up call, then 9 runs (--quick: 5), each repeating the call until
-it lasts 20 ms (2 ms), median per call, as movconf bench does.
+it lasts 20 ms (2 ms), median per call, as movconf bench does. Unless
+--no-bracket, `movconf bench --filter ID` runs just before and just after each
+workload's PyTorch timing, and movconf_speedup compares with the mean of the
+two: on a loaded machine, figures minutes apart do not compare.
 
 usage: tools/torch_bench.py [--movconf build/movconf] [--threads N] [--quick]
                             [--filter GLOB] [--json FILE]
@@ -27,6 +30,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -233,6 +237,18 @@ def time_call(call, state, runs, min_run):
     return statistics.median(per_call)
 
 
+def movconf_seconds(args, wid):
+    """movconf's median per-call time on one workload, from a movconf bench
+    run of that workload alone (its oracle check included)."""
+    with tempfile.TemporaryDirectory() as work:
+        path = os.path.join(work, "row.json")
+        cmd = [args.movconf, "bench", "--threads", str(args.threads), "--filter", wid,
+               "--json", path] + (["--quick"] if args.quick else [])
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)["workloads"][0]["seconds"]
+
+
 def workloads(movconf, quick, pattern_glob):
     cmd = [movconf, "bench", "--list"] + (["--quick"] if quick else [])
     text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -250,6 +266,9 @@ def main(argv):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--filter")
     ap.add_argument("--json")
+    ap.add_argument("--no-bracket", dest="bracket", action="store_false",
+                    help="do not time movconf on each workload just before and after PyTorch "
+                    "(its mean is what the movconf_speedup of a row compares with)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     runs, min_run = (5, 2e-3) if args.quick else (9, 20e-3)
@@ -262,21 +281,29 @@ def main(argv):
         check_small(op, p, p["dtype"])
         x = pattern(shape, p["dtype"])
         results, outputs = {}, {}
+        before = movconf_seconds(args, wid) if args.bracket else None
         for fname, (prepare, call) in formulations(op, p).items():
             state = prepare(x)
             outputs[fname] = bytes_of(call(state))
             results[fname] = time_call(call, state, runs, min_run)
+        after = movconf_seconds(args, wid) if args.bracket else None
         if len(set(outputs.values())) != 1:
             raise SystemExit(f"torch_bench: {wid}: the formulations disagree")
         out_bytes = len(next(iter(outputs.values())))
         total = x.numel() * x.element_size() + out_bytes
         best = min(results, key=results.get)
         gbps = total / results[best] / 1e9
+        row = {"id": wid, "input_shape": shape, "bytes": total, "best": best,
+               "seconds": results[best], "gb_per_s": gbps,
+               "formulations": {k: v for k, v in sorted(results.items())}}
+        ratio = ""
+        if args.bracket:
+            row["movconf_seconds"] = (before + after) / 2
+            row["movconf_speedup"] = results[best] / row["movconf_seconds"]
+            ratio = f" movconf {row['movconf_speedup']:.2f}x as fast"
         print(f"{wid:<26} {str(shape).replace(' ', ''):<18} {best:<34} "
-              f"{results[best] * 1e3:8.3f}ms {gbps:7.2f}")
-        rows.append({"id": wid, "input_shape": shape, "bytes": total, "best": best,
-                     "seconds": results[best], "gb_per_s": gbps,
-                     "formulations": {k: v for k, v in sorted(results.items())}})
+              f"{results[best] * 1e3:8.3f}ms {gbps:7.2f}{ratio}", flush=True)
+        rows.append(row)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"torch_version": torch.__version__, "threads": torch.get_num_threads(),

@@ -50,7 +50,9 @@
   X(pool_last_range_short, "thread pool: the last range ends one row early (gap at the end)") \
   X(pool_range_start_skipped, "thread pool: every range but the first starts one row late (gaps between chunks)") \
   X(stream_tail_dropped, "streaming stores: the bytes after a run's last whole line are not written") \
-  X(s2b_staged_pad_end_unzeroed, "SpaceToBatch, streaming: the pads_end part of the staged padded row keeps stale bytes")
+  X(s2b_staged_pad_end_unzeroed, "SpaceToBatch, streaming: the pads_end part of the staged padded row keeps stale bytes") \
+  X(avx2_unweave_tail_dropped, "AVX2 kernels, 2-way de-interleave of 1- and 2-byte elements: the groups after the last whole vector are not written") \
+  X(avx2_weave4_quarters_swapped, "AVX2 kernels, 4-way interleave of 1- and 2-byte elements: the first two 16-byte quarters of each step exchanged")
 /* clang-format on */
 
 enum {

@@ -12,6 +12,9 @@
 #include "movconf/tensor.h"
 #include "optimized/mutants.h"
 #include "optimized/stream.h"
+#ifdef MC_KERNELS_AVX2
+#include "optimized/weave_avx2.h"
+#endif
 
 /* Beyond this many ways (block size along the last axis) the weave index
    arrays would not fit on the stack: kernels use plain strided copies then. */
@@ -163,6 +166,47 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
     }                                                                                              \
   } while (0)
 
+/* out[g*ways + o] = src[s[o] + g] for whole-byte elements: in the AVX2
+   kernels, 4 ways of 1- and 2-byte elements take weave_avx2.h's unpacks for
+   the whole vectors; the generic loop does the rest. */
+static inline void mc_weave(const mc_rowio *io, uint8_t *out, const uint8_t *src, const int64_t *s,
+                            int64_t ways, int64_t groups) {
+#ifdef MC_KERNELS_AVX2
+  const int64_t esize = (int64_t)io->esize;
+  if (ways == 4 && esize <= 2) {
+    const uint8_t *row[4] = {src + s[0] * esize, src + s[1] * esize, src + s[2] * esize,
+                             src + s[3] * esize};
+    const int64_t done = mc_avx2_weave4(esize, out, row, groups);
+    if (done < groups) {
+      const int64_t from[4] = {s[0] + done, s[1] + done, s[2] + done, s[3] + done};
+      MC_BY_SIZE(MC_INTERLEAVE, io->esize, 4, out + done * 4 * esize, src, from, groups - done);
+    }
+    return;
+  }
+#endif
+  MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, out, src, s, groups);
+}
+
+/* dst[d[o] + g] = in[g*ways + o] for whole-byte elements: in the AVX2
+   kernels, 2 ways of 1- and 2-byte elements take weave_avx2.h's shuffles
+   for the whole vectors; the generic loop does the rest. */
+static inline void mc_unweave(const mc_rowio *io, uint8_t *dst, const int64_t *d, const uint8_t *in,
+                              int64_t ways, int64_t groups) {
+#ifdef MC_KERNELS_AVX2
+  const int64_t esize = (int64_t)io->esize;
+  if (ways == 2 && esize <= 2) {
+    const int64_t done =
+        mc_avx2_unweave2(esize, dst + d[0] * esize, dst + d[1] * esize, in, groups);
+    if (done < groups) {
+      const int64_t to[2] = {d[0] + done, d[1] + done};
+      MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, 2, dst, to, in + done * 2 * esize, groups - done);
+    }
+    return;
+  }
+#endif
+  MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, dst, d, in, groups);
+}
+
 /* dst[d + g*ways + o] = src[s[o] + g] for g in [0, groups), o in [0, ways). */
 static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t d,
                                       const uint8_t *src, const int64_t *s, int64_t ways,
@@ -176,7 +220,7 @@ static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t 
   }
   uint8_t *out = dst + d * (int64_t)io->esize;
   if (!io->stream) {
-    MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, out, src, s, groups);
+    mc_weave(io, out, src, s, ways, groups);
     return;
   }
   /* Streamed: a chunk of groups is woven into the stage, then streamed out. */
@@ -187,7 +231,7 @@ static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t 
     int64_t n = groups - g0 < chunk ? groups - g0 : chunk;
     for (int64_t o = 0; o < ways; o++)
       from[o] = s[o] + g0;
-    MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, stage, src, from, n);
+    mc_weave(io, stage, src, from, ways, n);
     mc_stream_copy(out + g0 * group_bytes, stage, (size_t)(n * group_bytes));
   }
 }
@@ -205,7 +249,7 @@ static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const 
   }
   const uint8_t *in = src + s * (int64_t)io->esize;
   if (!io->stream) {
-    MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, dst, d, in, groups);
+    mc_unweave(io, dst, d, in, ways, groups);
     return;
   }
   /* Streamed: each way's part of a chunk of groups lands in its own slice
@@ -217,7 +261,7 @@ static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const 
     slice[o] = o * chunk;
   for (int64_t g0 = 0; g0 < groups; g0 += chunk) {
     int64_t n = groups - g0 < chunk ? groups - g0 : chunk;
-    MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, stage, slice, in + g0 * ways * esize, n);
+    mc_unweave(io, stage, slice, in + g0 * ways * esize, ways, n);
     for (int64_t o = 0; o < ways; o++)
       mc_stream_copy(dst + (d[o] + g0) * esize, stage + slice[o] * esize, (size_t)(n * esize));
   }

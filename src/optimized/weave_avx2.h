@@ -1,0 +1,69 @@
+/* Byte and half-word weaves with AVX2 shuffles, for the AVX2 kernels only
+   (kernels_avx2.c): 2-way de-interleave (block 2, SpaceToDepth and
+   SpaceToBatch) and 4-way interleave (block 4, BatchToSpace and
+   DepthToSpace), the cases where the compiler's own vectorization of
+   MC_INTERLEAVE/MC_DEINTERLEAVE spends most instructions per byte. Each
+   handles the groups of whole vectors and returns how many it did; the
+   generic loops do the rest. Shuffles and unpacks move bits unchanged. */
+#ifndef MOVCONF_OPTIMIZED_WEAVE_AVX2_H
+#define MOVCONF_OPTIMIZED_WEAVE_AVX2_H
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "optimized/mutants.h"
+
+/* r0[g] = in[2g], r1[g] = in[2g + 1] for elements of esize 1 or 2 bytes. */
+static inline int64_t mc_avx2_unweave2(int64_t esize, uint8_t *r0, uint8_t *r1, const uint8_t *in,
+                                       int64_t groups) {
+  /* Per 128-bit lane: the even elements' bytes, then the odd ones'. */
+  const __m256i bytes = _mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15, 0, 2,
+                                         4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+  const __m256i halves = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15, 0,
+                                          1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  const __m256i split = esize == 1 ? bytes : halves;
+  const int64_t per = 16 / esize; /* groups per step: 32 input bytes */
+  int64_t g = 0;
+  for (; g + per <= groups; g += per) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(in + 2 * g * esize));
+    v = _mm256_shuffle_epi8(v, split);
+    /* 64-bit quarters: even, odd, even, odd -> evens in the low half. */
+    v = _mm256_permute4x64_epi64(v, _MM_SHUFFLE(3, 1, 2, 0));
+    _mm_storeu_si128((__m128i *)(void *)(r0 + g * esize), _mm256_castsi256_si128(v));
+    _mm_storeu_si128((__m128i *)(void *)(r1 + g * esize), _mm256_extracti128_si256(v, 1));
+  }
+  return MC_MUTANT(avx2_unweave_tail_dropped, g, groups);
+}
+
+/* out[4g + o] = row[o][g] for elements of esize 1 or 2 bytes. */
+static inline int64_t mc_avx2_weave4(int64_t esize, uint8_t *out, const uint8_t *const *row,
+                                     int64_t groups) {
+  const int64_t per = 16 / esize; /* groups per step: 16 bytes of each row */
+  int64_t g = 0;
+  for (; g + per <= groups; g += per) {
+    const int64_t at = g * esize;
+    __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(row[0] + at));
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(row[1] + at));
+    __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(row[2] + at));
+    __m128i d = _mm_loadu_si128((const __m128i *)(const void *)(row[3] + at));
+    __m128i ab_lo, ab_hi, cd_lo, cd_hi, v[4];
+    if (esize == 1) {
+      ab_lo = _mm_unpacklo_epi8(a, b), ab_hi = _mm_unpackhi_epi8(a, b);
+      cd_lo = _mm_unpacklo_epi8(c, d), cd_hi = _mm_unpackhi_epi8(c, d);
+      v[0] = _mm_unpacklo_epi16(ab_lo, cd_lo), v[1] = _mm_unpackhi_epi16(ab_lo, cd_lo);
+      v[2] = _mm_unpacklo_epi16(ab_hi, cd_hi), v[3] = _mm_unpackhi_epi16(ab_hi, cd_hi);
+    } else {
+      ab_lo = _mm_unpacklo_epi16(a, b), ab_hi = _mm_unpackhi_epi16(a, b);
+      cd_lo = _mm_unpacklo_epi16(c, d), cd_hi = _mm_unpackhi_epi16(c, d);
+      v[0] = _mm_unpacklo_epi32(ab_lo, cd_lo), v[1] = _mm_unpackhi_epi32(ab_lo, cd_lo);
+      v[2] = _mm_unpacklo_epi32(ab_hi, cd_hi), v[3] = _mm_unpackhi_epi32(ab_hi, cd_hi);
+    }
+    uint8_t *o = out + 4 * at;
+    for (int k = 0; k < 4; k++)
+      _mm_storeu_si128((__m128i *)(void *)(o + 16 * k),
+                       MC_MUTANT(avx2_weave4_quarters_swapped, v[k], v[k ^ 1]));
+  }
+  return g;
+}
+
+#endif
