@@ -8,7 +8,7 @@ requests are split), then at 1 and 3 with streaming stores forced
 (MOVCONF_STREAM_MIN_BYTES=0), and, when every case still passes, a libFuzzer campaign
 of fuzz_diff (oracle against the mutated kernels). Verdicts:
 killed-by-conformance, killed-by-fuzz, survived. Standard library only;
-tools/mutation.sh is the entry point.
+Run it directly: tools/mutation.py --help.
 """
 
 import argparse
@@ -51,9 +51,9 @@ builds (reused from mutant to mutant; only the optimized kernels recompile):
 exit status: 0 score >= --min-score; 1 below it; 2 usage, build or tool errors.
 
 examples:
-  tools/mutation.sh --list
-  tools/mutation.sh --mutant eip_same_upper_lower_swapped --fuzz-time 30
-  tools/mutation.sh --fuzz-time 60 --jobs 2 --json build-mutants/score.json
+  tools/mutation.py --list
+  tools/mutation.py --mutant eip_same_upper_lower_swapped --fuzz-time 30
+  tools/mutation.py --fuzz-time 60 --jobs 2 --json build-mutants/score.json
 """
 
 
@@ -291,7 +291,7 @@ def summarize(rows):
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(
-        prog="tools/mutation.sh", formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog="tools/mutation.py", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Mutation score: builds the optimized kernels once per deliberate fault of "
         "src/optimized/mutants.h and checks that the conformance suite (at 1, 2, 3 and 7 "
         "threads) or, failing that, a short libFuzzer campaign of fuzz_diff notices it. "
@@ -334,7 +334,7 @@ def print_id(name, names):
     """--id: the 1-based position of name, or exit 2 with the known names."""
     if name not in names:
         print(f"unknown mutant '{name}'; known mutants: {', '.join(names)} "
-              "(tools/mutation.sh --list describes them)", file=sys.stderr)
+              "(tools/mutation.py --list describes them)", file=sys.stderr)
         return 2
     print(names.index(name) + 1)
     return 0
@@ -346,7 +346,7 @@ def main(argv):
     descriptions = dict(entries)
     for m in args.mutant or []:
         if m not in descriptions:
-            print(f"tools/mutation.sh: unknown mutant '{m}' (tools/mutation.sh --list shows them)",
+            print(f"tools/mutation.py: unknown mutant '{m}' (tools/mutation.py --list shows them)",
                   file=sys.stderr)
             return 2
     if args.id_of is not None:

@@ -5,7 +5,7 @@
 # gcc (build/), clang (build-clang/), gcc with AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
 # (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
-# score (tools/mutation.sh) and a short libFuzzer campaign (tools/fuzz_campaign.py)
+# score (tools/mutation.py) and a short libFuzzer campaign (tools/fuzz_campaign.py)
 # when clang's libFuzzer is installed. Run tools/bootstrap.sh first.
 set -eu
 cd "$(dirname "$0")/.."
@@ -22,11 +22,11 @@ done
 # Line and branch coverage of src/oracle and src/optimized (coverage/run.sh:
 # fails below every line and 95% of the branches), then the mutation score
 # of the test suite against the deliberate faults of src/optimized/mutants.h
-# (tools/mutation.sh: fails below 95% killed).
+# (tools/mutation.py: fails below 95% killed).
 echo "== coverage"
 sh coverage/run.sh --jobs "$jobs"
 echo "== mutation score"
-sh tools/mutation.sh --fuzz-time 30 --jobs 1 --build-jobs "$jobs"
+python3 tools/mutation.py --fuzz-time 30 --jobs 1 --build-jobs "$jobs"
 
 # A short libFuzzer campaign over every fuzz target (tools/fuzz_campaign.py: 30 s per
 # target, then corpus merge, deduplication and minimization of findings),
