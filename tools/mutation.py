@@ -7,7 +7,7 @@ them at 1, 2, 3 and 7 threads (MOVCONF_PARALLEL_MIN_BYTES=0, so that even tiny
 requests are split), then at 1 and 3 with streaming stores forced
 (MOVCONF_STREAM_MIN_BYTES=0), and, when every case still passes, a libFuzzer campaign
 of fuzz_diff (oracle against the mutated kernels). Verdicts:
-killed-by-conformance, killed-by-fuzz, survived. Standard library only;
+killed-by-conformance, killed-by-fuzz, survived. Standard library only.
 Run it directly: tools/mutation.py --help.
 """
 
