@@ -47,6 +47,11 @@ static const char run_usage[] =
     "                          15 s) or all (both)\n"
     "  --expect FILE           known failures: a JSON array of {\"case\": GLOB, \"verdict\":\n"
     "                          VERDICT, \"reason\": TEXT} (spec/runner.md)\n"
+    "  --write-expect FILE     write the run's failures as an expectations file for\n"
+    "                          --expect (a baseline of known failures; each reason a\n"
+    "                          placeholder to fill in)\n"
+    "  --expect-granularity G  case (default): one entry per failing case; group: one per\n"
+    "                          generator group whose cases that ran all failed the same way\n"
     "  --fail-fast             stop at the first case that fails the run\n"
     "\n"
     "output:\n"
@@ -78,6 +83,8 @@ typedef struct run_options {
   bool fresh_process_per_case;
   const char *tier; /* which folders when no path is given; NULL: default */
   bool sanitize;    /* --sanitize address */
+  const char *write_expect_path;
+  bool expect_by_group; /* --expect-granularity group */
   int n_paths;
   char **paths;
 } run_options;
@@ -103,7 +110,9 @@ enum {
   OPT_QUIET,
   OPT_FRESH_PROCESS,
   OPT_TIER,
-  OPT_SANITIZE
+  OPT_SANITIZE,
+  OPT_WRITE_EXPECT,
+  OPT_EXPECT_GRANULARITY
 };
 
 static const struct option run_long_options[] = {
@@ -123,6 +132,8 @@ static const struct option run_long_options[] = {
     {"fresh-process-per-case", no_argument, NULL, OPT_FRESH_PROCESS},
     {"tier", required_argument, NULL, OPT_TIER},
     {"sanitize", required_argument, NULL, OPT_SANITIZE},
+    {"write-expect", required_argument, NULL, OPT_WRITE_EXPECT},
+    {"expect-granularity", required_argument, NULL, OPT_EXPECT_GRANULARITY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -145,6 +156,12 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
   case OPT_CASE:
     o->filter.case_glob = value;
     return NULL;
+  case OPT_WRITE_EXPECT:
+    o->write_expect_path = optarg;
+    return NULL;
+  case OPT_EXPECT_GRANULARITY:
+    o->expect_by_group = strcmp(optarg, "group") == 0;
+    return o->expect_by_group || strcmp(optarg, "case") == 0 ? NULL : "takes case or group";
   case OPT_SANITIZE:
     o->sanitize = strcmp(optarg, "address") == 0;
     return o->sanitize ? NULL : "takes address";
@@ -379,6 +396,14 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   show_progress(&prog, &report, true);
   mc_report_print_table(&report, !o->quiet, out.table);
   warn_unused_expectations(expectations);
+  if (o->write_expect_path) {
+    int entries = mc_expectations_write(&report, o->write_expect_path, o->expect_by_group);
+    if (entries >= 0)
+      fprintf(stderr,
+              "movconf run: wrote %d expectation%s to %s: give each a reason, then run with "
+              "--expect %s\n",
+              entries, entries == 1 ? "" : "s", o->write_expect_path, o->write_expect_path);
+  }
   bool written =
       close_report(out.json, o->json_path, !out.json || mc_report_write_json(&report, out.json));
   written = close_report(out.junit, o->junit_path,
