@@ -77,7 +77,7 @@ static bool batch_request(mc_rng *g, mc_owned_request *r, mc_type type, int64_t 
   bool b2s = r->req.op == MC_OP_BATCH_TO_SPACE;
   int64_t bh = PICK(g, blocks), bw = PICK(g, blocks);
   int64_t n = PICK(g, outer_extents), c = PICK(g, channel_counts), w = PICK(g, inner_extents);
-  int64_t h = rows_for(target, n, c, w);
+  int64_t h = rows_for(target, n * bh * bw, c, w); /* data and output: n*bh*bw*c*h*w elements */
   int64_t block[4] = {1, 1, bh, bw}, begin[4] = {0}, end[4] = {0};
   int64_t shape[4];
   if (b2s) { /* output [n, c, h*bh - crops, w*bw - crops] */
