@@ -20,16 +20,20 @@ static const char *base_name(const char *path) {
   return slash ? slash + 1 : path ? path : "?";
 }
 
-/* Where the signal handler's frames end: after the leading frames of the
-   host's own module (the handler and what it called) comes the kernel's
-   signal trampoline, and after it the code that was interrupted. */
+/* Where the signal handler's frames end: after the frames of the host's
+   own module (the handler and what it called) comes the kernel's signal
+   trampoline, and after it the code that was interrupted. */
 static int first_interrupted_frame(void *const *frames, int depth) {
   Dl_info self;
   void *here = (void *)(uintptr_t)first_interrupted_frame;
   if (!dladdr(here, &self))
     return depth > 2 ? 2 : 0;
   int i = 0;
-  for (Dl_info info; i < depth && dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase;)
+  Dl_info info;
+  /* A sanitizer's backtrace interceptor may come first. */
+  while (i < depth && !(dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase))
+    i++;
+  while (i < depth && dladdr(frames[i], &info) && info.dli_fbase == self.dli_fbase)
     i++;
   return i + 1 < depth ? i + 1 : 0;
 }
