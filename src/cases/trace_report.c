@@ -110,7 +110,8 @@ void mc_trace_print_matrix(FILE *out, const mc_trace *t, int op_filter) {
             u->invalid_cases, types.len ? types.text : "-", errors.len ? 9 : 0,
             ranks.len ? ranks.text : "-", errors.text);
     if (u->cases == 0)
-      fputs(clause_required(op_filter, c->id) ? "   <-- no case" : "   (not required with --op)", out);
+      fputs(clause_required(op_filter, c->id) ? "   <-- no case" : "   (not required with --op)",
+            out);
     fputs("\n", out);
   }
 }

@@ -14,9 +14,9 @@
 #include "cases/case_writer.h"
 #include "cases/json.h"
 #include "cases/payload.h"
+#include "common/clauses.h"
 #include "common/text.h"
 #include "gen/gen.h"
-#include "common/clauses.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

@@ -10,8 +10,8 @@
 
 #include "cases/json.h"
 #include "cases/payload.h"
-#include "gen/gen.h"
 #include "common/checked.h"
+#include "gen/gen.h"
 #include "movconf/tensor.h"
 
 #define MAX_SIDE 64 /* values of one generated side input */

@@ -37,9 +37,9 @@ static void add_entry(cJSON *list, const char *glob, const mc_case_result *first
   cJSON *entry = cJSON_CreateObject();
   cJSON_AddStringToObject(entry, "case", glob);
   cJSON_AddStringToObject(entry, "verdict", mc_verdict_name(first->verdict));
-  char *reason = mc_strdupf("TODO: why it fails%s (%s%.200s)",
-                            cases > 1 ? " (every case of the group)" : "",
-                            cases > 1 ? "the first: " : "", first->detail ? first->detail : "");
+  char *reason =
+      mc_strdupf("TODO: why it fails%s (%s%.200s)", cases > 1 ? " (every case of the group)" : "",
+                 cases > 1 ? "the first: " : "", first->detail ? first->detail : "");
   cJSON_AddStringToObject(entry, "reason", reason);
   free(reason);
   cJSON_AddItemToArray(list, entry);
