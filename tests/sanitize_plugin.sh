@@ -4,20 +4,24 @@
 # it passes every case; built with -fsanitize=address and run with
 # --sanitize address, every case it computes is a memory-error naming the
 # over-read, charged to that case, and the reports are well-formed.
-# usage: sanitize_plugin.sh MOVCONF PLAIN_PLUGIN ASAN_PLUGIN SOURCE_DIR WORKDIR PYTHON
+# In a sanitizer build every plugin is instrumented, so the plain run is
+# left out there (PLAIN is "skip").
+# usage: sanitize_plugin.sh MOVCONF PLAIN_PLUGIN ASAN_PLUGIN SOURCE_DIR WORKDIR PYTHON PLAIN
 set -u
 . "$(dirname "$0")/expect.sh"
-movconf=$1 plain=$2 asan=$3 src=$4 work=$5 python=$6
+movconf=$1 plain=$2 asan=$3 src=$4 work=$5 python=$6 plain_run=$7
 rm -rf "$work"
 mkdir -p "$work"
 cd "$src" || exit 1
 cases="conformance/space_to_depth_1/spec_examples.json conformance/space_to_depth_1/hand.json"
 export MOVCONF_PLANTED=overread
 
-# shellcheck disable=SC2086 # the case files are words
-"$movconf" run --impl "plugin:$plain" $cases >"$work/plain.txt" 2>&1
-status=$?
-expect "the over-read passes every case without the sanitizer (exit $status)" test "$status" -eq 0
+if [ "$plain_run" = run ]; then
+  # shellcheck disable=SC2086 # the case files are words
+  "$movconf" run --impl "plugin:$plain" $cases >"$work/plain.txt" 2>&1
+  status=$?
+  expect "the over-read passes every case without the sanitizer (exit $status)" test "$status" -eq 0
+fi
 
 # shellcheck disable=SC2086
 "$movconf" run --impl "plugin:$asan" --sanitize address --json "$work/asan.json" $cases \
