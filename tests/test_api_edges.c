@@ -335,6 +335,30 @@ static void test_out_of_memory(void) {
   mc_tensor_free(&data);
 }
 
+/* The bench's yardstick copies: every byte arrives, with ordinary and with
+   streaming stores, on one thread and split over several, whatever the
+   length's alignment (an empty copy included). */
+static void test_optimized_copy(void) {
+  static const size_t lengths[] = {0, 1, 63, 4096, 4097, 300001};
+  static const int threads[] = {1, 2, 3};
+  for (size_t l = 0; l < sizeof lengths / sizeof *lengths; l++) {
+    size_t n = lengths[l];
+    uint8_t *src = malloc(n + 1), *dst = malloc(n + 1);
+    CHECK(src && dst);
+    for (size_t i = 0; i < n; i++)
+      src[i] = (uint8_t)(i * 131 + 7);
+    for (int m = 0; m < 2; m++)
+      for (size_t k = 0; k < sizeof threads / sizeof *threads; k++) {
+        memset(dst, 0xA5, n + 1);
+        mc_optimized_copy(dst, src, n, threads[k], m ? MC_COPY_STREAMING : MC_COPY_MEMCPY);
+        CHECK(memcmp(dst, src, n) == 0);
+        CHECK(dst[n] == 0xA5); /* nothing past the end */
+      }
+    free(src);
+    free(dst);
+  }
+}
+
 int main(void) {
   test_out_of_memory(); /* first: before any pool worker exists */
   test_missing_output();
@@ -343,5 +367,6 @@ int main(void) {
   test_default_threads();
   test_parallel_min_bytes_ignored();
   test_pool_ranges();
+  test_optimized_copy();
   return check_report();
 }

@@ -106,16 +106,12 @@ static mc_status check_side_inputs_form(const mc_request *req, int n, const batc
   return MC_OK;
 }
 
-/* Value k of a side input as int64 (the faulty twin of side_value). */
-static bool side_value_wrapped(const mc_tensor *t, int k, int64_t *value) {
-  *value = (int64_t)mc_load_bits(t->data, t->type, k);
-  return true;
-}
-
 /* Value k of a side input; false when it does not fit int64 (MC-L2). */
 static bool side_value(const mc_tensor *t, int k, int64_t *value) {
+  /* The faulty twin reads a u64 above INT64_MAX as a wrapped int64. */
   return MC_MUTANT(side_u64_wraps, mc_side_value(t, k, value),
-                   mc_side_value(t, k, value) || side_value_wrapped(t, k, value));
+                   mc_side_value(t, k, value) ||
+                       (*value = (int64_t)mc_load_bits(t->data, t->type, k), true));
 }
 
 /* MC-L2: every value of the three side inputs, in input then index order. */
