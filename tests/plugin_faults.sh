@@ -29,7 +29,7 @@ expect "exit status 1" test "$status" -eq 1
 expect "crash: killed by SIGSEGV" verdict crash 02-crash 'was killed by SIGSEGV'
 expect "crash: near-NULL store located" verdict crash 03-null 'SIGSEGV: accessed address 0x8 .*in run\(\)'
 expect "crash: abort" verdict crash 04-abort 'was killed by SIGABRT'
-expect "crash: abort names the frames it died in" verdict crash 04-abort 'killed by SIGABRT.*its stack: .*abort\+0x[0-9a-f]+ \(libc[^)]*\) < plugin_mock.so'
+expect "crash: abort names the frames it died in" verdict crash 04-abort 'killed by SIGABRT.*its stack: .*abort\+0x[0-9a-f]+ \(libc[^)]*\) < (.* < )?plugin_mock.so'
 expect "crash: exit(3)" verdict crash 05-exit 'exited with status 3'
 expect "timeout: hang" verdict timeout 06-hang 'no answer within 1.5 s'
 # Out of memory: a NULL store after malloc failed, or (sanitizers) the
