@@ -931,25 +931,12 @@ static bool ensure_running(adapter *a, mc_impl_result *r) {
   return true;
 }
 
-/* --sanitize: a sanitizer report the adapter wrote during the case is its
-   verdict, whatever it replied (a sanitizer that halts ends the adapter;
-   one that goes on, UBSan's default, leaves it running). */
-static void take_memory_error(adapter *a, mc_impl_result *r) {
-  char summary[400];
-  if (!a->sanitizer.dir[0] || !mc_sanitizer_take_report(&a->sanitizer, summary, sizeof summary))
-    return;
-  mc_tensor_free(&r->output);
-  r->outcome = MC_OUTCOME_CRASH;
-  r->memory_error = true;
-  snprintf(r->message, sizeof r->message, "%s", summary);
-}
-
 static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   adapter *a = self->state;
   if (!well_formed(req, result) || !claimed(a, req, result) || !ensure_running(a, result))
     return;
   exchange(a, req, self->calls, self->options.max_output_bytes, result);
-  take_memory_error(a, result);
+  mc_sanitizer_judge_call(&a->sanitizer, result);
   if (self->options.fresh_process_per_case)
     stop(a);
 }

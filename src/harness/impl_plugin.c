@@ -325,18 +325,6 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
 static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res);
 static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
-/* --sanitize: a report the case's call left becomes its verdict, whatever
-   the plugin answered (a sanitizer that halts ends the child first). */
-static void take_memory_error(plugin_state *s, mc_impl_result *res) {
-  char summary[400];
-  if (!s->sanitizer.dir[0] || !mc_sanitizer_take_report(&s->sanitizer, summary, sizeof summary))
-    return;
-  mc_tensor_free(&res->output);
-  res->outcome = MC_OUTCOME_CRASH;
-  res->memory_error = true;
-  snprintf(res->message, sizeof res->message, "%s", summary);
-}
-
 static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res) {
   plugin_state *s = self->state;
   if (s->pid <= 0 && s->restart_failures >= MAX_RESTART_FAILURES) {
@@ -355,7 +343,7 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   res->fresh_start = s->served++ == 0;
   s->last_call = self->calls;
   exchange(self, s, req, res);
-  take_memory_error(s, res);
+  mc_sanitizer_judge_call(&s->sanitizer, res);
   if ((self->options.fresh_process_per_case || s->retire) && s->pid > 0)
     end_after_case(self, s, res);
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "movconf/tensor.h"
+
 #ifndef MOVCONF_ASAN_RUNTIME
 #define MOVCONF_ASAN_RUNTIME ""
 #endif
@@ -131,4 +133,14 @@ bool mc_sanitizer_take_report(mc_sanitizer *s, char *summary, size_t n) {
   if (s->dir[0])
     each_report(s, summarize, &scan);
   return scan.found;
+}
+
+void mc_sanitizer_judge_call(mc_sanitizer *s, mc_impl_result *r) {
+  char summary[400];
+  if (!s->dir[0] || !mc_sanitizer_take_report(s, summary, sizeof summary))
+    return;
+  mc_tensor_free(&r->output);
+  r->outcome = MC_OUTCOME_CRASH;
+  r->memory_error = true;
+  snprintf(r->message, sizeof r->message, "%s", summary);
 }

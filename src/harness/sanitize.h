@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "harness/harness.h"
+
 /* The exit status sanitizers are told to use, so that their exit is told
    apart from the implementation's own. */
 #define MC_SANITIZER_EXIT_STATUS 86
@@ -30,5 +32,10 @@ void mc_sanitizer_child_env(const mc_sanitizer *s, bool preload);
    frames into summary ("heap-buffer-overflow: READ of size 1 ... in f <
    g"); the reports are removed. */
 bool mc_sanitizer_take_report(mc_sanitizer *s, char *summary, size_t n);
+/* After a case's call: a report written during it becomes the call's
+   result, a memory error, whatever the implementation answered (a
+   sanitizer that halts ends the process first; UBSan's default goes on).
+   Nothing happens when s is off or no report came. */
+void mc_sanitizer_judge_call(mc_sanitizer *s, mc_impl_result *r);
 
 #endif
