@@ -126,7 +126,8 @@ for c in json.load(open(sys.argv[1]))["cases"]:
 # other case of the 22 passes, the run exits 1.
 only() {
   grep -Eq "^s2d/fault/$1 $2 .*$3" "$work/one.cases" &&
-    test "$(grep -c ' pass' "$work/one.cases")" -eq 21 && test "$status" -eq 1
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 21 && test "$status" -eq 1 ||
+    { grep -v ' pass' "$work/one.cases" >&2; echo "(exit $status)" >&2; return 1; }
 }
 reports_parse() {
   python3 -c 'import json, sys, xml.etree.ElementTree as ET

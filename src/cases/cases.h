@@ -60,6 +60,22 @@ bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_
 bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t errlen);
 void mc_case_file_free(mc_case_file *f);
 
+/* Descriptions of a case for reports (src/cases/describe.c). */
+/* "u8 [9,2,2,2]" into buf. */
+void mc_shape_text(const mc_tensor *t, char *buf, size_t n);
+/* "data u8 [9,2,2,2], block_shape i64 [4]" (heap). */
+char *mc_case_inputs_text(const mc_case *c);
+/* "block_size 2, mode \"blocks_first\"", absent ones as (absent); "" for
+   an operation without attributes (heap). */
+char *mc_case_attrs_text(const mc_case *c);
+/* The value of the operation's string attribute (mode, auto_pad),
+   "(absent)", or "-" when it has none. */
+const char *mc_case_mode(const mc_case *c);
+/* True when every element has its own bit pattern because it was made from
+   its index (iota; a counter that does not wrap), so that an output
+   element's value says which input element it came from. */
+bool mc_case_tensor_index_filled(const mc_case_tensor *in);
+
 /* Builds the request for a case: pointers into the case's tensors. */
 mc_request mc_case_request(const mc_case *c);
 

@@ -174,6 +174,14 @@ typedef struct mc_case_result {
   mc_verdict expected_verdict; /* when expect != MC_EXPECT_NONE */
   char *expect_reason;         /* when expect != MC_EXPECT_NONE */
   mc_rejection rejection;
+  /* What the case is, for failure lines, grouping and --summary-by: */
+  char *inputs;      /* "data u8 [9,2,2,2], block_shape i64 [4]" */
+  char *attributes;  /* "block_size 2, mode \"blocks_first\"", or "" */
+  char mode[32];     /* the op's string attribute (mode, auto_pad), "(absent)", or "-" */
+  int rank;          /* of the data input */
+  int64_t elements;  /* of the data input */
+  bool index_filled; /* the data input is index-filled: provenance is shown */
+  double seconds;    /* the implementation's time on the case, re-runs included */
 } mc_case_result;
 
 /* True when the case makes the run fail: an unexpected failure or an
@@ -287,6 +295,8 @@ typedef struct mc_runner {
   bool fail_fast; /* stop at the first case that makes the run fail */
   /* Called after each case, e.g. for progress; may be NULL. */
   void (*observe)(void *ctx, const mc_run_report *r, const mc_case_result *latest);
+  /* Called before each case runs, e.g. to name it in a progress line; may be NULL. */
+  void (*starting)(void *ctx, const mc_case *c, const char *file);
   void *observer_ctx;
   /* Kept by the runner (start them zeroed): */
   int *result_of_call; /* report index of each call's case (-1: a re-run to find a culprit) */

@@ -34,21 +34,6 @@ static char *format_shape(int rank, const int64_t *shape) {
   return mc_strdupf("%s", buf);
 }
 
-/* True when every element of the data input has its own bit pattern because
-   it was generated from its index: iota values are distinct, and a counter
-   is as long as it does not wrap around its type's bits. */
-static bool index_filled(const mc_case_tensor *in) {
-  if (in->tensor.data == NULL)
-    return false;
-  if (in->kind == MC_PAYLOAD_FILL_IOTA)
-    return true;
-  if (in->kind != MC_PAYLOAD_FILL_COUNTER)
-    return false;
-  unsigned bits = mc_type_bits(in->tensor.type);
-  int64_t n = mc_tensor_elements(&in->tensor);
-  return bits >= 63 || (uint64_t)n <= ((uint64_t)1 << bits);
-}
-
 /* Flat index of the data element with these bits, or -1. */
 static int64_t find_source(const mc_tensor *data, uint64_t bits) {
   int64_t n = mc_tensor_elements(data);
@@ -77,7 +62,7 @@ static void describe_source(const mc_case *c, const char *what, uint64_t bits, c
 /* "; this element came from data[..], expected from data[..]" when the data
    input was index-filled, else "". */
 char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got) {
-  if (c->n_inputs < 1 || !index_filled(&c->inputs[0]))
+  if (c->n_inputs < 1 || !mc_case_tensor_index_filled(&c->inputs[0]))
     return mc_strdupf("%s", "");
   char g[400], w[400];
   describe_source(c, "got", got, g, sizeof g);

@@ -265,11 +265,29 @@ static void result_for(mc_runner *run, const mc_case *c, int index, mc_impl_resu
     check_crash_alone(run, c, index, r);
 }
 
+/* What the case is, for failure lines, grouping and --summary-by. */
+static void describe_case(mc_case_result *res, const mc_case *c) {
+  res->inputs = mc_case_inputs_text(c);
+  res->attributes = mc_case_attrs_text(c);
+  snprintf(res->mode, sizeof res->mode, "%s", mc_case_mode(c));
+  if (c->n_inputs > 0) {
+    res->rank = c->inputs[0].tensor.rank;
+    res->elements = mc_tensor_elements(&c->inputs[0].tensor);
+    res->index_filled = mc_case_tensor_index_filled(&c->inputs[0]);
+  }
+}
+
 const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file) {
   int index = run->report->count;
   mc_impl_result result;
+  if (run->starting)
+    run->starting(run->observer_ctx, c, file);
+  double start = mc_now_seconds();
   result_for(run, c, index, &result);
+  double seconds = mc_now_seconds() - start;
   mc_case_result *res = new_result(run->report);
+  res->seconds = seconds;
+  describe_case(res, c);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
   res->rejection = mc_judge_rejection(run->impl, &result);
   mc_tensor_free(&result.output);
@@ -335,6 +353,8 @@ void mc_run_report_free(mc_run_report *r) {
     free(r->results[i].file);
     free(r->results[i].detail);
     free(r->results[i].expect_reason);
+    free(r->results[i].inputs);
+    free(r->results[i].attributes);
   }
   for (int i = 0; i < r->n_load_errors; i++)
     free(r->load_errors[i]);

@@ -50,14 +50,6 @@ static void index_text(int rank, const int64_t *shape, int64_t flat, bool last_a
     snprintf(buf + used, n - used, "]");
 }
 
-static void shape_text(const mc_tensor *t, char *buf, size_t n) {
-  size_t used = (size_t)snprintf(buf, n, "%s [", mc_type_name(t->type));
-  for (int d = 0; d < t->rank && used < n; d++)
-    used += (size_t)snprintf(buf + used, n - used, "%s%" PRId64, d ? "," : "", t->shape[d]);
-  if (used < n)
-    snprintf(buf + used, n - used, "]");
-}
-
 /* The elements row by row (a row is the last axis), abbreviated unless full. */
 static void print_elements(FILE *out, const mc_tensor *t, bool full) {
   int64_t count = mc_tensor_elements(t);
@@ -113,7 +105,7 @@ static const char *payload_text(const mc_case_tensor *ct, char *buf, size_t n) {
 
 static void print_tensor(FILE *out, const char *label, const mc_case_tensor *ct, bool full) {
   char shape[600], how[128];
-  shape_text(&ct->tensor, shape, sizeof shape);
+  mc_shape_text(&ct->tensor, shape, sizeof shape);
   fprintf(out, "%s  %s  %s\n", label, shape, payload_text(ct, how, sizeof how));
   if (ct->tensor.data)
     print_elements(out, &ct->tensor, full);
@@ -122,25 +114,9 @@ static void print_tensor(FILE *out, const char *label, const mc_case_tensor *ct,
 static void print_attributes(FILE *out, const mc_case *c) {
   if (mc_op_attr_count(c->op) == 0)
     return;
-  fprintf(out, "attributes");
-  for (int i = 0; i < mc_op_attr_count(c->op); i++) {
-    mc_attr id = mc_op_attr(c->op, i);
-    fprintf(out, "%s %s ", i ? "," : "", mc_attr_name(id));
-    if (!mc_attrs_present(&c->attrs, id)) {
-      fprintf(out, "(absent)");
-    } else if (mc_attr_kind_of(id) == MC_ATTR_KIND_INT) {
-      fprintf(out, "%" PRId64, mc_attrs_int(&c->attrs, id));
-    } else if (mc_attr_kind_of(id) == MC_ATTR_KIND_STRING) {
-      fprintf(out, "\"%s\"", mc_attrs_string(&c->attrs, id));
-    } else {
-      const mc_int_list *l = mc_attrs_list(&c->attrs, id);
-      fprintf(out, "[");
-      for (int k = 0; k < l->count && k < MC_MAX_ATTR_LEN; k++)
-        fprintf(out, "%s%" PRId64, k ? "," : "", l->v[k]);
-      fprintf(out, "%s]", l->count > MC_MAX_ATTR_LEN ? ",..." : "");
-    }
-  }
-  fprintf(out, "\n");
+  char *text = mc_case_attrs_text(c);
+  fprintf(out, "attributes %s\n", text);
+  free(text);
 }
 
 static void print_head(FILE *out, const mc_case *c, const char *file) {
