@@ -23,7 +23,8 @@
    then answer correctly), poison (answer correctly, but mark the process
    broken), crash-if-poisoned (raise SIGSEGV in a process marked broken,
    else answer correctly), bad-text (reject with a message of invalid UTF-8
-   and control characters, and the error name "mode\x1b[0m").
+   and control characters, and the error name "mode\x1b[0m"), slow (answer
+   correctly after 1.5 s).
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
@@ -66,6 +67,7 @@ typedef enum fault {
   FAULT_POISON,
   FAULT_CRASH_IF_POISONED,
   FAULT_BAD_TEXT,
+  FAULT_SLOW,
   FAULT_COUNT
 } fault;
 
@@ -92,7 +94,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "fork-orphan",
                                                      "poison",
                                                      "crash-if-poisoned",
-                                                     "bad-text"};
+                                                     "bad-text",
+                                                     "slow"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -320,6 +323,8 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;
   }
+  if (f == FAULT_SLOW)
+    nanosleep(&(struct timespec){1, 500 * 1000 * 1000}, NULL);
   if (f == FAULT_STDOUT) {
     printf("garbage on stdout from the mock plugin\n");
     fflush(stdout);

@@ -19,7 +19,7 @@ expect "wrong shape" grep -q 'wrong shape: expected \[1,1,2,1\], got \[1,2,1,1\]
 expect "wrong error name" sh -c "grep -A1 '^wrong-error: s2d/runner/wrong-error ' '$work/v.txt' | grep -q 'expected error mode_missing, got mode_invalid \\[S2D-V3\\]'"
 expect "json verdicts" grep -q '"missed-rejection":	1' "$work/v.json"
 expect "json wrong-rejection" grep -q '"verdict":	"wrong-rejection"' "$work/v.json"
-expect "junit counts" grep -q '<testsuites name="movconf" tests="7" failures="6" errors="0" skipped="0">' "$work/v.xml"
+junit_totals "$work/v.xml" 7 6 0 0
 expect "junit failure type" grep -q '<failure type="missed-rejection"' "$work/v.xml"
 expect "junit wrong-error" grep -q '<failure type="wrong-error"' "$work/v.xml"
 expect "json wrong-output" grep -q '"wrong-output":	2' "$work/v.json"

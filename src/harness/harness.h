@@ -206,6 +206,9 @@ typedef struct mc_run_report {
   mc_process_fault *process_faults;
   int n_process_faults;
   bool with_expectations; /* --expect was given */
+  /* A case that took at least this long is marked slow (0: none is). */
+  double slow_seconds;
+  double timeout_seconds; /* the run's --timeout, said beside slow cases (0: none) */
 } mc_run_report;
 
 /* Writes text to path; prints why and returns false when it cannot. */
@@ -293,6 +296,9 @@ typedef struct mc_runner {
   mc_expectations *expectations; /* NULL: none */
   mc_run_report *report;
   bool fail_fast; /* stop at the first case that makes the run fail */
+  /* A rejection of an invalid input passes only when it names the expected
+     error: one without a name becomes wrong-error. */
+  bool require_named_errors;
   /* Called after each case, e.g. for progress; may be NULL. */
   void (*observe)(void *ctx, const mc_run_report *r, const mc_case_result *latest);
   /* Called before each case runs, e.g. to name it in a progress line; may be NULL. */

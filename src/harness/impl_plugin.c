@@ -27,10 +27,11 @@
 /* How long a child that closed its socket gets to exit before it is killed. */
 #define EXIT_GRACE_SECONDS 2.0
 /* How long a child whose plugin left threads behind waits, when its
-   requests end, for a late write they make: once per child normally, and
-   shorter when every case has a child of its own. */
+   requests end, for a late write they make (the wait ends when they do):
+   once per child normally, and shorter when every case has a child of its
+   own. */
 #define SETTLE_MS 200
-#define SETTLE_PER_CASE_MS 20
+#define SETTLE_PER_CASE_MS 50
 /* After this many failed restarts in a row, cases are reported without trying again. */
 #define MAX_RESTART_FAILURES 3
 

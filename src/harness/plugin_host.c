@@ -731,9 +731,10 @@ static int thread_count(void) {
    wait (settle_ms), so that a late write they make is still reported (by the thread
    that faults: the main thread is idle) and charged to its case. */
 _Noreturn static void settle_and_exit(int settle_ms) {
-  if (thread_count() > 1) {
-    struct timespec wait = {settle_ms / 1000, (long)(settle_ms % 1000) * 1000 * 1000};
-    while (nanosleep(&wait, &wait) != 0 && errno == EINTR)
+  /* In steps of a millisecond: threads that end sooner end the wait. */
+  for (int waited = 0; waited < settle_ms && thread_count() > 1; waited++) {
+    struct timespec step = {0, 1000 * 1000};
+    while (nanosleep(&step, &step) != 0 && errno == EINTR)
       continue;
   }
   _exit(0);

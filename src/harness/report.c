@@ -55,6 +55,8 @@ typedef struct tally {
   int expected;          /* failures an expectation foresaw */
   int unexpected_passes; /* cases expected to fail that passed */
   int problems;          /* cases that make the run fail */
+  int unnamed_passes;    /* passes that were rejections without an error name */
+  int failed;            /* failures no expectation foresaw */
 } tally;
 
 static void count(tally *t, const mc_case_result *c) {
@@ -63,6 +65,8 @@ static void count(tally *t, const mc_case_result *c) {
   t->expected += c->expect == MC_EXPECT_MET;
   t->unexpected_passes += c->expect == MC_EXPECT_UNEXPECTED_PASS;
   t->problems += mc_case_result_is_problem(c);
+  t->unnamed_passes += c->verdict == MC_VERDICT_PASS && c->rejection == MC_REJECTION_UNNAMED;
+  t->failed += mc_verdict_is_failure(c->verdict) && c->expect != MC_EXPECT_MET;
 }
 
 static void tally_all(const mc_run_report *r, tally *per_op, tally *total) {
@@ -79,28 +83,39 @@ static void tally_all(const mc_run_report *r, tally *per_op, tally *total) {
 /* Columns: cases, pass, then only the verdicts that occurred. */
 typedef struct columns {
   bool verdict[MC_VERDICT_COUNT];
+  bool unnamed; /* some passes were rejections without an error name */
   bool expectations;
 } columns;
 
+#define UNNAMED_COLUMN "pass-unnamed"
+
+static int column_width(const char *name) {
+  return strlen(name) < 5 ? 5 : (int)strlen(name);
+}
+
 static void print_header(FILE *out, const columns *cols) {
   fprintf(out, "%-24s %6s", "operation", "cases");
-  for (int v = 0; v < MC_VERDICT_COUNT; v++)
+  for (int v = 0; v < MC_VERDICT_COUNT; v++) {
     if (cols->verdict[v])
-      fprintf(out, " %*s", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
-              verdict_names[v]);
+      fprintf(out, " %*s", column_width(verdict_names[v]), verdict_names[v]);
+    if (v == MC_VERDICT_PASS && cols->unnamed)
+      fprintf(out, " %s", UNNAMED_COLUMN);
+  }
   if (cols->expectations)
-    fprintf(out, " %8s %15s", "expected", "unexpected-pass");
+    fprintf(out, " %5s %5s", "xfail", "xpass");
   fprintf(out, "\n");
 }
 
 static void print_row(FILE *out, const char *name, const tally *t, const columns *cols) {
   fprintf(out, "%-24s %6d", name, t->cases);
-  for (int v = 0; v < MC_VERDICT_COUNT; v++)
+  for (int v = 0; v < MC_VERDICT_COUNT; v++) {
     if (cols->verdict[v])
-      fprintf(out, " %*d", (int)strlen(verdict_names[v]) < 5 ? 5 : (int)strlen(verdict_names[v]),
-              t->by_verdict[v]);
+      fprintf(out, " %*d", column_width(verdict_names[v]), t->by_verdict[v]);
+    if (v == MC_VERDICT_PASS && cols->unnamed)
+      fprintf(out, " %*d", column_width(UNNAMED_COLUMN), t->unnamed_passes);
+  }
   if (cols->expectations)
-    fprintf(out, " %8d %15d", t->expected, t->unexpected_passes);
+    fprintf(out, " %5d %5d", t->expected, t->unexpected_passes);
   fprintf(out, "\n");
 }
 
@@ -112,14 +127,21 @@ static void put_safe(FILE *out, const char *text) {
   free(safe);
 }
 
-/* "PREFIX: ID (FILE)" and a newline. */
-static void print_case_line(FILE *out, const char *prefix, const mc_case_result *c,
-                            const char *in_brackets) {
+static bool is_slow(const mc_run_report *r, const mc_case_result *c) {
+  return r->slow_seconds > 0 && c->seconds >= r->slow_seconds && c->verdict != MC_VERDICT_TIMEOUT;
+}
+
+/* "PREFIX: ID (FILE)", " (slow: 8.1 s)" when it was, and a newline. */
+static void print_case_line(FILE *out, const mc_run_report *r, const char *prefix,
+                            const mc_case_result *c, const char *in_brackets) {
   fprintf(out, "%s: ", prefix);
   put_safe(out, c->id);
   fputs(" (", out);
   put_safe(out, in_brackets);
-  fputs(")\n", out);
+  fputs(")", out);
+  if (is_slow(r, c))
+    fprintf(out, " (slow: %.1f s)", c->seconds);
+  fputs("\n", out);
 }
 
 static void print_indented(FILE *out, const char *before, const char *text, const char *after) {
@@ -128,24 +150,35 @@ static void print_indented(FILE *out, const char *before, const char *text, cons
   fputs(after, out);
 }
 
-static void print_case(FILE *out, const mc_case_result *c) {
+/* "  inputs data u8 [9,2,2,2]; block_size 2, mode "blocks_first"": what
+   the case is, so that a reader need not open its file. */
+static void print_inputs(FILE *out, const mc_case_result *c) {
+  print_indented(out, "  inputs ", c->inputs ? c->inputs : "", "");
+  if (c->attributes && *c->attributes)
+    print_indented(out, "; ", c->attributes, "");
+  fputs("\n", out);
+}
+
+static void print_case(FILE *out, const mc_run_report *r, const mc_case_result *c) {
   const char *verdict = mc_verdict_name(c->verdict);
   if (c->expect == MC_EXPECT_UNEXPECTED_PASS) {
-    print_case_line(out, "unexpected pass", c, c->file);
-    fprintf(out, "  expected %s: ", mc_verdict_name(c->expected_verdict));
+    print_case_line(out, r, "xpass", c, c->file);
+    fprintf(out, "  expected %s, but it passed: ", mc_verdict_name(c->expected_verdict));
     print_indented(out, "", c->expect_reason, "\n");
   } else if (c->expect == MC_EXPECT_OTHER_FAILURE) {
-    print_case_line(out, verdict, c, c->file);
+    print_case_line(out, r, verdict, c, c->file);
     print_indented(out, "  ", c->detail, "\n");
     fprintf(out, "  (expected %s: ", mc_verdict_name(c->expected_verdict));
     print_indented(out, "", c->expect_reason, ")\n");
+    print_inputs(out, c);
   } else if (c->expect == MC_EXPECT_MET) {
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "expected %s", verdict);
-    print_case_line(out, prefix, c, c->expect_reason);
+    snprintf(prefix, sizeof prefix, "xfail %s", verdict);
+    print_case_line(out, r, prefix, c, c->expect_reason);
   } else {
-    print_case_line(out, verdict, c, c->file);
+    print_case_line(out, r, verdict, c, c->file);
     print_indented(out, "  ", c->detail, "\n");
+    print_inputs(out, c);
   }
 }
 
@@ -156,19 +189,147 @@ int mc_report_unattributed_faults(const mc_run_report *r) {
   return n;
 }
 
-void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out) {
-  for (int i = 0; list_failures && i < r->count; i++) {
-    const mc_case_result *c = &r->results[i];
-    if (mc_verdict_is_failure(c->verdict) || c->expect == MC_EXPECT_UNEXPECTED_PASS)
-      print_case(out, c);
+/* ---- the failure list: grouped, the most diagnostic first ---- */
+
+static bool is_listed(const mc_case_result *c) {
+  return mc_verdict_is_failure(c->verdict) || c->expect == MC_EXPECT_UNEXPECTED_PASS;
+}
+
+static int compare_int(long long a, long long b) {
+  return (a > b) - (a < b);
+}
+
+/* Problems before foreseen failures; then by operation and verdict (the
+   groups); within a group index-filled cases first (their detail says
+   which input element each wrong value came from), small before large,
+   then by rank, mode and type; the run's order last. */
+static int compare_listed(const void *pa, const void *pb) {
+  const mc_case_result *a = *(const mc_case_result *const *)pa;
+  const mc_case_result *b = *(const mc_case_result *const *)pb;
+  int d = compare_int(a->expect == MC_EXPECT_MET, b->expect == MC_EXPECT_MET);
+  if (!d)
+    d = compare_int(a->op, b->op);
+  if (!d)
+    d = compare_int(a->expect == MC_EXPECT_UNEXPECTED_PASS, b->expect == MC_EXPECT_UNEXPECTED_PASS);
+  if (!d)
+    d = compare_int(a->verdict, b->verdict);
+  if (!d)
+    d = compare_int(!a->index_filled, !b->index_filled);
+  if (!d)
+    d = compare_int(a->elements, b->elements);
+  if (!d)
+    d = compare_int(a->rank, b->rank);
+  if (!d)
+    d = strcmp(a->mode, b->mode);
+  if (!d)
+    d = compare_int(a->data_type, b->data_type);
+  return d ? d : compare_int(a - b, 0); /* a and b point into one array */
+}
+
+/* The group a listed case heads or continues: "SpaceToDepth-1: crash". */
+static void group_name(const mc_case_result *c, char *buf, size_t n) {
+  const char *what = c->expect == MC_EXPECT_MET               ? "xfail"
+                     : c->expect == MC_EXPECT_UNEXPECTED_PASS ? "xpass"
+                                                              : mc_verdict_name(c->verdict);
+  snprintf(buf, n, "%s: %s", mc_op_name((mc_op)c->op), what);
+}
+
+static int group_size(const mc_case_result *const *sorted, int n, int from) {
+  char head[128], other[128];
+  group_name(sorted[from], head, sizeof head);
+  int k = from + 1;
+  for (; k < n; k++) {
+    group_name(sorted[k], other, sizeof other);
+    if (strcmp(head, other) != 0)
+      break;
   }
+  return k - from;
+}
+
+static void print_failures(FILE *out, const mc_run_report *r) {
+  const mc_case_result **sorted = malloc((size_t)(r->count ? r->count : 1) * sizeof *sorted);
+  if (!sorted)
+    return;
+  int n = 0;
+  for (int i = 0; i < r->count; i++)
+    if (is_listed(&r->results[i]))
+      sorted[n++] = &r->results[i];
+  if (n > 1)
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_listed);
+  for (int i = 0; i < n;) {
+    int size = group_size(sorted, n, i);
+    char head[128];
+    group_name(sorted[i], head, sizeof head);
+    fprintf(out, "== %s (%d case%s) ==\n", head, size, size == 1 ? "" : "s");
+    for (int k = i; k < i + size; k++)
+      print_case(out, r, sorted[k]);
+    i += size;
+  }
+  free(sorted);
+}
+
+/* ---- slow cases ---- */
+
+#define SLOWEST_SHOWN 5
+
+static int compare_slower(const void *pa, const void *pb) {
+  const mc_case_result *a = *(const mc_case_result *const *)pa;
+  const mc_case_result *b = *(const mc_case_result *const *)pb;
+  return (a->seconds < b->seconds) - (a->seconds > b->seconds);
+}
+
+/* "slow: 2 cases took 2.0 s or more (--timeout 10 s): ID 8.12 s, ..." */
+static void print_slow(FILE *out, const mc_run_report *r) {
+  const mc_case_result **slow = malloc((size_t)(r->count ? r->count : 1) * sizeof *slow);
+  if (!slow)
+    return;
+  int n = 0;
+  for (int i = 0; i < r->count; i++)
+    if (is_slow(r, &r->results[i]))
+      slow[n++] = &r->results[i];
+  if (n > 0) {
+    qsort(slow, (size_t)n, sizeof *slow, compare_slower);
+    fprintf(out, "slow: %d case%s took %.1f s or more", n, n == 1 ? "" : "s", r->slow_seconds);
+    if (r->timeout_seconds > 0)
+      fprintf(out, " (--timeout %g s)", r->timeout_seconds);
+    for (int k = 0; k < n && k < SLOWEST_SHOWN; k++) {
+      print_indented(out, k ? ", " : ": ", slow[k]->id, "");
+      fprintf(out, " %.2f s", slow[k]->seconds);
+    }
+    fputs(n > SLOWEST_SHOWN ? ", ...\n" : "\n", out);
+  }
+  free(slow);
+}
+
+/* ---- the table and the summary line ---- */
+
+static void print_summary_line(FILE *out, const mc_run_report *r, const tally *total) {
+  fprintf(out, "\n%d passed", total->by_verdict[MC_VERDICT_PASS]);
+  if (total->unnamed_passes)
+    fprintf(out, " (%d only rejected, without naming the error: the reason was not checked)",
+            total->unnamed_passes);
+  fprintf(out, ", %d failed", total->failed);
+  if (r->with_expectations)
+    fprintf(out, ", %d xfail, %d xpass", total->expected, total->unexpected_passes);
+  fprintf(out, ", %d unsupported", total->by_verdict[MC_VERDICT_UNSUPPORTED]);
+  if (r->n_process_faults)
+    fprintf(out, ", %d process faults", r->n_process_faults);
+  if (r->n_load_errors)
+    fprintf(out, ", %d invalid case files", r->n_load_errors);
+  fprintf(out, "\n");
+}
+
+void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out) {
+  if (list_failures)
+    print_failures(out, r);
   for (int i = 0; i < r->n_process_faults; i++)
     print_indented(out, "process fault: ", r->process_faults[i].detail, "\n");
   for (int i = 0; i < r->n_load_errors; i++)
     print_indented(out, "invalid case file: ", r->load_errors[i], "\n");
+  print_slow(out, r);
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
-  columns cols = {.expectations = r->with_expectations};
+  columns cols = {.expectations = r->with_expectations, .unnamed = total.unnamed_passes > 0};
   cols.verdict[MC_VERDICT_PASS] = true;
   for (int v = 0; v < MC_VERDICT_COUNT; v++)
     cols.verdict[v] = cols.verdict[v] || total.by_verdict[v] > 0;
@@ -178,19 +339,10 @@ void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out
     if (per_op[op].cases > 0)
       print_row(out, mc_op_name((mc_op)op), &per_op[op], &cols);
   print_row(out, "total", &total, &cols);
-  int failed = 0;
-  for (int v = 0; v < MC_VERDICT_COUNT; v++)
-    failed += mc_verdict_is_failure((mc_verdict)v) ? total.by_verdict[v] : 0;
-  fprintf(out, "\n%d passed, %d failed, %d unsupported", total.by_verdict[MC_VERDICT_PASS], failed,
-          total.by_verdict[MC_VERDICT_UNSUPPORTED]);
-  if (r->with_expectations)
-    fprintf(out, " (%d failures expected, %d unexpected passes)", total.expected,
-            total.unexpected_passes);
-  if (r->n_process_faults)
-    fprintf(out, ", %d process faults", r->n_process_faults);
-  if (r->n_load_errors)
-    fprintf(out, ", %d invalid case files", r->n_load_errors);
-  fprintf(out, "\n");
+  if (cols.unnamed)
+    fprintf(out, "(" UNNAMED_COLUMN ": passes that only rejected an invalid input, without naming "
+                 "movconf's error; --require-named-errors fails them)\n");
+  print_summary_line(out, r, &total);
 }
 
 /* ---- JSON ---- */
@@ -232,7 +384,7 @@ static void add_safe_string(cJSON *obj, const char *key, const char *text) {
   free(safe);
 }
 
-static cJSON *json_case(const mc_case_result *c) {
+static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
   cJSON *item = cJSON_CreateObject();
   add_safe_string(item, "id", c->id);
   cJSON_AddStringToObject(item, "op", mc_op_name((mc_op)c->op));
@@ -248,6 +400,12 @@ static cJSON *json_case(const mc_case_result *c) {
     cJSON_AddStringToObject(x, "outcome", expect_state_name(c->expect));
   }
   cJSON_AddBoolToObject(item, "problem", mc_case_result_is_problem(c));
+  cJSON_AddBoolToObject(item, "slow", is_slow(r, c));
+  cJSON_AddNumberToObject(item, "seconds", c->seconds);
+  if (c->inputs)
+    add_safe_string(item, "inputs", c->inputs);
+  if (c->attributes)
+    add_safe_string(item, "attributes", c->attributes);
   if (c->rejection != MC_REJECTION_NONE)
     cJSON_AddStringToObject(item, "rejection",
                             c->rejection == MC_REJECTION_NAMED ? "named" : "unnamed");
@@ -277,11 +435,22 @@ bool mc_report_write_json(const mc_run_report *r, FILE *out) {
   cJSON_AddNumberToObject(summary, "expected_failures", total.expected);
   cJSON_AddNumberToObject(summary, "unexpected_passes", total.unexpected_passes);
   cJSON_AddNumberToObject(summary, "problems", total.problems);
+  cJSON_AddNumberToObject(summary, "failed", total.failed);
+  cJSON_AddNumberToObject(summary, "unnamed_rejection_passes", total.unnamed_passes);
+  double seconds = 0;
+  int slow = 0;
+  for (int i = 0; i < r->count; i++) {
+    seconds += r->results[i].seconds;
+    slow += is_slow(r, &r->results[i]);
+  }
+  cJSON_AddNumberToObject(summary, "seconds", seconds);
+  cJSON_AddNumberToObject(summary, "slow", slow);
+  cJSON_AddNumberToObject(summary, "slow_seconds", r->slow_seconds);
   cJSON_AddNumberToObject(summary, "invalid_files", r->n_load_errors);
   cJSON_AddNumberToObject(summary, "process_faults", r->n_process_faults);
   cJSON *cases = cJSON_AddArrayToObject(root, "cases");
   for (int i = 0; i < r->count; i++)
-    cJSON_AddItemToArray(cases, json_case(&r->results[i]));
+    cJSON_AddItemToArray(cases, json_case(r, &r->results[i]));
   cJSON *errors = cJSON_AddArrayToObject(root, "invalid_files");
   for (int i = 0; i < r->n_load_errors; i++) {
     char *safe = mc_safe_text(r->load_errors[i]);
@@ -354,6 +523,9 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
   xml_escaped(f, mc_op_name((mc_op)c->op));
   fputs("\" name=\"", f);
   xml_escaped(f, c->id);
+  fputs("\" file=\"", f);
+  xml_escaped(f, c->file);
+  fprintf(f, "\" time=\"%.6f", c->seconds);
   junit_kind kind = junit_kind_of(c);
   if (kind == JUNIT_PASSED) {
     fputs("\"/>\n", f);
@@ -384,11 +556,13 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
 
 typedef struct junit_counts {
   int tests, failures, errors, skipped;
+  double seconds;
 } junit_counts;
 
 static void junit_count(junit_counts *n, const mc_case_result *c) {
   junit_kind k = junit_kind_of(c);
   n->tests++;
+  n->seconds += c->seconds;
   n->failures += k == JUNIT_FAILURE;
   n->errors += k == JUNIT_ERROR;
   n->skipped += k == JUNIT_SKIPPED;
@@ -418,17 +592,17 @@ bool mc_report_write_junit(const mc_run_report *r, FILE *f) {
   }
   fprintf(f,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"movconf\" tests=\"%d\" "
-          "failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+          "failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.6f\">\n",
           total.tests + r->n_load_errors + r->n_process_faults, total.failures,
-          total.errors + r->n_load_errors + r->n_process_faults, total.skipped);
+          total.errors + r->n_load_errors + r->n_process_faults, total.skipped, total.seconds);
   for (int op = 0; op < MC_OP_COUNT; op++) {
     const junit_counts *n = &per_op[op];
     if (n->tests == 0)
       continue;
     fprintf(f,
             "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" "
-            "skipped=\"%d\">\n",
-            mc_op_name((mc_op)op), n->tests, n->failures, n->errors, n->skipped);
+            "skipped=\"%d\" time=\"%.6f\">\n",
+            mc_op_name((mc_op)op), n->tests, n->failures, n->errors, n->skipped, n->seconds);
     for (int i = 0; i < r->count; i++)
       if (r->results[i].op == op)
         write_junit_case(f, &r->results[i]);

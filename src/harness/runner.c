@@ -265,6 +265,16 @@ static void result_for(mc_runner *run, const mc_case *c, int index, mc_impl_resu
     check_crash_alone(run, c, index, r);
 }
 
+/* --require-named-errors: a rejection without an error name does not
+   show that the input was rejected for the right reason. */
+static void require_named_error(mc_case_result *res, const mc_case *c) {
+  if (res->verdict != MC_VERDICT_PASS || res->rejection != MC_REJECTION_UNNAMED)
+    return;
+  res->verdict = MC_VERDICT_WRONG_ERROR;
+  res->detail = mc_strdupf("rejected without naming an error (--require-named-errors); expected %s",
+                           mc_status_name(c->expected_error));
+}
+
 /* What the case is, for failure lines, grouping and --summary-by. */
 static void describe_case(mc_case_result *res, const mc_case *c) {
   res->inputs = mc_case_inputs_text(c);
@@ -290,6 +300,8 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   describe_case(res, c);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
   res->rejection = mc_judge_rejection(run->impl, &result);
+  if (run->require_named_errors)
+    require_named_error(res, c);
   mc_tensor_free(&result.output);
   res->id = mc_strdupf("%s", c->id);
   res->file = mc_strdupf("%s", file);
