@@ -96,9 +96,10 @@ typedef struct run_options {
   char **paths;
 } run_options;
 
-/* Ten seconds: the slowest case of every tier takes well under a second with
-   the built-in kernels and about 3 s with the literal oracle, so a timeout
-   means a hang, not a slow implementation; --slow marks the slow ones. */
+/* Ten seconds: the slowest case of any tier takes about 0.3 s with the
+   built-in kernels or the oracle and about 4 s through a process adapter
+   (base64 over a pipe), so a timeout most likely means a hang; --slow marks
+   the slow ones (spec/runner.md, "Slow cases"). */
 #define DEFAULT_TIMEOUT_SECONDS 10.0
 #define DEFAULT_SLOW_SECONDS 2.0
 #define DEFAULT_MEMORY_LIMIT_MB 4096
