@@ -6,7 +6,10 @@
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
 # (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
 # score (tools/mutation.py) and a short libFuzzer campaign (tools/fuzz_campaign.py)
-# when clang's libFuzzer is installed. Run tools/bootstrap.sh first.
+# when clang's libFuzzer is installed. The clang build leaves the
+# third-party adapters (CTest label adapters: the same JavaScript and Python
+# processes, whatever compiled movconf) to the gcc build. Run
+# tools/bootstrap.sh first.
 set -eu
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
