@@ -1,5 +1,6 @@
 #!/bin/sh
-# movconf run refuses what it cannot honour before running any case (exit
+# movconf run (and, for MOVCONF_THREADS, every command that runs kernels)
+# refuses what it cannot honour before running any case (exit
 # 2): a MOVCONF_THREADS the kernels would silently ignore, an output cap
 # beyond int64 (adapters read it as one), report paths that cannot be
 # written; and "-" puts a report on standard output, the table on stderr.
@@ -27,6 +28,17 @@ MOVCONF_THREADS=2 run >"$work/threads-ok.txt" 2>&1
 expect "MOVCONF_THREADS=2: the run goes on (7 cases)" grep -Eq '^total +7 ' "$work/threads-ok.txt"
 MOVCONF_THREADS=abc run --threads 2 >/dev/null 2>&1
 expect "--threads overrides a bad MOVCONF_THREADS: not exit 2" test $? -ne 2
+# Every command that runs the kernels holds MOVCONF_THREADS to the same rule.
+for command in "bench --quick --filter nothing-matches" "fuzz --runs 1" \
+    "show s2d/mock/1-u8 --impl optimized $cases"; do
+  # shellcheck disable=SC2086 # the command's words
+  MOVCONF_THREADS=abc "$movconf" $command >/dev/null 2>"$work/threads-cmd.txt"
+  code=$?
+  expect "MOVCONF_THREADS=abc movconf ${command%% *}: exit 2, not $code" test "$code" -eq 2
+  expect "MOVCONF_THREADS=abc movconf ${command%% *}: says why" \
+    grep -q "^movconf ${command%% *}: MOVCONF_THREADS takes a number from 1 to 1024, not 'abc'" \
+    "$work/threads-cmd.txt"
+done
 
 for value in 18446744073709551616 18446744073709551615 9223372036854775808 99999999999999999999999 -1 1e9; do
   run --max-output-bytes "$value" >"$work/cap.txt" 2>&1

@@ -146,6 +146,8 @@ int mc_cmd_bench(int argc, char **argv) {
   mc_bench_options o;
   bool list;
   int status = parse_bench_options(argc, argv, &o, &list);
+  if (status < 0)
+    status = mc_check_threads_environment("bench", o.threads);
   if (status >= 0)
     return status;
   if (list) {

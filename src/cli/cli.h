@@ -42,6 +42,11 @@ void mc_suggest_op(const char *text);
 bool mc_parse_size(const char *text, size_t *out);
 bool mc_parse_seconds(const char *text, double max, double *out);
 bool mc_parse_threads(const char *text, int *out);
+/* MOVCONF_THREADS is read by the optimized kernels, which would quietly
+   fall back to the CPU count on a value they cannot use: held to the rules
+   of --threads, before any kernel runs, unless --threads was given
+   (threads_option > 0). -1 to go on, else 2 (said on stderr). */
+int mc_check_threads_environment(const char *command, int threads_option);
 
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */

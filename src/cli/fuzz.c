@@ -219,6 +219,8 @@ static void on_progress(void *ctx, const mc_fuzz_stats *s) {
 int mc_cmd_fuzz(int argc, char **argv) {
   fuzz_cli f;
   int status = parse_fuzz_options(argc, argv, &f);
+  if (status < 0)
+    status = mc_check_threads_environment("fuzz", f.impl.threads);
   if (status >= 0)
     return status;
   progress prog = {.on = isatty(STDERR_FILENO) != 0, .start = mc_now_seconds()};

@@ -39,6 +39,16 @@ bool mc_parse_threads(const char *text, int *out) {
   return true;
 }
 
+int mc_check_threads_environment(const char *command, int threads_option) {
+  const char *env = getenv("MOVCONF_THREADS");
+  int threads;
+  if (!env || !*env || threads_option > 0 || mc_parse_threads(env, &threads)) /* empty: unset */
+    return -1;
+  fprintf(stderr, "movconf %s: MOVCONF_THREADS takes a number from 1 to 1024, not '%s'\n", command,
+          env);
+  return 2;
+}
+
 size_t mc_edit_distance(const char *a, const char *b) {
   size_t n = strlen(b), row[65];
   if (n > 64 || strlen(a) > 64)

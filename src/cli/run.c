@@ -217,18 +217,6 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
   return NULL;
 }
 
-/* MOVCONF_THREADS is read by the optimized kernels, which would quietly
-   fall back to the CPU count on a value they cannot use: held to the rules
-   of --threads here, before any kernel runs. Returns -1 to go on, else 2. */
-static int check_environment(const run_options *o) {
-  const char *env = getenv("MOVCONF_THREADS");
-  int threads;
-  if (!env || !*env || o->threads > 0 || mc_parse_threads(env, &threads)) /* empty: unset */
-    return -1;
-  fprintf(stderr, "movconf run: MOVCONF_THREADS takes a number from 1 to 1024, not '%s'\n", env);
-  return 2;
-}
-
 /* Returns -1 to go on, else the exit status. */
 static int parse_run_options(int argc, char **argv, run_options *o) {
   *o = (run_options){.impl = "optimized",
@@ -266,7 +254,7 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   }
   o->paths = argv + optind;
   o->n_paths = argc - optind;
-  return check_environment(o);
+  return mc_check_threads_environment("run", o->threads);
 }
 
 /* ---- progress on a terminal, at most ten updates a second ---- */

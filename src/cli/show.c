@@ -108,6 +108,8 @@ static int show_matches(const show_options *o, const mc_path_list *files, mc_imp
 int mc_cmd_show(int argc, char **argv) {
   show_options o;
   int status = parse_show_options(argc, argv, &o);
+  if (status < 0)
+    status = mc_check_threads_environment("show", o.impl_options.threads);
   if (status >= 0)
     return status;
   mc_path_list files;
