@@ -38,9 +38,11 @@ const char *mc_op_suggestion(const char *text);
 void mc_suggest_op(const char *text);
 
 /* Option values: a byte or MiB count (digits only); seconds from 0 to
-   max; a thread count from 1 to 1024. False when the text is not one. */
+   max; a whole number from min to max; a thread count from 1 to 1024.
+   False when the text is not one. */
 bool mc_parse_size(const char *text, size_t *out);
 bool mc_parse_seconds(const char *text, double max, double *out);
+bool mc_parse_count(const char *text, int min, int max, int *out);
 bool mc_parse_threads(const char *text, int *out);
 /* MOVCONF_THREADS is read by the optimized kernels, which would quietly
    fall back to the CPU count on a value they cannot use: held to the rules

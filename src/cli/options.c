@@ -30,10 +30,11 @@ bool mc_parse_seconds(const char *text, double max, double *out) {
   return true;
 }
 
-bool mc_parse_threads(const char *text, int *out) {
+bool mc_parse_count(const char *text, int min, int max, int *out) {
   char *end;
+  errno = 0;
   long n = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || n < 1 || n > 1024)
+  if (*text == '\0' || *end != '\0' || errno == ERANGE || n < min || n > max)
     return false;
   *out = (int)n;
   return true;
@@ -47,6 +48,10 @@ int mc_check_threads_environment(const char *command, int threads_option) {
   fprintf(stderr, "movconf %s: MOVCONF_THREADS takes a number from 1 to 1024, not '%s'\n", command,
           env);
   return 2;
+}
+
+bool mc_parse_threads(const char *text, int *out) {
+  return mc_parse_count(text, 1, 1024, out);
 }
 
 size_t mc_edit_distance(const char *a, const char *b) {

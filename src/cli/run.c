@@ -1,6 +1,7 @@
 /* movconf run: options, then the harness runs every selected case. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "common/clock.h"
+#include "cli/run_live.h"
 
 static const char run_usage[] =
     "usage: movconf run [options] [PATHS...]\n"
@@ -56,14 +57,25 @@ static const char run_usage[] =
     "  --expect-granularity G  case (default): one entry per failing case; group: one per\n"
     "                          generator group whose cases that ran all failed the same way\n"
     "  --fail-fast             stop at the first case that fails the run\n"
+    "  --max-failures N        stop once N cases have failed the run\n"
+    "  --max-timeouts N        stop after N timeouts (a hanging implementation costs N\n"
+    "                          times --timeout, not every case)\n"
+    "  --time-limit SECONDS    start no case after this long (a case under way is\n"
+    "                          bounded by --timeout); a run that stops early says why\n"
+    "                          after the table and exits 1\n"
     "\n"
     "output:\n"
     "  --json FILE             also write the results as JSON ('-': standard output, the\n"
     "                          table then goes to standard error)\n"
     "  --junit FILE            also write the results as JUnit XML ('-' as for --json)\n"
-    "  --quiet                 print only the summary table, not each failure\n"
+    "  --quiet                 print only the summary table, not each failure (neither\n"
+    "                          at the end nor, on standard error, as it happens)\n"
     "  --slow SECONDS          mark cases that took this long or longer as slow (default 2;\n"
     "                          0: never), so that slow is told apart from a hang\n"
+    "  --summary-by KEY        after the table, where failures cluster: one row per\n"
+    "                          rank, type (of the data input), mode (or auto_pad) or\n"
+    "                          file, with cases, pass, failed and xfail; may be repeated\n"
+    "                          (the tables come in the order rank, type, mode, file)\n"
     "  -h, --help              show this text\n"
     "\n"
     "Verdicts: pass; wrong-output (right shape, wrong type or bytes); wrong-shape;\n"
@@ -89,9 +101,12 @@ typedef struct run_options {
   const char *tier; /* which folders when no path is given; NULL: default */
   bool sanitize;    /* --sanitize address */
   const char *write_expect_path;
-  bool expect_by_group; /* --expect-granularity group */
   bool require_named_errors;
   double slow_seconds;
+  bool expect_by_group;                  /* --expect-granularity group */
+  int max_failures, max_timeouts;        /* 0: no limit */
+  double time_limit;                     /* 0: none */
+  bool summary_by[MC_SUMMARY_KEY_COUNT]; /* the breakdowns asked for */
   int n_paths;
   char **paths;
 } run_options;
@@ -105,6 +120,7 @@ typedef struct run_options {
 #define DEFAULT_MEMORY_LIMIT_MB 4096
 #define MAX_TIMEOUT_SECONDS 86400.0
 #define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
+#define MAX_TIME_LIMIT_SECONDS (7 * 86400.0)
 
 enum {
   OPT_IMPL = 256,
@@ -126,7 +142,11 @@ enum {
   OPT_WRITE_EXPECT,
   OPT_EXPECT_GRANULARITY,
   OPT_REQUIRE_NAMED_ERRORS,
-  OPT_SLOW
+  OPT_SLOW,
+  OPT_MAX_FAILURES,
+  OPT_MAX_TIMEOUTS,
+  OPT_TIME_LIMIT,
+  OPT_SUMMARY_BY
 };
 
 static const struct option run_long_options[] = {
@@ -150,8 +170,34 @@ static const struct option run_long_options[] = {
     {"expect-granularity", required_argument, NULL, OPT_EXPECT_GRANULARITY},
     {"require-named-errors", no_argument, NULL, OPT_REQUIRE_NAMED_ERRORS},
     {"slow", required_argument, NULL, OPT_SLOW},
+    {"max-failures", required_argument, NULL, OPT_MAX_FAILURES},
+    {"max-timeouts", required_argument, NULL, OPT_MAX_TIMEOUTS},
+    {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+    {"summary-by", required_argument, NULL, OPT_SUMMARY_BY},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
+
+/* The options that end a run early or add to its report; the problem
+   with the value, or NULL. */
+static const char *apply_triage_option(run_options *o, int opt, const char *value) {
+  mc_summary_key key;
+  switch (opt) {
+  case OPT_MAX_FAILURES:
+    return mc_parse_count(value, 1, INT_MAX, &o->max_failures) ? NULL : "takes a number from 1 up";
+  case OPT_MAX_TIMEOUTS:
+    return mc_parse_count(value, 1, INT_MAX, &o->max_timeouts) ? NULL : "takes a number from 1 up";
+  case OPT_TIME_LIMIT:
+    return mc_parse_seconds(value, MAX_TIME_LIMIT_SECONDS, &o->time_limit)
+               ? NULL
+               : "takes seconds from 0 (no limit) to 604800";
+  case OPT_SUMMARY_BY:
+    if (!mc_summary_key_from_name(value, &key))
+      return "takes rank, type, mode or file";
+    o->summary_by[key] = true;
+    return NULL;
+  }
+  return NULL;
+}
 
 /* Applies an option that takes a value; the problem with the value, or NULL. */
 static const char *apply_value_option(run_options *o, int opt, const char *value) {
@@ -214,7 +260,7 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
                ? NULL
                : "takes a byte count from 0 to 9223372036854775807";
   }
-  return NULL;
+  return apply_triage_option(o, opt, value);
 }
 
 /* Returns -1 to go on, else the exit status. */
@@ -257,39 +303,8 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   return mc_check_threads_environment("run", o->threads);
 }
 
-/* ---- progress on a terminal, at most ten updates a second ---- */
-
-typedef struct progress {
-  bool on;
-  bool shown;
-  double last;
-  int file, files;
-} progress;
-
-static void show_progress(progress *p, const mc_run_report *r, bool final) {
-  if (!p->on)
-    return;
-  double now = mc_now_seconds();
-  if (!final && now - p->last < 0.1)
-    return;
-  if (final && !p->shown)
-    return;
-  int problems = 0;
-  for (int i = 0; i < r->count; i++)
-    problems += mc_case_result_is_problem(&r->results[i]);
-  fprintf(stderr, "\r[file %d/%d] %d cases, %d failed%s", p->file, p->files, r->count, problems,
-          final ? "\n" : "");
-  p->last = now;
-  p->shown = true;
-}
-
-static void observe_case(void *ctx, const mc_run_report *r, const mc_case_result *latest) {
-  (void)latest;
-  show_progress(ctx, r, false);
-}
-
-/* Exit status of a finished run: 0 only when nothing is a problem and at
-   least one case actually ran. */
+/* Exit status of a finished run: 0 only when nothing is a problem, at
+   least one case actually ran and the run was not stopped early. */
 static int run_status(const mc_run_report *r) {
   int ran = 0, problems = 0;
   for (int i = 0; i < r->count; i++) {
@@ -301,7 +316,7 @@ static int run_status(const mc_run_report *r) {
   else if (ran == 0)
     fputs("movconf run: the implementation supports none of the selected cases\n", stderr);
   problems += mc_report_unattributed_faults(r);
-  return problems == 0 && r->n_load_errors == 0 && ran > 0 ? 0 : 1;
+  return problems == 0 && r->n_load_errors == 0 && ran > 0 && !r->stopped_early ? 0 : 1;
 }
 
 static void warn_unused_expectations(const mc_expectations *e) {
@@ -369,6 +384,28 @@ static bool open_reports(const run_options *o, report_files *r) {
   return true;
 }
 
+/* After the table: the breakdowns asked for, then why the run stopped. */
+static void print_after_table(const run_options *o, const mc_run_report *r, FILE *out) {
+  for (int k = 0; k < MC_SUMMARY_KEY_COUNT; k++)
+    if (o->summary_by[k])
+      mc_report_print_breakdown(r, (mc_summary_key)k, out);
+  if (r->stopped_early) {
+    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
+    fprintf(out, "\n%s\n", safe);
+    free(safe);
+  }
+}
+
+/* Every file in turn; once the run has stopped the rest are only counted. */
+static void run_files(mc_runner *runner, mc_live *live, const mc_path_list *files) {
+  for (int i = 0; i < files->count; i++) {
+    live->file = i + 1;
+    mc_run_file(runner, files->paths[i]);
+  }
+  mc_runner_finish(runner);
+  mc_live_finish(live);
+}
+
 static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations) {
   mc_impl_options impl_options = {.max_output_bytes = o->max_output_bytes,
                                   .threads = o->threads,
@@ -393,23 +430,25 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                           .with_expectations = expectations != NULL,
                           .slow_seconds = o->slow_seconds,
                           .timeout_seconds = o->timeout_seconds};
-  progress prog = {.on = isatty(STDERR_FILENO) != 0, .files = files->count};
+  mc_live live = {.report = &report,
+                  .progress = isatty(STDERR_FILENO) != 0,
+                  .announce = !o->quiet,
+                  .files = files->count};
   mc_runner runner = {.impl = impl,
                       .filter = o->filter,
                       .expectations = expectations,
                       .report = &report,
                       .fail_fast = o->fail_fast,
                       .require_named_errors = o->require_named_errors,
-                      .observe = observe_case,
-                      .observer_ctx = &prog};
-  bool go_on = true;
-  for (int i = 0; i < files->count && go_on; i++) {
-    prog.file = i + 1;
-    go_on = mc_run_file(&runner, files->paths[i]);
-  }
-  mc_runner_finish(&runner);
-  show_progress(&prog, &report, true);
+                      .max_failures = o->max_failures,
+                      .max_timeouts = o->max_timeouts,
+                      .time_limit = o->time_limit,
+                      .observe = mc_live_observe,
+                      .starting = mc_live_starting,
+                      .observer_ctx = &live};
+  run_files(&runner, &live, files);
   mc_report_print_table(&report, !o->quiet, out.table);
+  print_after_table(o, &report, out.table);
   warn_unused_expectations(expectations);
   if (o->write_expect_path) {
     int entries = mc_expectations_write(&report, o->write_expect_path, o->expect_by_group);

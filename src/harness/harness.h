@@ -209,6 +209,10 @@ typedef struct mc_run_report {
   /* A case that took at least this long is marked slow (0: none is). */
   double slow_seconds;
   double timeout_seconds; /* the run's --timeout, said beside slow cases (0: none) */
+  /* Why the run stopped before its last selected case, e.g. "stopped early:
+     3 failures reached --max-failures 3; 41 selected cases did not run"
+     (heap); NULL when it ran to the end. */
+  char *stopped_early;
 } mc_run_report;
 
 /* Writes text to path; prints why and returns false when it cannot. */
@@ -228,6 +232,23 @@ bool mc_report_write_json(const mc_run_report *r, FILE *out);
 bool mc_report_write_junit(const mc_run_report *r, FILE *out);
 /* Number of process faults without a culprit case: each fails the run. */
 int mc_report_unattributed_faults(const mc_run_report *r);
+
+/* --summary-by: what a breakdown of the results groups cases by. */
+typedef enum mc_summary_key {
+  MC_SUMMARY_RANK, /* rank of the data input */
+  MC_SUMMARY_TYPE, /* element type of the data input */
+  MC_SUMMARY_MODE, /* the op's string attribute (mode, auto_pad) */
+  MC_SUMMARY_FILE, /* case file */
+  MC_SUMMARY_KEY_COUNT
+} mc_summary_key;
+
+/* "rank", "type", "mode" or "file"; false for any other name. */
+bool mc_summary_key_from_name(const char *name, mc_summary_key *key);
+const char *mc_summary_key_name(mc_summary_key key);
+/* Where failures cluster: one row per value of key with its cases, passes,
+   failed (cases that make the run fail) and xfail (expected failures),
+   most failed first, then by value. */
+void mc_report_print_breakdown(const mc_run_report *r, mc_summary_key key, FILE *out);
 
 /* ---- judging one case ---- */
 
@@ -299,6 +320,12 @@ typedef struct mc_runner {
   /* A rejection of an invalid input passes only when it names the expected
      error: one without a name becomes wrong-error. */
   bool require_named_errors;
+  /* Stop limits, checked before each case (0: none); the report's
+     stopped_early says which one stopped the run. */
+  int max_failures;  /* cases that made the run fail */
+  int max_timeouts;  /* cases with the verdict timeout */
+  double time_limit; /* seconds from the first mc_run_file (a case under way is
+                        bounded by the implementation's own timeout) */
   /* Called after each case, e.g. for progress; may be NULL. */
   void (*observe)(void *ctx, const mc_run_report *r, const mc_case_result *latest);
   /* Called before each case runs, e.g. to name it in a progress line; may be NULL. */
@@ -311,15 +338,22 @@ typedef struct mc_runner {
   int n_window, window_cap;
   const mc_case_file *file; /* the file being run, so re-runs need not load it again */
   const char *file_path;
+  double started; /* mc_now_seconds() at the first mc_run_file */
+  int n_problems; /* cases that make the run fail, late charges included */
+  int n_timeouts; /* cases with the verdict timeout */
+  long not_run;   /* selected cases left out once the run stopped */
 } mc_runner;
 
 /* Runs one case, judges it, applies its expectation and appends the result
    to the report; returns that result (valid until the next case). */
 const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file);
 /* Loads a case file and runs its selected cases; a file that does not load
-   is recorded in the report. False when fail_fast stopped the run. */
+   is recorded in the report. False when the run has stopped (fail_fast or
+   a stop limit); once stopped, it only counts the file's selected cases as
+   not run, so call it for every file to have them counted. */
 bool mc_run_file(mc_runner *run, const char *path);
-/* After the last case: a fault that comes late is charged to its case. */
+/* After the last case: a fault that comes late is charged to its case, and
+   the report's stopped_early gets the count of cases that did not run. */
 void mc_runner_finish(mc_runner *run);
 void mc_runner_free(mc_runner *run);
 void mc_run_report_free(mc_run_report *r);

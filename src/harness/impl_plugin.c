@@ -31,7 +31,7 @@
    once per child normally, and shorter when every case has a child of its
    own. */
 #define SETTLE_MS 200
-#define SETTLE_PER_CASE_MS 50
+#define SETTLE_PER_CASE_MS 100
 /* After this many failed restarts in a row, cases are reported without trying again. */
 #define MAX_RESTART_FAILURES 3
 

@@ -446,6 +446,10 @@ bool mc_report_write_json(const mc_run_report *r, FILE *out) {
   cJSON_AddNumberToObject(summary, "seconds", seconds);
   cJSON_AddNumberToObject(summary, "slow", slow);
   cJSON_AddNumberToObject(summary, "slow_seconds", r->slow_seconds);
+  if (r->stopped_early)
+    add_safe_string(summary, "stopped_early", r->stopped_early);
+  else
+    cJSON_AddNullToObject(summary, "stopped_early");
   cJSON_AddNumberToObject(summary, "invalid_files", r->n_load_errors);
   cJSON_AddNumberToObject(summary, "process_faults", r->n_process_faults);
   cJSON *cases = cJSON_AddArrayToObject(root, "cases");

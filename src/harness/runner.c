@@ -96,9 +96,17 @@ static mc_expectation *expectation_of(mc_runner *run, const char *id) {
   return run->expectations ? mc_expectations_match(run->expectations, id) : NULL;
 }
 
+/* Keeps the counts the stop limits read: sign +1 adds a result, -1 takes
+   it back (before a late charge changes its verdict). */
+static void tally_result(mc_runner *run, const mc_case_result *res, int sign) {
+  run->n_problems += sign * mc_case_result_is_problem(res);
+  run->n_timeouts += sign * (res->verdict == MC_VERDICT_TIMEOUT);
+}
+
 /* Gives an already recorded case a crash verdict it earned after the fact. */
 static void charge_crash(mc_runner *run, int index, const char *detail) {
   mc_case_result *res = &run->report->results[index];
+  tally_result(run, res, -1);
   free(res->detail);
   free(res->expect_reason);
   res->expect_reason = NULL;
@@ -106,6 +114,7 @@ static void charge_crash(mc_runner *run, int index, const char *detail) {
   res->rejection = MC_REJECTION_NONE;
   res->detail = mc_strdupf("%s", detail);
   mc_expect_apply(res, expectation_of(run, res->id));
+  tally_result(run, res, +1);
 }
 
 static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
@@ -311,35 +320,94 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   if (x)
     x->matched++;
   mc_expect_apply(res, x);
+  tally_result(run, res, +1);
   window_add(run, index);
   return res;
+}
+
+/* ---- stopping early ---- */
+
+static const char *plural(long n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+/* Why the run must stop before its next case (heap), or NULL. */
+static char *stop_reason(const mc_runner *run) {
+  if (run->fail_fast && run->n_problems > 0)
+    return mc_strdupf("a case failed the run (--fail-fast)");
+  if (run->max_failures > 0 && run->n_problems >= run->max_failures)
+    return mc_strdupf("%d %s reached --max-failures %d", run->n_problems,
+                      plural(run->n_problems, "failure", "failures"), run->max_failures);
+  if (run->max_timeouts > 0 && run->n_timeouts >= run->max_timeouts)
+    return mc_strdupf("%d %s reached --max-timeouts %d", run->n_timeouts,
+                      plural(run->n_timeouts, "timeout", "timeouts"), run->max_timeouts);
+  if (run->time_limit > 0 && mc_now_seconds() - run->started >= run->time_limit)
+    return mc_strdupf("--time-limit %g s passed", run->time_limit);
+  return NULL;
+}
+
+/* True when the run has stopped or must stop now (then recorded). */
+static bool stopped(mc_runner *run) {
+  if (run->report->stopped_early)
+    return true;
+  char *reason = stop_reason(run);
+  if (!reason)
+    return false;
+  run->report->stopped_early = mc_strdupf("stopped early: %s", reason);
+  free(reason);
+  return true;
+}
+
+static void count_not_run(mc_runner *run, const mc_case_file *f, int from) {
+  for (int i = from; i < f->n_cases; i++)
+    run->not_run += mc_case_selected(&f->cases[i], &run->filter);
+}
+
+/* A file that did not load; with fail_fast it stops the run. */
+static void record_load_error(mc_runner *run, const char *path, const char *err) {
+  mc_run_report *r = run->report;
+  r->load_errors = grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
+  r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
+  if (run->fail_fast)
+    r->stopped_early = mc_strdupf("stopped early: %s did not load (--fail-fast)", path);
+}
+
+/* Runs the selected cases of f, checking the stop limits before each. */
+static void run_cases(mc_runner *run, const mc_case_file *f, const char *path) {
+  for (int i = 0; i < f->n_cases; i++) {
+    if (!mc_case_selected(&f->cases[i], &run->filter))
+      continue;
+    if (stopped(run)) {
+      count_not_run(run, f, i);
+      return;
+    }
+    const mc_case_result *res = mc_run_case(run, &f->cases[i], path);
+    if (run->observe)
+      run->observe(run->observer_ctx, run->report, res);
+  }
 }
 
 bool mc_run_file(mc_runner *run, const char *path) {
   mc_case_file f;
   char err[1024];
-  mc_run_report *r = run->report;
+  if (run->started == 0)
+    run->started = mc_now_seconds();
+  bool was_stopped = run->report->stopped_early != NULL;
   if (!mc_case_file_load(path, &f, err, sizeof err)) {
-    r->load_errors =
-        grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
-    r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
-    return !run->fail_fast;
+    if (!was_stopped) /* a file not run is not reported */
+      record_load_error(run, path, err);
+    return run->report->stopped_early == NULL;
   }
   run->file = &f;
   run->file_path = path;
-  bool go_on = true;
-  for (int i = 0; i < f.n_cases && go_on; i++) {
-    if (!mc_case_selected(&f.cases[i], &run->filter))
-      continue;
-    const mc_case_result *res = mc_run_case(run, &f.cases[i], path);
-    if (run->observe)
-      run->observe(run->observer_ctx, r, res);
-    go_on = !run->fail_fast || !mc_case_result_is_problem(res);
-  }
+  if (was_stopped)
+    count_not_run(run, &f, 0);
+  else
+    run_cases(run, &f, path);
   run->file = NULL;
   run->file_path = NULL;
   mc_case_file_free(&f);
-  return go_on;
+  return run->report->stopped_early == NULL;
 }
 
 void mc_runner_finish(mc_runner *run) {
@@ -348,6 +416,12 @@ void mc_runner_finish(mc_runner *run) {
   if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
     charge_blamed_call(run, &late);
   mc_tensor_free(&late.output);
+  char *reason = run->report->stopped_early;
+  if (reason) {
+    run->report->stopped_early = mc_strdupf("%s; %ld selected %s did not run", reason, run->not_run,
+                                            plural(run->not_run, "case", "cases"));
+    free(reason);
+  }
 }
 
 void mc_runner_free(mc_runner *run) {
@@ -378,5 +452,6 @@ void mc_run_report_free(mc_run_report *r) {
   free(r->results);
   free(r->load_errors);
   free(r->process_faults);
+  free(r->stopped_early);
   memset(r, 0, sizeof *r);
 }
