@@ -1,5 +1,7 @@
 /* movconf gen: options, then the generator (src/gen) per operation. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "gen/gen.h"
@@ -13,7 +15,9 @@ static const char gen_usage[] =
     "one case. A valid group's expected output is computed by the movconf oracle; an\n"
     "invalid group names the clause its inputs break and the error it expects, and gen\n"
     "fails when the oracle reports anything else, so that a mistake in a description\n"
-    "cannot become a case. The output is byte-for-byte reproducible.\n"
+    "cannot become a case. The output is byte-for-byte reproducible. Each file is\n"
+    "written as its cases are made, and a group whose file would pass the case loader's\n"
+    "limit of 64 MiB is refused as soon as it does (its file left as it was).\n"
     "\n"
     "options:\n"
     "  --out DIR          where the case files go (default: conformance, else the source\n"
@@ -25,7 +29,8 @@ static const char gen_usage[] =
     "                     source tree's)\n"
     "\n"
     "Without --check, files of DIR/<op>/generated/ that no group produces are removed.\n"
-    "Progress goes to stderr, a summary per operation to stdout.\n"
+    "Progress goes to stderr (a long group's case count too, on a terminal), a summary\n"
+    "per operation to stdout.\n"
     "Exit status: 0 done (with --check: everything up to date), 1 a description is wrong\n"
     "or (--check) a file differs, 2 usage or I/O error.\n";
 
@@ -40,8 +45,10 @@ static int parse_options(int argc, char **argv, mc_gen_options *o) {
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
   /* The same folders run and check-cases use: here, else the source tree's. */
-  *o = (mc_gen_options){
-      .out = mc_default_dir("conformance"), .generators = mc_default_dir("generators"), .op = -1};
+  *o = (mc_gen_options){.out = mc_default_dir("conformance"),
+                        .generators = mc_default_dir("generators"),
+                        .op = -1,
+                        .progress = isatty(STDERR_FILENO) != 0};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
     switch (opt) {
@@ -78,12 +85,31 @@ static int parse_options(int argc, char **argv, mc_gen_options *o) {
   return 0;
 }
 
+/* "N cases written to OUT, M to OUT-large": the folders the cases went to
+   (a tier's only when it has cases). */
+static void print_summary(const mc_gen_options *o, int total, const int *in_tier) {
+  int in_out = total;
+  for (int t = 0; mc_gen_tiers[t]; t++)
+    in_out -= in_tier[t];
+  char *folder = mc_gen_folder(o->out, NULL);
+  printf("%d cases %s %s", in_out, o->check ? "checked against" : "written to", folder);
+  free(folder);
+  for (int t = 0; mc_gen_tiers[t]; t++) {
+    if (!in_tier[t])
+      continue;
+    folder = mc_gen_folder(o->out, mc_gen_tiers[t]);
+    printf(", %d %s %s", in_tier[t], o->check ? "against" : "to", folder);
+    free(folder);
+  }
+  printf("\n");
+}
+
 int mc_cmd_gen(int argc, char **argv) {
   mc_gen_options o;
   int parsed = parse_options(argc, argv, &o);
   if (parsed)
     return parsed == 1 ? 0 : 2;
-  int rc = 0, total = 0;
+  int rc = 0, total = 0, in_tier[MC_GEN_MAX_TIERS] = {0};
   for (int op = 0; op < MC_OP_COUNT; op++) {
     if (o.op >= 0 && op != o.op)
       continue;
@@ -91,10 +117,12 @@ int mc_cmd_gen(int argc, char **argv) {
     int r = mc_gen_op(&o, (mc_op)op, &counts);
     rc = r > rc ? r : rc;
     total += counts.valid + counts.invalid;
+    for (int t = 0; mc_gen_tiers[t]; t++)
+      in_tier[t] += counts.in_tier[t];
     printf("%-22s %3d groups %5d cases (%d valid, %d invalid)\n", mc_op_name((mc_op)op),
            counts.groups, counts.valid + counts.invalid, counts.valid, counts.invalid);
   }
-  printf("%d cases %s %s\n", total, o.check ? "checked against" : "written to", o.out);
+  print_summary(&o, total, in_tier);
   if (rc == 1 && o.check)
     printf("generated files are out of date: run movconf gen\n");
   return rc;

@@ -10,11 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cases/case_writer.h"
 #include "cases/json.h"
 #include "cases/payload.h"
 #include "common/clauses.h"
+#include "common/clock.h"
 #include "common/text.h"
 #include "gen/gen.h"
 #include "movconf/oracle.h"
@@ -38,6 +40,16 @@ typedef struct gen_file {
   int64_t max_values, max_inline_bytes;
 } gen_file;
 
+/* A progress line is on the terminal (show_progress): what comes next on
+   stderr erases it first. */
+static bool progress_shown;
+
+static void erase_progress(void) {
+  if (progress_shown)
+    fputs("\r\033[K", stderr);
+  progress_shown = false;
+}
+
 static int problem(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -47,6 +59,7 @@ static int problem(const char *fmt, ...)
 static int problem(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
+  erase_progress();
   fputs("movconf gen: ", stderr);
   vfprintf(stderr, fmt, ap);
   fputc('\n', stderr);
@@ -144,9 +157,11 @@ static cJSON *load_description(const char *path, mc_op op, gen_file *gf) {
 
 /* ---- one group ---- */
 
-/* The tiers a group may belong to: its file goes to OUT-<tier>/<op slug>/
-   rather than OUT/<op slug>/generated/, outside the default run. */
-static const char *const known_tiers[] = {"large", NULL};
+/* A tier group's file goes to OUT-<tier>/<op slug>/ rather than
+   OUT/<op slug>/generated/, outside the default run. */
+const char *const mc_gen_tiers[] = {"large", NULL};
+_Static_assert(sizeof mc_gen_tiers / sizeof *mc_gen_tiers <= MC_GEN_MAX_TIERS + 1,
+               "mc_gen_counts.in_tier has a count for every tier");
 
 /* A group as read: its axes of parameters. */
 typedef struct gen_group {
@@ -212,8 +227,8 @@ static bool read_bounds(const cJSON *g, gen_group *out, const char *where) {
   if (!out->tier)
     return false;
   bool known = false;
-  for (int i = 0; known_tiers[i]; i++)
-    known = known || !strcmp(out->tier, known_tiers[i]);
+  for (int i = 0; mc_gen_tiers[i]; i++)
+    known = known || !strcmp(out->tier, mc_gen_tiers[i]);
   if (!known)
     return !problem("%s: tier '%s' is not one of: large", where, out->tier);
   int64_t in = (int64_t)out->max_input_bytes, outb = (int64_t)out->max_output_bytes;
@@ -462,7 +477,6 @@ static bool write_case(const gen_file *gf, const gen_group *g, int index, mc_tex
                      .max_values = gf->max_values,
                      .max_inline_bytes = (size_t)gf->max_inline_bytes};
     cite_clauses(g, &built.req, own, sizeof own, &c);
-    mc_text_printf(text, index ? ",\n" : "");
     mc_write_case(text, &c);
   }
   mc_tensor_free(&out);
@@ -474,49 +488,227 @@ static void print_check_problem(void *ctx, const char *msg) {
   problem("%s: %s", (const char *)ctx, msg);
 }
 
-/* The group's case file; false (with a message) when a case cannot be
-   made or the file would not load and pass check-cases. */
-static bool group_text(const gen_file *gf, const gen_group *g, mc_text *text) {
+/* ---- a group's file, streamed ---- */
+
+static const char case_separator[] = ",\n", file_tail[] = "\n  ]\n}\n";
+#define MIB (1024.0 * 1024.0)
+
+/* Where a group's file goes as its cases are made, so that however large
+   the group, one case at most is in memory: a temporary file beside the
+   group's file, renamed over it once the group is complete, or (check) the
+   file there, compared as the text goes. */
+typedef struct gen_out {
+  const char *path;
+  char *tmp_path; /* writing */
+  FILE *f;        /* writing: the temporary file; check: the file, NULL when missing */
+  bool check, differs, io_failed;
+  size_t bytes; /* of text so far */
+} gen_out;
+
+/* 0, or 2 (reported) when the temporary file cannot be made. */
+static int out_open(gen_out *out, const char *path, bool check) {
+  *out = (gen_out){.path = path, .check = check};
+  if (check) {
+    out->f = fopen(path, "rb");
+    return 0;
+  }
+  /* Not *.json: a sweep never takes it for a group's file. */
+  out->tmp_path = mc_strdupf("%s.tmp%ld", path, (long)getpid());
+  out->f = fopen(out->tmp_path, "wb");
+  if (out->f)
+    return 0;
+  problem("cannot write %s: %s", out->tmp_path, strerror(errno));
+  free(out->tmp_path);
+  return 2;
+}
+
+/* Appends n bytes (the caller keeps the file under the loader's limit);
+   false on an I/O error, reported. */
+static bool out_put(gen_out *out, const char *data, size_t n) {
+  out->bytes += n;
+  if (!out->check) {
+    if (fwrite(data, 1, n, out->f) == n)
+      return true;
+    out->io_failed = true;
+    return !problem("cannot write %s: %s", out->tmp_path, strerror(errno));
+  }
+  char old[1 << 14];
+  while (n > 0 && !out->differs) {
+    size_t take = n < sizeof old ? n : sizeof old;
+    out->differs = !out->f || fread(old, 1, take, out->f) != take || memcmp(old, data, take) != 0;
+    data += take;
+    n -= take;
+  }
+  return true;
+}
+
+/* Ends the file: when complete, the temporary file replaces the group's
+   (or, check, a difference is reported), else it is removed. Returns 0, 1
+   (check: differs or missing) or 2 (I/O, reported). */
+static int out_close(gen_out *out, bool complete) {
+  int rc = 0;
+  if (out->check) {
+    if (complete && (out->differs || !out->f || fgetc(out->f) != EOF)) {
+      printf("%s: %s\n", out->path, out->f ? "differs from what movconf gen writes" : "missing");
+      rc = 1;
+    }
+    if (out->f)
+      fclose(out->f);
+    return rc;
+  }
+  bool closed = fclose(out->f) == 0;
+  if (complete && (!closed || rename(out->tmp_path, out->path) != 0)) {
+    problem("cannot write %s: %s", out->path, strerror(errno));
+    rc = 2;
+  }
+  if (!complete || rc)
+    remove(out->tmp_path);
+  free(out->tmp_path);
+  return rc;
+}
+
+/* One case's text behind the file's head, so that it can be parsed alone
+   before it joins the file. It may not grow beyond room, what the file has
+   left under the loader's limit: no estimate, so no mistake in one, can
+   make memory grow. */
+typedef struct case_buf {
+  char *p;
+  size_t len, cap;
+  size_t head; /* the bytes of the file's head at p */
+  size_t room; /* the case's bytes at most */
+  bool full, oom;
+} case_buf;
+
+static bool buf_append(case_buf *b, const char *data, size_t n) {
+  if (b->cap - b->len < n) {
+    size_t cap = b->cap ? b->cap : 1 << 16;
+    while (cap - b->len < n)
+      cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+      return !(b->oom = true);
+    b->p = p;
+    b->cap = cap;
+  }
+  memcpy(b->p + b->len, data, n);
+  b->len += n;
+  return true;
+}
+
+/* The sink of a case's text (mc_text streaming). */
+static bool case_take(void *ctx, const char *data, size_t n) {
+  case_buf *b = ctx;
+  if (n > b->room - (b->len - b->head))
+    return !(b->full = true);
+  return buf_append(b, data, n);
+}
+
+/* The file's head, at the start of b. */
+static bool file_head(const gen_file *gf, const gen_group *g, case_buf *b) {
   char description[1024];
   snprintf(description, sizeof description,
            "Generated by movconf gen from generators/%s.json, group %s (%s): %s Do not edit: "
            "change the description and run movconf gen (README.md).",
            mc_op_slug(gf->op), g->name ? g->name : "", g->valid ? "valid inputs" : "invalid inputs",
            g->about ? g->about : "");
-  mc_write_file_head(text, gf->op, description);
-  for (int i = 0; i < g->n_cases; i++)
-    if (!write_case(gf, g, i, text))
-      return false;
-  mc_text_printf(text, "\n  ]\n}\n");
-  if (text->oom)
+  mc_text head = {0};
+  mc_write_file_head(&head, gf->op, description);
+  bool ok = !head.oom && buf_append(b, head.p, head.len);
+  mc_text_free(&head);
+  b->head = b->len;
+  if (!ok)
+    problem("out of memory");
+  return ok;
+}
+
+/* Case index into b, behind the head; false with a message when it cannot
+   be made. b->full: it did not fit in b->room. */
+static bool make_case(const gen_file *gf, const gen_group *g, int index, case_buf *b) {
+  b->len = b->head;
+  mc_text t = {.sink = case_take, .sink_ctx = b};
+  bool made = write_case(gf, g, index, &t);
+  bool whole = mc_text_flush(&t) && !t.oom;
+  mc_text_free(&t);
+  if (made && !whole && !b->full)
+    return !problem("out of memory");
+  return made;
+}
+
+/* The case in b must load and pass check-cases as a file of its own: the
+   whole file then does too (its ids differ by their index, its size is
+   kept under the limit). */
+static bool case_loads(const gen_file *gf, const gen_group *g, int index, case_buf *b) {
+  size_t len = b->len;
+  if (!buf_append(b, file_tail, strlen(file_tail)))
     return !problem("out of memory");
   mc_case_file f;
   char err[1024];
-  if (!mc_case_file_parse(text->p, text->len, g->name, &f, err, sizeof err))
-    return !problem("%s: group %s: the generated file does not load: %s", gf->path, g->name, err);
+  bool ok = mc_case_file_parse(b->p, b->len, g->name, &f, err, sizeof err);
+  b->len = len;
+  if (!ok)
+    return !problem("%s: group %s, case %d: the generated case does not load: %s", gf->path,
+                    g->name, index, err);
   int problems = mc_case_file_check(&f, print_check_problem, (void *)gf->path);
   mc_case_file_free(&f);
   return problems == 0;
 }
 
-/* ---- files ---- */
-
-/* Writes text to path, or (check) compares it with path. 0 same/written,
-   1 differs or missing (check), 2 I/O error. */
-static int emit(const char *path, const mc_text *text, bool check) {
-  if (!check)
-    return mc_write_file_atomic(path, text->p, text->len)
-               ? 0
-               : (problem("cannot write %s: %s", path, strerror(errno)), 2);
-  size_t len = 0;
-  int error = 0;
-  char *old = mc_read_file_bounded(path, text->len, &len, &error);
-  bool same = old && len == text->len && memcmp(old, text->p, len) == 0;
-  free(old);
-  if (!same)
-    printf("%s: %s\n", path, old ? "differs from what movconf gen writes" : "missing");
-  return same ? 0 : 1;
+/* The refusal of a group whose file would pass the loader's limit, at
+   case index after bytes of text: the whole file's size estimated at that
+   rate, and what to do. */
+static bool too_large(const gen_file *gf, const gen_group *g, int index, size_t bytes) {
+  double estimate = (double)bytes / (index + 1) * g->n_cases;
+  return !problem("%s: group %s: refused: its case file would be larger than the case loader's "
+                  "limit of %.0f MiB (MC_CASE_MAX_FILE_BYTES): cases 0 to %d of its %d already "
+                  "take over %.1f MiB, so the whole file would take about %.0f MiB or more; "
+                  "stopped there, no file written. Split the group into groups of fewer cases, "
+                  "make its tensors smaller, or lower the file's expected_inline_bytes so that "
+                  "large expected outputs are written as their sha256",
+                  gf->path, g->name, (double)MC_CASE_MAX_FILE_BYTES / MIB, index, g->n_cases,
+                  (double)bytes / MIB, estimate / MIB);
 }
+
+/* A long group's progress on a terminal: from a second on, ten times a
+   second, on one line that problem() and the group's summary erase. */
+typedef struct progress {
+  bool on;
+  double start, last;
+  const char *op, *group;
+} progress;
+
+static void show_progress(progress *p, int made, int n, size_t bytes) {
+  double now = p->on ? mc_now_seconds() : 0;
+  if (!p->on || now - p->start < 1.0 || now - p->last < 0.1)
+    return;
+  fprintf(stderr, "\r[gen] %s/%s: %d of %d cases, %.1f MiB", p->op, p->group, made, n,
+          (double)bytes / MIB);
+  p->last = now;
+  progress_shown = true;
+}
+
+/* Streams the group's case file to out, case by case. False (with a
+   message) when a case cannot be made, would not load and pass
+   check-cases, or the file would pass the loader's limit. */
+static bool group_file(const gen_file *gf, const gen_group *g, gen_out *out, progress *pr) {
+  case_buf b = {0};
+  bool ok = file_head(gf, g, &b) && out_put(out, b.p, b.head);
+  for (int i = 0; ok && i < g->n_cases; i++) {
+    size_t separator = i ? strlen(case_separator) : 0,
+           reserved = out->bytes + separator + strlen(file_tail);
+    b.room = reserved < MC_CASE_MAX_FILE_BYTES ? MC_CASE_MAX_FILE_BYTES - reserved : 0;
+    ok = make_case(gf, g, i, &b);
+    if (ok && b.full)
+      ok = too_large(gf, g, i, out->bytes + b.len - b.head);
+    ok = ok && case_loads(gf, g, i, &b) && out_put(out, case_separator, separator) &&
+         out_put(out, b.p + b.head, b.len - b.head);
+    show_progress(pr, i + 1, g->n_cases, out->bytes);
+  }
+  ok = ok && out_put(out, file_tail, strlen(file_tail));
+  free(b.p);
+  return ok;
+}
+
+/* ---- files ---- */
 
 static bool was_written(char **written, int n_written, const char *path) {
   for (int i = 0; i < n_written; i++)
@@ -584,58 +776,79 @@ static bool skip_tiers(void) {
   return v && strcmp(v, "1") == 0;
 }
 
+char *mc_gen_folder(const char *out, const char *tier) {
+  size_t len = strlen(out);
+  while (len > 1 && out[len - 1] == '/')
+    len--;
+  return tier ? mc_strdupf("%.*s-%s", (int)len, out, tier) : mc_strdupf("%.*s", (int)len, out);
+}
+
 /* The folder of op's files of tier (NULL: the default conformance
    folder's generated/): OUT/<slug>/generated or OUT-<tier>/<slug>, so that
    a tier stays out of the default run and is selected by its folder. */
 static char *group_dir(const mc_gen_options *o, mc_op op, const char *tier) {
-  size_t len = strlen(o->out);
-  while (len > 1 && o->out[len - 1] == '/')
-    len--;
-  if (!tier)
-    return mc_strdupf("%.*s/%s/generated", (int)len, o->out, mc_op_slug(op));
-  return mc_strdupf("%.*s-%s/%s", (int)len, o->out, tier, mc_op_slug(op));
+  char *folder = mc_gen_folder(o->out, tier);
+  char *dir = mc_strdupf(tier ? "%s/%s" : "%s/%s/generated", folder, mc_op_slug(op));
+  free(folder);
+  return dir;
+}
+
+/* The group's cases counted, by kind and by tier. */
+static void count_group(const gen_group *g, mc_gen_counts *counts) {
+  counts->groups++;
+  *(g->valid ? &counts->valid : &counts->invalid) += g->n_cases;
+  for (int t = 0; g->tier && mc_gen_tiers[t]; t++)
+    if (!strcmp(g->tier, mc_gen_tiers[t]))
+      counts->in_tier[t] += g->n_cases;
 }
 
 /* Group index of the file to <its folder>/<group>.json (or compared with
    it). Sets *file_path (owned) when the group made a file; returns 0, 1 (a
-   description error, or a difference) or 2 (I/O). */
+   description error, a group too large, or a difference) or 2 (I/O). */
 static int expand_group(const mc_gen_options *o, const gen_file *gf, const cJSON *groups, int index,
                         mc_gen_counts *counts, char **file_path) {
   gen_group g;
-  mc_text text = {0};
   if (!read_group(gf, cJSON_GetArrayItem(groups, index), index, &g))
     return 1;
   if (name_taken(groups, index, g.name))
     return problem("%s: group %s appears twice", gf->path, g.name);
   if (g.tier && skip_tiers())
     return 0;
-  if (!group_text(gf, &g, &text)) {
-    mc_text_free(&text);
-    return 1;
-  }
   char *dir = group_dir(o, gf->op, g.tier);
   if (!o->check && !mc_make_dirs(dir)) {
     problem("cannot create %s: %s", dir, strerror(errno));
     free(dir);
-    mc_text_free(&text);
     return 2;
   }
-  *file_path = mc_strdupf("%s/%s.json", dir, g.name);
+  char *path = mc_strdupf("%s/%s.json", dir, g.name);
   free(dir);
-  int rc = emit(*file_path, &text, o->check);
-  mc_text_free(&text);
+  gen_out out;
+  int rc = out_open(&out, path, o->check);
+  if (rc) {
+    free(path);
+    return rc;
+  }
+  progress pr = {
+      .on = o->progress, .start = mc_now_seconds(), .op = mc_op_slug(gf->op), .group = g.name};
+  bool made = group_file(gf, &g, &out, &pr);
+  erase_progress();
+  rc = out_close(&out, made);
+  if (!made) {
+    free(path);
+    return out.io_failed ? 2 : 1;
+  }
+  *file_path = path;
   fprintf(stderr, "gen: %s/%s: %d %s cases\n", mc_op_slug(gf->op), g.name, g.n_cases,
           g.valid ? "valid" : "invalid");
-  counts->groups++;
-  *(g.valid ? &counts->valid : &counts->invalid) += g.n_cases;
+  count_group(&g, counts);
   return rc;
 }
 
 /* Sweeps the default folder and every tier's folder of op. */
 static int sweep_all(const mc_gen_options *o, mc_op op, char **written, int n_written) {
   int rc = 0;
-  for (int t = -1; t < 0 || (known_tiers[t] && !skip_tiers()); t++) {
-    char *dir = group_dir(o, op, t < 0 ? NULL : known_tiers[t]);
+  for (int t = -1; t < 0 || (mc_gen_tiers[t] && !skip_tiers()); t++) {
+    char *dir = group_dir(o, op, t < 0 ? NULL : mc_gen_tiers[t]);
     int s = sweep(dir, written, n_written, o->check);
     rc = s > rc ? s : rc;
     free(dir);

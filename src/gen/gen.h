@@ -57,6 +57,15 @@ const char *const *mc_gen_param_names(mc_op op);
 /* Writes a parameter value compactly (integers, strings, null, arrays). */
 void mc_gen_format_value(const cJSON *v, char *buf, size_t n);
 
+/* The tiers a group may belong to (generators/README.md, "Tiers"),
+   NULL-terminated: a tier's files go to OUT-<tier>/<op slug>/. */
+#define MC_GEN_MAX_TIERS 4
+extern const char *const mc_gen_tiers[];
+
+/* The folder a tier's files go under: OUT-<tier>, or OUT itself for tier
+   NULL (trailing slashes of OUT dropped). Heap. */
+char *mc_gen_folder(const char *out, const char *tier);
+
 /* What movconf gen was asked to do. */
 typedef struct mc_gen_options {
   const char *out;        /* the conformance folder written (or compared); the groups of a
@@ -64,16 +73,21 @@ typedef struct mc_gen_options {
   const char *generators; /* the folder of the descriptions */
   int op;                 /* mc_op, or -1 for all */
   bool check;             /* compare only, write nothing */
+  bool progress;          /* show a long group's progress on stderr (a terminal) */
 } mc_gen_options;
 
 typedef struct mc_gen_counts {
   int groups, valid, invalid;
+  int in_tier[MC_GEN_MAX_TIERS]; /* cases of the tier groups, by index in mc_gen_tiers */
 } mc_gen_counts;
 
 /* One operation: every group of generators/<op slug>.json to its file,
-   then stale files swept (only when every group succeeded). Progress and
-   problems go to stderr. Returns 0, 1 (a description error or, with check,
-   a difference) or 2 (I/O). */
+   then stale files swept (only when every group succeeded). Each file is
+   streamed as its cases are made and never passes the loader's limit
+   (MC_CASE_MAX_FILE_BYTES): a group that would is refused as soon as it
+   does, and its file left as it was. Progress and problems go to stderr.
+   Returns 0, 1 (a description error, a group too large or, with check, a
+   difference) or 2 (I/O). */
 int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts);
 
 #endif
