@@ -5,12 +5,13 @@
 # file behind (a file already there stays as it was); a small description
 # still gives its files, and the summary names the folders they went to; a
 # long group shows its progress on a terminal.
-# usage: gen_bounds.sh MOVCONF WORK_DIR PYTHON [PEAK_MIB [SECONDS]]
+# usage: gen_bounds.sh MOVCONF WORK_DIR PYTHON [PEAK_MIB [SECONDS [HEAVY]]]
 # PEAK_MIB (default 300) is the most memory gen may hold, SECONDS (default
 # 60) the longest it may take; the sanitizer builds pass more (shadow
-# memory, quarantine, slower code).
+# memory, quarantine, slower code). HEAVY (run or skip, default run): the
+# check of the loader's 1 GiB of tensors per file, which makes a gigabyte.
 set -u
-movconf=$1 work=$2 python=$3 peak_mib=${4:-300} limit_s=${5:-60}
+movconf=$1 work=$2 python=$3 peak_mib=${4:-300} limit_s=${5:-60} heavy=${6:-run}
 . "$(dirname "$0")/expect.sh"
 rm -rf "$work"
 mkdir -p "$work/gen" "$work/small" || { echo "FAILED: cannot create $work"; exit 1; }
@@ -84,6 +85,31 @@ for mode in write check; do
 done
 expect "the file there is left as it was" grep -q previous "$file"
 expect "no other file left behind" [ "$(find "$out" -type f)" = "$file" ]
+
+# Small on disk, too large to load: fill inputs of 64 MiB (a large-tier
+# group) and hashed outputs, 18 cases: past the loader's 1 GiB of tensors
+# for one file at the 16th (16 x 64 MiB and the side inputs), so refused
+# there, before a file that run would not load is written.
+if [ "$heavy" = run ]; then
+  mkdir -p "$work/heavy"
+  cat >"$work/heavy/batch_to_space_2.json" <<'JSON'
+{
+  "format": "movconf-gen/1", "op": "BatchToSpace-2", "description": "gen_bounds.sh",
+  "expected_inline_bytes": 64, "expected_max_values": 16,
+  "groups": [
+    {"group": "heavy", "kind": "valid", "about": "64 MiB fill inputs, hashed outputs.",
+     "seed": 1, "tier": "large", "max_input_bytes": 67108864, "max_output_bytes": 67108864,
+     "set": {"spatial": [4096, 4096], "block": 2},
+     "vary": {"fill_start": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]}}
+  ]
+}
+JSON
+  measure "$work/heavy.log" "$movconf" gen --op b2s --generators "$work/heavy" --out "$work/h"
+  expect "1 GiB of tensors: refused with status 1, not $status" [ "$status" -eq 1 ]
+  has "$work/heavy.log" "group heavy: refused: the tensors of its case file would take more than the case loader's limit of 1024 MiB"
+  has "$work/heavy.log" "cases 0 to 15 of its 18"
+  expect "1 GiB of tensors: no file written" [ -z "$(find "$work/h" "$work/h-large" -type f 2>/dev/null)" ]
+fi
 
 # A small description: a default group and a large-tier group, written,
 # loadable, and named with their folders in the summary.

@@ -10,6 +10,10 @@
 #define MC_CASE_MAX_FILE_BYTES ((size_t)64 << 20)
 #define MC_CASE_MAX_TENSOR_BYTES ((size_t)256 << 20)
 #define MC_CASE_MAX_CASES 100000
+/* All tensors of one file together (expected outputs given as a sha256
+   excluded): fill payloads are tiny on disk, so the per-tensor cap alone
+   would not bound a file with many cases. */
+#define MC_CASE_MAX_FILE_TENSOR_BYTES ((size_t)1 << 30)
 
 /* How an input's payload was given; diagnosis uses it to say which input
    index a wrong output element came from. */

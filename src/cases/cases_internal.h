@@ -13,10 +13,6 @@
 
 /* ---- reader.c: walking the JSON tree, with messages that say where ---- */
 
-/* All tensors of one file together: fill payloads are tiny on disk, so the
-   per-tensor cap alone would not bound a file with many cases. */
-#define MC_CASE_MAX_FILE_TENSOR_BYTES ((size_t)1 << 30)
-
 #if defined(__GNUC__)
 #define MC_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else

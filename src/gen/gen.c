@@ -634,10 +634,21 @@ static bool make_case(const gen_file *gf, const gen_group *g, int index, case_bu
   return made;
 }
 
+/* The bytes the loader allocates for a case's tensors (not for an expected
+   output given as a sha256), which it caps per file. */
+static size_t case_tensor_bytes(const mc_case *c) {
+  size_t bytes = c->expected.tensor.data ? c->expected.tensor.nbytes : 0;
+  for (int i = 0; i < c->n_inputs; i++)
+    bytes += c->inputs[i].tensor.nbytes;
+  return bytes;
+}
+
 /* The case in b must load and pass check-cases as a file of its own: the
-   whole file then does too (its ids differ by their index, its size is
-   kept under the limit). */
-static bool case_loads(const gen_file *gf, const gen_group *g, int index, case_buf *b) {
+   whole file then does too (its ids differ by their index, its size and
+   its tensors' bytes are kept under the limits); *tensor_bytes: what the
+   case's tensors take. */
+static bool case_loads(const gen_file *gf, const gen_group *g, int index, case_buf *b,
+                       size_t *tensor_bytes) {
   size_t len = b->len;
   if (!buf_append(b, file_tail, strlen(file_tail)))
     return !problem("out of memory");
@@ -649,6 +660,7 @@ static bool case_loads(const gen_file *gf, const gen_group *g, int index, case_b
     return !problem("%s: group %s, case %d: the generated case does not load: %s", gf->path,
                     g->name, index, err);
   int problems = mc_case_file_check(&f, print_check_problem, (void *)gf->path);
+  *tensor_bytes = f.n_cases == 1 ? case_tensor_bytes(&f.cases[0]) : 0;
   mc_case_file_free(&f);
   return problems == 0;
 }
@@ -666,6 +678,18 @@ static bool too_large(const gen_file *gf, const gen_group *g, int index, size_t 
                   "large expected outputs are written as their sha256",
                   gf->path, g->name, (double)MC_CASE_MAX_FILE_BYTES / MIB, index, g->n_cases,
                   (double)bytes / MIB, estimate / MIB);
+}
+
+/* The refusal of a group whose tensors would pass the loader's limit for
+   one file, at case index after bytes of tensors. */
+static bool tensors_too_large(const gen_file *gf, const gen_group *g, int index, size_t bytes) {
+  return !problem("%s: group %s: refused: the tensors of its case file would take more than the "
+                  "case loader's limit of %.0f MiB for one file (MC_CASE_MAX_FILE_TENSOR_BYTES): "
+                  "cases 0 to %d of its %d already take %.1f MiB; stopped there, no file "
+                  "written. Split the group into groups of fewer cases or make its tensors "
+                  "smaller",
+                  gf->path, g->name, (double)MC_CASE_MAX_FILE_TENSOR_BYTES / MIB, index, g->n_cases,
+                  (double)bytes / MIB);
 }
 
 /* A long group's progress on a terminal: from a second on, ten times a
@@ -691,6 +715,7 @@ static void show_progress(progress *p, int made, int n, size_t bytes) {
    check-cases, or the file would pass the loader's limit. */
 static bool group_file(const gen_file *gf, const gen_group *g, gen_out *out, progress *pr) {
   case_buf b = {0};
+  size_t tensors = 0, case_tensors = 0;
   bool ok = file_head(gf, g, &b) && out_put(out, b.p, b.head);
   for (int i = 0; ok && i < g->n_cases; i++) {
     size_t separator = i ? strlen(case_separator) : 0,
@@ -699,8 +724,12 @@ static bool group_file(const gen_file *gf, const gen_group *g, gen_out *out, pro
     ok = make_case(gf, g, i, &b);
     if (ok && b.full)
       ok = too_large(gf, g, i, out->bytes + b.len - b.head);
-    ok = ok && case_loads(gf, g, i, &b) && out_put(out, case_separator, separator) &&
-         out_put(out, b.p + b.head, b.len - b.head);
+    ok = ok && case_loads(gf, g, i, &b, &case_tensors);
+    if (ok && case_tensors > MC_CASE_MAX_FILE_TENSOR_BYTES - tensors)
+      ok = tensors_too_large(gf, g, i, tensors + case_tensors);
+    tensors += case_tensors;
+    ok =
+        ok && out_put(out, case_separator, separator) && out_put(out, b.p + b.head, b.len - b.head);
     show_progress(pr, i + 1, g->n_cases, out->bytes);
   }
   ok = ok && out_put(out, file_tail, strlen(file_tail));
