@@ -303,14 +303,23 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   return res;
 }
 
+static void add_invalid_file(mc_run_report *r, char *why) {
+  r->load_errors = grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
+  r->load_errors[r->n_load_errors++] = why;
+}
+
 bool mc_run_file(mc_runner *run, const char *path) {
   mc_case_file f;
   char err[1024];
   mc_run_report *r = run->report;
   if (!mc_case_file_load(path, &f, err, sizeof err)) {
-    r->load_errors =
-        grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
-    r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
+    add_invalid_file(r, mc_strdupf("%s", err));
+    return !run->fail_fast;
+  }
+  char *problems = mc_runner_file_problems(run, &f);
+  if (problems) { /* none of its cases runs, as when it does not load */
+    add_invalid_file(r, problems);
+    mc_case_file_free(&f);
     return !run->fail_fast;
   }
   run->file = &f;
@@ -339,6 +348,8 @@ void mc_runner_finish(mc_runner *run) {
 }
 
 void mc_runner_free(mc_runner *run) {
+  mc_case_ids_free(run->case_ids);
+  run->case_ids = NULL;
   free(run->result_of_call);
   free(run->window);
   run->result_of_call = NULL;
