@@ -111,6 +111,21 @@ fault_is wrong-shape 2 2-f32 wrong-shape "expected \[1,2,1,2\], got \[1,2,2,1\]"
 fault_is missed-rejection 3 3-mode-missing missed-rejection "expected error mode_missing"
 fault_is wrong-rejection 2 2-f32 wrong-rejection "rejected on purpose"
 fault_is wrong-error-name 3 3-mode-missing wrong-error "mode_invalid"
+# An error name movconf does not have (a typo) is said to be one, exactly.
+fault_is unknown-error-name 3 3-mode-missing wrong-error "unknown error name"
+expect "unknown-error-name: the detail says the name is unknown" grep -Fxq \
+  "s2d/mock/3-mode-missing wrong-error unknown error name 'mode_mising' (not one of movconf's error names); expected mode_missing; its message: misspelt on purpose" \
+  "$work/unknown-error-name.txt"
+fault_is unknown-error-name 2 2-f32 wrong-rejection "unknown error name"
+expect "unknown-error-name on a valid input: said too" grep -Fxq \
+  "s2d/mock/2-f32 wrong-rejection valid input rejected with unknown error name 'mode_mising' (not one of movconf's error names): misspelt on purpose" \
+  "$work/unknown-error-name.txt"
+# An empty "error" is a rejection like any other (spec section 7).
+fault_is empty-error 2 2-f32 wrong-rejection "no message"
+expect "empty-error: the detail says there was no message" grep -Fxq \
+  "s2d/mock/2-f32 wrong-rejection valid input rejected: (no message)" "$work/empty-error.txt"
+run_fault empty-error 3
+expect "empty-error on an invalid case: passes (unnamed)" case_is empty-error 3-mode-missing pass
 run_fault unsupported 2
 expect "unsupported: case 2 declined" case_is unsupported 2-f32 unsupported "declined on purpose"
 

@@ -86,10 +86,10 @@ done
 expect "the file there is left as it was" grep -q previous "$file"
 expect "no other file left behind" [ "$(find "$out" -type f)" = "$file" ]
 
-# Small on disk, too large to load: fill inputs of 64 MiB (a large-tier
-# group) and hashed outputs, 18 cases: past the loader's 1 GiB of tensors
-# for one file at the 16th (16 x 64 MiB and the side inputs), so refused
-# there, before a file that run would not load is written.
+# Small on disk, too large to load: an invalid large-tier group (no output
+# is computed) of 64 MiB u64 fill inputs, 18 cases: past the loader's 1 GiB
+# of tensors for one file at the 16th (16 x 64 MiB and the side inputs), so
+# refused there, before a file that run would not load is written.
 if [ "$heavy" = run ]; then
   mkdir -p "$work/heavy"
   cat >"$work/heavy/batch_to_space_2.json" <<'JSON'
@@ -97,9 +97,11 @@ if [ "$heavy" = run ]; then
   "format": "movconf-gen/1", "op": "BatchToSpace-2", "description": "gen_bounds.sh",
   "expected_inline_bytes": 64, "expected_max_values": 16,
   "groups": [
-    {"group": "heavy", "kind": "valid", "about": "64 MiB fill inputs, hashed outputs.",
-     "seed": 1, "tier": "large", "max_input_bytes": 67108864, "max_output_bytes": 67108864,
-     "set": {"spatial": [4096, 4096], "block": 2},
+    {"group": "heavy", "kind": "invalid", "about": "64 MiB fill inputs, batch not divisible.",
+     "clause": "B2S-V9", "error": "batch_not_divisible", "seed": 1, "tier": "large",
+     "max_input_bytes": 67108864,
+     "set": {"data_shape": [4, 1024, 2048], "block_shape": [1, 3, 1], "crops_begin": [0, 0, 0],
+             "crops_end": [0, 0, 0], "type": "u64"},
      "vary": {"fill_start": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]}}
   ]
 }

@@ -41,6 +41,8 @@ Faults at request MOCK_AT:
     missed-rejection   answer an invalid input with an output
     wrong-rejection    reject a valid input
     wrong-error-name   reject with the error name mode_invalid
+    unknown-error-name reject with "mode_mising", no error name of movconf's
+    empty-error        reject with an empty message and no error name
     unnamed-rejection  reject without an error name
     unsupported        reply unsupported
     asan-report        what an adapter built with AddressSanitizer does on a
@@ -188,6 +190,10 @@ def faulty_reply(request_id, reply):
         send({"id": request_id, "error": "rejected on purpose"})
     elif FAULT == "wrong-error-name":
         send({"id": request_id, "error": "wrong name on purpose", "error_name": "mode_invalid"})
+    elif FAULT == "unknown-error-name":
+        send({"id": request_id, "error": "misspelt on purpose", "error_name": "mode_mising"})
+    elif FAULT == "empty-error":
+        send({"id": request_id, "error": ""})
     elif FAULT == "unnamed-rejection":
         send({"id": request_id, "error": "rejected without a name on purpose"})
     elif FAULT == "asan-report":

@@ -195,14 +195,31 @@ expect "poison, a process per case: everything passes" test "$status" -eq 0
 # report raw: shown escaped, JSON valid UTF-8, JUnit well-formed.
 one bad-text@11,bad-text@12
 expect "bad-text: wrong-rejection, message escaped" grep -Fq \
-  's2d/fault/11-wrong-rejection wrong-rejection valid input rejected with mode\x1b[0m: bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3' \
+  "s2d/fault/11-wrong-rejection wrong-rejection valid input rejected with unknown error name 'mode\\x1b[0m' (not one of movconf's error names): bad \\xff\\xfe bytes, \\x1b[31m red, bell \\x07, cut \\xc3" \
   "$work/one.cases"
 expect "bad-text: wrong-error, error name escaped" grep -Fq \
-  's2d/fault/12-wrong-error wrong-error expected error mode_invalid, got mode\x1b[0m: bad' "$work/one.cases"
+  "s2d/fault/12-wrong-error wrong-error unknown error name 'mode\\x1b[0m' (not one of movconf's error names); expected mode_invalid; its message: bad" "$work/one.cases"
 expect "bad-text: reports parse" reports_parse
 for f in one.txt one.json one.xml; do
   expect "bad-text: no raw control or invalid UTF-8 in $f" no_raw_controls "$work/$f"
 done
+
+# An error name that is none of movconf's (a typo) is said to be one, on an
+# invalid case (wrong-error) and on a valid one (wrong-rejection).
+one unknown-error@11,unknown-error@12
+expect "unknown-error: wrong-error, the name said to be unknown" grep -Fxq \
+  "s2d/fault/12-wrong-error wrong-error unknown error name 'mode_mising' (not one of movconf's error names); expected mode_invalid; its message: misspelt on purpose" \
+  "$work/one.cases"
+expect "unknown-error: wrong-rejection, the name said to be unknown" grep -Fxq \
+  "s2d/fault/11-wrong-rejection wrong-rejection valid input rejected with unknown error name 'mode_mising' (not one of movconf's error names): misspelt on purpose" \
+  "$work/one.cases"
+
+# Message arrays filled to the last byte, without a NUL: each is read to its
+# end and no further (63 bytes of the name, all 448 of the text).
+one full-text@11
+expect "full-text: the arrays are cut at their ends" grep -Fxq \
+  "s2d/fault/11-wrong-rejection wrong-rejection valid input rejected with unknown error name '$(printf 'e%.0s' $(seq 63))' (not one of movconf's error names): $(printf 't%.0s' $(seq 448))" \
+  "$work/one.cases"
 
 # What a plugin forks, even into a session of its own, ends with the run.
 tag=$((8000000 + $$ % 100000))

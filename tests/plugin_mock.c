@@ -24,7 +24,9 @@
    broken), crash-if-poisoned (raise SIGSEGV in a process marked broken,
    else answer correctly), bad-text (reject with a message of invalid UTF-8
    and control characters, and the error name "mode\x1b[0m"), slow (answer
-   correctly after 1.5 s).
+   correctly after 1.5 s), unknown-error (reject any input with
+   "mode_mising", which is no error name of movconf's), full-text (reject
+   with both message arrays full, no NUL in either).
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
@@ -68,6 +70,8 @@ typedef enum fault {
   FAULT_CRASH_IF_POISONED,
   FAULT_BAD_TEXT,
   FAULT_SLOW,
+  FAULT_UNKNOWN_ERROR,
+  FAULT_FULL_TEXT,
   FAULT_COUNT
 } fault;
 
@@ -95,7 +99,9 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "poison",
                                                      "crash-if-poisoned",
                                                      "bad-text",
-                                                     "slow"};
+                                                     "slow",
+                                                     "unknown-error",
+                                                     "full-text"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -194,6 +200,13 @@ static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *
     announce(req.inputs[0], o);
     return MOVCONF_PLUGIN_OK;
   }
+  if (f == FAULT_FULL_TEXT) {
+    memset(m->error, 'e', sizeof m->error);
+    memset(m->text, 't', sizeof m->text);
+    return MOVCONF_PLUGIN_REJECTED;
+  }
+  if (f == FAULT_UNKNOWN_ERROR)
+    return reject(m, "mode_mising", "misspelt on purpose");
   if (f == FAULT_BAD_TEXT)
     return reject(m, "mode\x1b[0m", "bad \xff\xfe bytes, \x1b[31m red, bell \x07, cut \xc3");
   if (s != MC_OK && f == FAULT_WRONG_ERROR)

@@ -119,9 +119,11 @@ typedef struct movconf_plugin_query {
   const char *auto_pad; /* as in movconf_plugin_attrs; NULL: absent */
 } movconf_plugin_query;
 
-/* The output. output_shape() fills type, rank and shape; movconf then sets
-   data and nbytes and passes it to run(), which writes every one of the
-   nbytes bytes (for u1/u4/i4 the unused bits of the last byte are zero). */
+/* The output, zeroed by movconf before output_shape(). output_shape() fills
+   type, rank and shape[0..rank-1]; movconf then sets data and nbytes and
+   passes it, read-only, to run(), which writes every one of the nbytes bytes
+   data points to (for u1/u4/i4 the unused bits of the last byte are zero).
+   spec/plugin-abi.md section 5 has the field-by-field table. */
 typedef struct movconf_plugin_output {
   int32_t type; /* enum movconf_plugin_type */
   int32_t rank; /* 0 .. MOVCONF_PLUGIN_MAX_RANK */
@@ -133,10 +135,13 @@ typedef struct movconf_plugin_output {
 /* Why an input was rejected. movconf zeroes it before every call. */
 typedef struct movconf_plugin_message {
   /* Optional: one of movconf's error names ("batch_not_divisible", ...,
-     spec/common.md). When set, movconf compares it with the expected error;
-     leave it empty if your implementation has no such names. */
+     spec/common.md). When set, movconf compares it with the expected error
+     (a name that is none of movconf's is reported as unknown); leave it
+     empty if your implementation has no such names. */
   char error[64];
-  char text[448]; /* for people; NUL-terminated (truncated if not) */
+  /* For people. Both arrays: UTF-8, NUL-terminated (read no further than
+     the array's end); other bytes are shown escaped in reports. */
+  char text[448];
 } movconf_plugin_message;
 
 /* The function table, version 1. Every pointer stays valid until the

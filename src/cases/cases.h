@@ -83,11 +83,22 @@ bool mc_case_tensor_index_filled(const mc_case_tensor *in);
 /* Builds the request for a case: pointers into the case's tensors. */
 mc_request mc_case_request(const mc_case *c);
 
-/* Checks beyond parsing, for `movconf check-cases`: unique ids, clause ids
-   that exist (mc_clause_find), the case's op prefix. Writes one message per
-   problem through report; returns the number of problems. */
+/* Checks beyond parsing, for `movconf check-cases` and `movconf run`:
+   unique ids, clause ids that exist (mc_clause_find), the case's op prefix.
+   Writes one message per problem through report; returns the number of
+   problems. */
 int mc_case_file_check(const mc_case_file *f, void (*report)(void *ctx, const char *msg),
                        void *ctx);
+
+/* Case ids across the files of one check or run: the file each id was first
+   seen in. mc_case_ids_check_file reports each case of f whose id an earlier
+   file has ("id already used by a case of FILE"), then records f's ids;
+   returns the number of problems. NULL from _new: out of memory. */
+typedef struct mc_case_ids mc_case_ids;
+mc_case_ids *mc_case_ids_new(void);
+void mc_case_ids_free(mc_case_ids *ids);
+int mc_case_ids_check_file(mc_case_ids *ids, const mc_case_file *f,
+                           void (*report)(void *ctx, const char *msg), void *ctx);
 
 /* A sorted list of case-file paths. */
 typedef struct mc_path_list {
@@ -99,10 +110,10 @@ typedef struct mc_path_list {
 /* Appends every *.json file under each of the n paths (a file is taken as
    given, a directory is walked recursively, each directory once however
    many links lead to it, hidden entries skipped), then sorts the whole list
-   so that runs are reproducible. Returns false with the first problem in
-   err when a path does not exist, a directory cannot be read, or a case
-   file is not a regular file (a FIFO would block the loader); the other
-   paths are still added. */
+   so that runs are reproducible, keeping one of equal paths. Returns false
+   with the first problem in err when a path does not exist, a directory
+   cannot be read, or a case file is not a regular file (a FIFO would block
+   the loader); the other paths are still added. */
 bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char *err,
                         size_t errlen);
 void mc_path_list_free(mc_path_list *list);

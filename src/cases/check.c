@@ -1,11 +1,14 @@
 /* What a loaded case file is used for: the request a case describes, and
-   the consistency checks of `movconf check-cases` that go beyond parsing
-   (unique ids, id prefixes, clause ids that exist and belong to the op). */
+   the consistency checks of `movconf check-cases` (and `movconf run`) that
+   go beyond parsing (unique ids, id prefixes, clause ids that exist and
+   belong to the op, ids unique across files). */
 #include "cases/cases.h"
 #include "common/clauses.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,5 +131,123 @@ int mc_case_file_check(const mc_case_file *f, void (*report)(void *ctx, const ch
     check_clauses(&ck, c);
   }
   check_unique_ids(&ck);
+  return ck.problems;
+}
+
+/* ---- case ids across files ---- */
+
+/* An open-addressing set of ids, each with the file it was first seen in:
+   a run of thousands of cases checks each id in constant time. The ids are
+   kept in one growing buffer, not one allocation each. */
+struct mc_case_ids {
+  char **files;
+  int n_files;
+  char *arena; /* the ids, NUL-terminated, one after another */
+  size_t arena_len, arena_cap;
+  struct id_slot {
+    size_t at; /* offset of the id in arena + 1; 0: empty */
+    int file;
+  } * slots;
+  size_t cap, used;
+};
+
+mc_case_ids *mc_case_ids_new(void) {
+  return calloc(1, sizeof(mc_case_ids));
+}
+
+void mc_case_ids_free(mc_case_ids *ids) {
+  if (!ids)
+    return;
+  for (int i = 0; i < ids->n_files; i++)
+    free(ids->files[i]);
+  free(ids->files);
+  free(ids->arena);
+  free(ids->slots);
+  free(ids);
+}
+
+static size_t hash_id(const char *s) {
+  uint64_t h = 1469598103934665603u; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return (size_t)h;
+}
+
+/* The slot holding id, or the empty slot where it goes. */
+static struct id_slot *find_slot(const mc_case_ids *ids, struct id_slot *slots, size_t cap,
+                                 const char *id) {
+  size_t i = hash_id(id) & (cap - 1);
+  while (slots[i].at && strcmp(ids->arena + slots[i].at - 1, id) != 0)
+    i = (i + 1) & (cap - 1);
+  return &slots[i];
+}
+
+/* Keeps the table at most half full; false when out of memory. */
+static bool make_room(mc_case_ids *ids, size_t more) {
+  if (2 * (ids->used + more) <= ids->cap)
+    return true;
+  size_t cap = ids->cap ? ids->cap : 1024;
+  while (2 * (ids->used + more) > cap)
+    cap *= 2;
+  struct id_slot *slots = calloc(cap, sizeof *slots);
+  if (!slots)
+    return false;
+  for (size_t i = 0; i < ids->cap; i++)
+    if (ids->slots[i].at)
+      *find_slot(ids, slots, cap, ids->arena + ids->slots[i].at - 1) = ids->slots[i];
+  free(ids->slots);
+  ids->slots = slots;
+  ids->cap = cap;
+  return true;
+}
+
+/* Copies id into the arena; its offset + 1, or 0 when out of memory. */
+static size_t keep_id(mc_case_ids *ids, const char *id) {
+  size_t n = strlen(id) + 1;
+  if (ids->arena_len + n > ids->arena_cap) {
+    size_t cap = ids->arena_cap ? 2 * ids->arena_cap : 65536;
+    while (ids->arena_len + n > cap)
+      cap *= 2;
+    char *grown = realloc(ids->arena, cap);
+    if (!grown)
+      return 0;
+    ids->arena = grown;
+    ids->arena_cap = cap;
+  }
+  memcpy(ids->arena + ids->arena_len, id, n);
+  ids->arena_len += n;
+  return ids->arena_len - n + 1;
+}
+
+/* Records path as the file of the ids about to be added; its index, or -1. */
+static int add_file(mc_case_ids *ids, const char *path) {
+  char **files = realloc(ids->files, (size_t)(ids->n_files + 1) * sizeof *files);
+  if (!files)
+    return -1;
+  ids->files = files;
+  files[ids->n_files] = mc_strdupf("%s", path ? path : "<input>");
+  return ids->n_files++;
+}
+
+int mc_case_ids_check_file(mc_case_ids *ids, const mc_case_file *f,
+                           void (*report)(void *ctx, const char *msg), void *ctx) {
+  checker ck = {f, report, ctx, 0};
+  int file = make_room(ids, (size_t)f->n_cases) ? add_file(ids, f->path) : -1;
+  for (int i = 0; i < f->n_cases && file >= 0; i++) {
+    const mc_case *c = &f->cases[i];
+    if (!c->id)
+      continue;
+    struct id_slot *slot = find_slot(ids, ids->slots, ids->cap, c->id);
+    if (!slot->at) {
+      *slot = (struct id_slot){keep_id(ids, c->id), file};
+      ids->used += slot->at != 0;
+      file = slot->at ? file : -1;   /* out of memory */
+    } else if (slot->file != file) { /* repeats within f are mc_case_file_check's */
+      problem(&ck, c, "id already used by a case of %s (ids are unique across files)",
+              ids->files[slot->file]);
+    }
+  }
+  if (file < 0)
+    problem(&ck, NULL, "out of memory while checking that ids are unique across files");
   return ck.problems;
 }

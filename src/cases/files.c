@@ -131,6 +131,19 @@ static int compare_paths(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A file named twice (a folder and a file in it) is taken once, so that a
+   run does not see its case ids repeated. paths must be sorted. */
+static void drop_repeated_paths(mc_path_list *list) {
+  int kept = 0;
+  for (int i = 0; i < list->count; i++) {
+    if (kept > 0 && strcmp(list->paths[i], list->paths[kept - 1]) == 0)
+      free(list->paths[i]);
+    else
+      list->paths[kept++] = list->paths[i];
+  }
+  list->count = kept;
+}
+
 bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char *err,
                         size_t errlen) {
   walker w = {.out = out, .err = err, .errlen = errlen, .ok = true};
@@ -146,6 +159,7 @@ bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char
   free(w.visited.ids);
   if (out->count > 1)
     qsort(out->paths, (size_t)out->count, sizeof *out->paths, compare_paths);
+  drop_repeated_paths(out);
   return w.ok;
 }
 

@@ -25,24 +25,6 @@ static void report_problem(void *ctx, const char *msg) {
   c->problems++;
 }
 
-static int compare_ids(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Ids repeated across files (mc_case_file_check sees one file at a time). */
-static int report_duplicate_ids(char **ids, int n) {
-  if (n < 2)
-    return 0; /* and ids may be NULL: qsort must not see it */
-  qsort(ids, (size_t)n, sizeof *ids, compare_ids);
-  int problems = 0;
-  for (int i = 1; i < n; i++)
-    if (strcmp(ids[i], ids[i - 1]) == 0) {
-      printf("case id '%s' appears more than once\n", ids[i]);
-      problems++;
-    }
-  return problems;
-}
-
 int mc_cmd_check_cases(int argc, char **argv) {
   static const struct option options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
   int opt;
@@ -57,8 +39,13 @@ int mc_cmd_check_cases(int argc, char **argv) {
     mc_path_list_free(&files);
     return 2;
   }
-  int problems = 0, n_cases = 0, n_ids = 0;
-  char **ids = NULL;
+  int problems = 0, n_cases = 0;
+  mc_case_ids *ids = mc_case_ids_new();
+  if (!ids) {
+    fputs("movconf check-cases: out of memory\n", stderr);
+    mc_path_list_free(&files);
+    return 2;
+  }
   for (int i = 0; i < files.count; i++) {
     mc_case_file f;
     char err[1024];
@@ -69,17 +56,12 @@ int mc_cmd_check_cases(int argc, char **argv) {
     }
     check_context ctx = {.path = files.paths[i]};
     mc_case_file_check(&f, report_problem, &ctx);
+    mc_case_ids_check_file(ids, &f, report_problem, &ctx);
     problems += ctx.problems;
     n_cases += f.n_cases;
-    ids = realloc(ids, (size_t)(n_ids + f.n_cases + 1) * sizeof *ids);
-    for (int k = 0; k < f.n_cases; k++)
-      ids[n_ids++] = mc_strdupf("%s", f.cases[k].id);
     mc_case_file_free(&f);
   }
-  problems += report_duplicate_ids(ids, n_ids);
-  for (int i = 0; i < n_ids; i++)
-    free(ids[i]);
-  free(ids);
+  mc_case_ids_free(ids);
   printf("%d files, %d cases, %d problems\n", files.count, n_cases, problems);
   if (files.count == 0) {
     printf("no case files found\n");

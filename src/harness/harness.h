@@ -338,20 +338,25 @@ typedef struct mc_runner {
   int n_window, window_cap;
   const mc_case_file *file; /* the file being run, so re-runs need not load it again */
   const char *file_path;
-  double started; /* mc_now_seconds() at the first mc_run_file */
-  int n_problems; /* cases that make the run fail, late charges included */
-  int n_timeouts; /* cases with the verdict timeout */
-  long not_run;   /* selected cases left out once the run stopped */
+  double started;        /* mc_now_seconds() at the first mc_run_file */
+  int n_problems;        /* cases that make the run fail, late charges included */
+  int n_timeouts;        /* cases with the verdict timeout */
+  long not_run;          /* selected cases left out once the run stopped */
+  mc_case_ids *case_ids; /* the ids of the files loaded so far, with their file */
 } mc_runner;
 
 /* Runs one case, judges it, applies its expectation and appends the result
    to the report; returns that result (valid until the next case). */
 const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *file);
-/* Loads a case file and runs its selected cases; a file that does not load
-   is recorded in the report. False when the run has stopped (fail_fast or
-   a stop limit); once stopped, it only counts the file's selected cases as
-   not run, so call it for every file to have them counted. */
+/* Loads a case file and runs its selected cases; a file that does not load,
+   or that check-cases would refuse, is recorded in the report. False when
+   the run has stopped (fail_fast or a stop limit); once stopped, it only
+   counts the file's selected cases as not run, so call it for every file
+   to have them counted. */
 bool mc_run_file(mc_runner *run, const char *path);
+/* What check-cases finds wrong with f, including ids an earlier file of the
+   run had (src/harness/file_check.c): NULL when nothing, else one line. */
+char *mc_runner_file_problems(mc_runner *run, const mc_case_file *f);
 /* After the last case: a fault that comes late is charged to its case, and
    the report's stopped_early gets the count of cases that did not run. */
 void mc_runner_finish(mc_runner *run);

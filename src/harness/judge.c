@@ -157,13 +157,33 @@ mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r) {
   return rejection_name(impl, r) ? MC_REJECTION_NAMED : MC_REJECTION_UNNAMED;
 }
 
+/* A name a plugin or adapter chose that is no error of movconf's ("ok" is
+   a status, not an error): likely a typo, so the detail says so. */
+static bool unknown_error_name(const char *name) {
+  return name && mc_status_from_name(name) <= MC_OK;
+}
+
 /* "NAME [CLAUSE]: message", or the message alone when there is no name. */
 static char *rejection_text(const mc_impl_result *r, const char *name) {
   if (!name)
     return mc_strdupf("%s", r->message[0] ? r->message : "(no message)");
+  if (unknown_error_name(name))
+    return mc_strdupf("unknown error name '%s' (not one of movconf's error names): %s", name,
+                      r->message[0] ? r->message : "(no message)");
   if (!r->clause)
     return mc_strdupf("%s: %s", name, r->message);
   return mc_strdupf("%s [%s]: %s", name, r->clause, r->message);
+}
+
+/* The detail of a rejection naming another error than the expected one. */
+static char *wrong_error_detail(const mc_case *c, const mc_impl_result *r, const char *name,
+                                const char *text) {
+  const char *want = mc_status_name(c->expected_error);
+  if (!unknown_error_name(name))
+    return mc_strdupf("expected error %s, got %s", want, text);
+  return mc_strdupf("unknown error name '%s' (not one of movconf's error names); expected %s; "
+                    "its message: %s",
+                    name, want, r->message[0] ? r->message : "(no message)");
 }
 
 /* An accepted input whose announced output no tensor can have (zero
@@ -221,7 +241,7 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
     *detail = mc_strdupf("valid input rejected%s%s", name ? " with " : ": ", text);
     v = MC_VERDICT_WRONG_REJECTION;
   } else if (name && strcmp(name, mc_status_name(c->expected_error)) != 0) {
-    *detail = mc_strdupf("expected error %s, got %s", mc_status_name(c->expected_error), text);
+    *detail = wrong_error_detail(c, r, name, text);
     v = MC_VERDICT_WRONG_ERROR;
   }
   free(text);

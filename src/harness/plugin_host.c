@@ -584,10 +584,13 @@ static void fill_output_descriptor(const movconf_plugin_output *o, mc_wire_reply
   r->output.nbytes = nbytes;
 }
 
+/* The plugin's arrays need not end in a NUL: never read past them. */
 static void take_message(const movconf_plugin_message *m, mc_wire_reply *r) {
+  _Static_assert(sizeof r->error >= sizeof m->error && sizeof r->message > sizeof m->text,
+                 "a plugin's message fits the wire's");
   r->kind = MC_WIRE_REJECTED;
-  copy_text(r->error, sizeof r->error, m->error);
-  copy_text(r->message, sizeof r->message, m->text);
+  copy_text(r->error, sizeof m->error, m->error);
+  copy_text(r->message, sizeof m->text + 1, m->text);
 }
 
 /* Calls run() into a guarded buffer and sends the reply (and bytes). */

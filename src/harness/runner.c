@@ -363,13 +363,14 @@ static void count_not_run(mc_runner *run, const mc_case_file *f, int from) {
     run->not_run += mc_case_selected(&f->cases[i], &run->filter);
 }
 
-/* A file that did not load; with fail_fast it stops the run. */
-static void record_load_error(mc_runner *run, const char *path, const char *err) {
+/* A file that did not load, or that check-cases would refuse (why: heap,
+   owned by the report now); with fail_fast it stops the run. */
+static void record_invalid_file(mc_runner *run, const char *path, char *why) {
   mc_run_report *r = run->report;
   r->load_errors = grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
-  r->load_errors[r->n_load_errors++] = mc_strdupf("%s", err);
+  r->load_errors[r->n_load_errors++] = why;
   if (run->fail_fast)
-    r->stopped_early = mc_strdupf("stopped early: %s did not load (--fail-fast)", path);
+    r->stopped_early = mc_strdupf("stopped early: %s is not a valid case file (--fail-fast)", path);
 }
 
 /* Runs the selected cases of f, checking the stop limits before each. */
@@ -395,7 +396,13 @@ bool mc_run_file(mc_runner *run, const char *path) {
   bool was_stopped = run->report->stopped_early != NULL;
   if (!mc_case_file_load(path, &f, err, sizeof err)) {
     if (!was_stopped) /* a file not run is not reported */
-      record_load_error(run, path, err);
+      record_invalid_file(run, path, mc_strdupf("%s", err));
+    return run->report->stopped_early == NULL;
+  }
+  char *problems = was_stopped ? NULL : mc_runner_file_problems(run, &f);
+  if (problems) { /* none of its cases runs, as when it does not load */
+    record_invalid_file(run, path, problems);
+    mc_case_file_free(&f);
     return run->report->stopped_early == NULL;
   }
   run->file = &f;
@@ -425,6 +432,8 @@ void mc_runner_finish(mc_runner *run) {
 }
 
 void mc_runner_free(mc_runner *run) {
+  mc_case_ids_free(run->case_ids);
+  run->case_ids = NULL;
   free(run->result_of_call);
   free(run->window);
   run->result_of_call = NULL;
