@@ -191,7 +191,8 @@ int mc_report_unattributed_faults(const mc_run_report *r) {
 
 /* ---- the failure list: grouped, the most diagnostic first ---- */
 
-static bool is_listed(const mc_case_result *c) {
+static bool is_listed(const mc_run_report *r, const mc_case_result *c) {
+  (void)r; /* as is_slow, for select_sorted */
   return mc_verdict_is_failure(c->verdict) || c->expect == MC_EXPECT_UNEXPECTED_PASS;
 }
 
@@ -246,16 +247,26 @@ static int group_size(const mc_case_result *const *sorted, int n, int from) {
   return k - from;
 }
 
-static void print_failures(FILE *out, const mc_run_report *r) {
+/* The results that keep (r, c) holds for, sorted by compare (heap; NULL
+   when memory ran out), their number in *n. */
+static const mc_case_result **
+select_sorted(const mc_run_report *r, bool (*keep)(const mc_run_report *, const mc_case_result *),
+              int (*compare)(const void *, const void *), int *n) {
   const mc_case_result **sorted = malloc((size_t)(r->count ? r->count : 1) * sizeof *sorted);
+  *n = 0;
   if (!sorted)
-    return;
-  int n = 0;
+    return NULL;
   for (int i = 0; i < r->count; i++)
-    if (is_listed(&r->results[i]))
-      sorted[n++] = &r->results[i];
-  if (n > 1)
-    qsort(sorted, (size_t)n, sizeof *sorted, compare_listed);
+    if (keep(r, &r->results[i]))
+      sorted[(*n)++] = &r->results[i];
+  if (*n > 1)
+    qsort(sorted, (size_t)*n, sizeof *sorted, compare);
+  return sorted;
+}
+
+static void print_failures(FILE *out, const mc_run_report *r) {
+  int n;
+  const mc_case_result **sorted = select_sorted(r, is_listed, compare_listed, &n);
   for (int i = 0; i < n;) {
     int size = group_size(sorted, n, i);
     char head[128];
@@ -280,15 +291,9 @@ static int compare_slower(const void *pa, const void *pb) {
 
 /* "slow: 2 cases took 2.0 s or more (--timeout 10 s): ID 8.12 s, ..." */
 static void print_slow(FILE *out, const mc_run_report *r) {
-  const mc_case_result **slow = malloc((size_t)(r->count ? r->count : 1) * sizeof *slow);
-  if (!slow)
-    return;
-  int n = 0;
-  for (int i = 0; i < r->count; i++)
-    if (is_slow(r, &r->results[i]))
-      slow[n++] = &r->results[i];
+  int n;
+  const mc_case_result **slow = select_sorted(r, is_slow, compare_slower, &n);
   if (n > 0) {
-    qsort(slow, (size_t)n, sizeof *slow, compare_slower);
     fprintf(out, "slow: %d case%s took %.1f s or more", n, n == 1 ? "" : "s", r->slow_seconds);
     if (r->timeout_seconds > 0)
       fprintf(out, " (--timeout %g s)", r->timeout_seconds);
