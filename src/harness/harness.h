@@ -225,7 +225,7 @@ bool mc_write_text_file(const char *path, const char *text);
    of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
 char *mc_safe_text(const char *text);
 
-/* The table (and, with list_failures, each failing case) on out. */
+/* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
 /* The reports, written to an open stream; false when writing failed. */
 bool mc_report_write_json(const mc_run_report *r, FILE *out);

@@ -331,7 +331,8 @@ void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out
     print_indented(out, "process fault: ", r->process_faults[i].detail, "\n");
   for (int i = 0; i < r->n_load_errors; i++)
     print_indented(out, "invalid case file: ", r->load_errors[i], "\n");
-  print_slow(out, r);
+  if (list_failures)
+    print_slow(out, r);
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
   columns cols = {.expectations = r->with_expectations, .unnamed = total.unnamed_passes > 0};
