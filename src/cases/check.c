@@ -142,8 +142,7 @@ int mc_case_file_check(const mc_case_file *f, void (*report)(void *ctx, const ch
 struct mc_case_ids {
   char **files;
   int n_files;
-  char *arena; /* the ids, NUL-terminated, one after another */
-  size_t arena_len, arena_cap;
+  mc_text arena; /* the ids, NUL-terminated, one after another */
   struct id_slot {
     size_t at; /* offset of the id in arena + 1; 0: empty */
     int file;
@@ -161,7 +160,7 @@ void mc_case_ids_free(mc_case_ids *ids) {
   for (int i = 0; i < ids->n_files; i++)
     free(ids->files[i]);
   free(ids->files);
-  free(ids->arena);
+  mc_text_free(&ids->arena);
   free(ids->slots);
   free(ids);
 }
@@ -177,7 +176,7 @@ static size_t hash_id(const char *s) {
 static struct id_slot *find_slot(const mc_case_ids *ids, struct id_slot *slots, size_t cap,
                                  const char *id) {
   size_t i = hash_id(id) & (cap - 1);
-  while (slots[i].at && strcmp(ids->arena + slots[i].at - 1, id) != 0)
+  while (slots[i].at && strcmp(ids->arena.p + slots[i].at - 1, id) != 0)
     i = (i + 1) & (cap - 1);
   return &slots[i];
 }
@@ -194,7 +193,7 @@ static bool make_room(mc_case_ids *ids, size_t more) {
     return false;
   for (size_t i = 0; i < ids->cap; i++)
     if (ids->slots[i].at)
-      *find_slot(ids, slots, cap, ids->arena + ids->slots[i].at - 1) = ids->slots[i];
+      *find_slot(ids, slots, cap, ids->arena.p + ids->slots[i].at - 1) = ids->slots[i];
   free(ids->slots);
   ids->slots = slots;
   ids->cap = cap;
@@ -203,20 +202,9 @@ static bool make_room(mc_case_ids *ids, size_t more) {
 
 /* Copies id into the arena; its offset + 1, or 0 when out of memory. */
 static size_t keep_id(mc_case_ids *ids, const char *id) {
-  size_t n = strlen(id) + 1;
-  if (ids->arena_len + n > ids->arena_cap) {
-    size_t cap = ids->arena_cap ? 2 * ids->arena_cap : 65536;
-    while (ids->arena_len + n > cap)
-      cap *= 2;
-    char *grown = realloc(ids->arena, cap);
-    if (!grown)
-      return 0;
-    ids->arena = grown;
-    ids->arena_cap = cap;
-  }
-  memcpy(ids->arena + ids->arena_len, id, n);
-  ids->arena_len += n;
-  return ids->arena_len - n + 1;
+  size_t at = ids->arena.len;
+  mc_text_put(&ids->arena, id, strlen(id) + 1);
+  return ids->arena.oom ? 0 : at + 1;
 }
 
 /* Records path as the file of the ids about to be added; its index, or -1. */

@@ -307,16 +307,14 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
 /* Exit status of a finished run: 0 only when nothing is a problem, at
    least one case actually ran and the run was not stopped early. */
 static int run_status(const mc_run_report *r) {
-  int ran = 0, problems = 0;
-  for (int i = 0; i < r->count; i++) {
+  int ran = 0;
+  for (int i = 0; i < r->count; i++)
     ran += r->results[i].verdict != MC_VERDICT_UNSUPPORTED;
-    problems += mc_case_result_is_problem(&r->results[i]);
-  }
   if (r->count == 0)
     fputs("movconf run: no case was selected\n", stderr);
   else if (ran == 0)
     fputs("movconf run: the implementation supports none of the selected cases\n", stderr);
-  problems += mc_report_unattributed_faults(r);
+  int problems = mc_report_problems(r) + mc_report_unattributed_faults(r);
   return problems == 0 && r->n_load_errors == 0 && ran > 0 && !r->stopped_early ? 0 : 1;
 }
 

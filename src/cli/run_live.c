@@ -31,13 +31,6 @@ static int columns(const char *s) {
   return n;
 }
 
-static int problems(const mc_run_report *r) {
-  int n = 0;
-  for (int i = 0; i < r->count; i++)
-    n += mc_case_result_is_problem(&r->results[i]);
-  return n;
-}
-
 /* Blanks the progress line, so that a full line can be printed. */
 static void clear_line(mc_live *live) {
   if (live->drawn > 0)
@@ -51,7 +44,7 @@ static void draw(mc_live *live, bool with_case, const char *end) {
   char line[4 * MC_LIVE_COLUMNS + 1];
   const mc_run_report *r = live->report;
   int n = snprintf(line, sizeof line, "[file %d/%d] %d cases, %d failed", live->file, live->files,
-                   r->count, problems(r));
+                   r->count, mc_report_problems(r));
   if (with_case && live->current[0] && n > 0 && (size_t)n < sizeof line)
     snprintf(line + n, sizeof line - (size_t)n, ": %s", live->current);
   line[fit(line, MC_LIVE_COLUMNS - 1)] = '\0'; /* the last column would wrap on some terminals */

@@ -88,16 +88,21 @@ void mc_text_free(mc_text *t) {
   memset(t, 0, sizeof *t);
 }
 
+void *mc_realloc_or_abort(void *p, size_t size) {
+  void *grown = realloc(p, size ? size : 1);
+  if (!grown) {
+    fputs("movconf: out of memory\n", stderr);
+    abort();
+  }
+  return grown;
+}
+
 char *mc_strdupf(const char *fmt, ...) {
   va_list args;
   va_start(args, fmt);
   int n = vsnprintf(NULL, 0, fmt, args);
   va_end(args);
-  char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
-  if (!s) {
-    fputs("movconf: out of memory\n", stderr);
-    abort();
-  }
+  char *s = mc_realloc_or_abort(NULL, (size_t)(n < 0 ? 0 : n) + 1);
   va_start(args, fmt);
   vsnprintf(s, (size_t)n + 1, fmt, args);
   va_end(args);

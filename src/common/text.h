@@ -38,6 +38,9 @@ void mc_text_put(mc_text *t, const char *data, size_t n);
 bool mc_text_flush(mc_text *t);
 void mc_text_free(mc_text *t);
 
+/* realloc(p, size), or "movconf: out of memory" and abort(): for memory the
+   suite cannot go on without (mc_strdupf uses it too). */
+void *mc_realloc_or_abort(void *p, size_t size);
 /* printf into a fresh heap string (never NULL: aborts on allocation failure). */
 char *mc_strdupf(const char *fmt, ...) MC_PRINTF_FORMAT(1, 2);
 

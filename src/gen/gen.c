@@ -572,33 +572,21 @@ static int out_close(gen_out *out, bool complete) {
    left under the loader's limit: no estimate, so no mistake in one, can
    make memory grow. */
 typedef struct case_buf {
-  char *p;
-  size_t len, cap;
-  size_t head; /* the bytes of the file's head at p */
-  size_t room; /* the case's bytes at most */
-  bool full, oom;
+  mc_text text; /* the file's head, then the case */
+  size_t head;  /* the bytes of the file's head in text */
+  size_t room;  /* the case's bytes at most */
+  bool full;
 } case_buf;
 
 static bool buf_append(case_buf *b, const char *data, size_t n) {
-  if (b->cap - b->len < n) {
-    size_t cap = b->cap ? b->cap : 1 << 16;
-    while (cap - b->len < n)
-      cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p)
-      return !(b->oom = true);
-    b->p = p;
-    b->cap = cap;
-  }
-  memcpy(b->p + b->len, data, n);
-  b->len += n;
-  return true;
+  mc_text_put(&b->text, data, n);
+  return !b->text.oom;
 }
 
 /* The sink of a case's text (mc_text streaming). */
 static bool case_take(void *ctx, const char *data, size_t n) {
   case_buf *b = ctx;
-  if (n > b->room - (b->len - b->head))
+  if (n > b->room - (b->text.len - b->head))
     return !(b->full = true);
   return buf_append(b, data, n);
 }
@@ -615,7 +603,7 @@ static bool file_head(const gen_file *gf, const gen_group *g, case_buf *b) {
   mc_write_file_head(&head, gf->op, description);
   bool ok = !head.oom && buf_append(b, head.p, head.len);
   mc_text_free(&head);
-  b->head = b->len;
+  b->head = b->text.len;
   if (!ok)
     problem("out of memory");
   return ok;
@@ -624,7 +612,7 @@ static bool file_head(const gen_file *gf, const gen_group *g, case_buf *b) {
 /* Case index into b, behind the head; false with a message when it cannot
    be made. b->full: it did not fit in b->room. */
 static bool make_case(const gen_file *gf, const gen_group *g, int index, case_buf *b) {
-  b->len = b->head;
+  b->text.len = b->head;
   mc_text t = {.sink = case_take, .sink_ctx = b};
   bool made = write_case(gf, g, index, &t);
   bool whole = mc_text_flush(&t) && !t.oom;
@@ -649,13 +637,13 @@ static size_t case_tensor_bytes(const mc_case *c) {
    case's tensors take. */
 static bool case_loads(const gen_file *gf, const gen_group *g, int index, case_buf *b,
                        size_t *tensor_bytes) {
-  size_t len = b->len;
+  size_t len = b->text.len;
   if (!buf_append(b, file_tail, strlen(file_tail)))
     return !problem("out of memory");
   mc_case_file f;
   char err[1024];
-  bool ok = mc_case_file_parse(b->p, b->len, g->name, &f, err, sizeof err);
-  b->len = len;
+  bool ok = mc_case_file_parse(b->text.p, b->text.len, g->name, &f, err, sizeof err);
+  b->text.len = len;
   if (!ok)
     return !problem("%s: group %s, case %d: the generated case does not load: %s", gf->path,
                     g->name, index, err);
@@ -716,24 +704,24 @@ static void show_progress(progress *p, int made, int n, size_t bytes) {
 static bool group_file(const gen_file *gf, const gen_group *g, gen_out *out, progress *pr) {
   case_buf b = {0};
   size_t tensors = 0, case_tensors = 0;
-  bool ok = file_head(gf, g, &b) && out_put(out, b.p, b.head);
+  bool ok = file_head(gf, g, &b) && out_put(out, b.text.p, b.head);
   for (int i = 0; ok && i < g->n_cases; i++) {
     size_t separator = i ? strlen(case_separator) : 0,
            reserved = out->bytes + separator + strlen(file_tail);
     b.room = reserved < MC_CASE_MAX_FILE_BYTES ? MC_CASE_MAX_FILE_BYTES - reserved : 0;
     ok = make_case(gf, g, i, &b);
     if (ok && b.full)
-      ok = too_large(gf, g, i, out->bytes + b.len - b.head);
+      ok = too_large(gf, g, i, out->bytes + b.text.len - b.head);
     ok = ok && case_loads(gf, g, i, &b, &case_tensors);
     if (ok && case_tensors > MC_CASE_MAX_FILE_TENSOR_BYTES - tensors)
       ok = tensors_too_large(gf, g, i, tensors + case_tensors);
     tensors += case_tensors;
-    ok =
-        ok && out_put(out, case_separator, separator) && out_put(out, b.p + b.head, b.len - b.head);
+    ok = ok && out_put(out, case_separator, separator) &&
+         out_put(out, b.text.p + b.head, b.text.len - b.head);
     show_progress(pr, i + 1, g->n_cases, out->bytes);
   }
   ok = ok && out_put(out, file_tail, strlen(file_tail));
-  free(b.p);
+  mc_text_free(&b.text);
   return ok;
 }
 

@@ -232,6 +232,8 @@ bool mc_report_write_json(const mc_run_report *r, FILE *out);
 bool mc_report_write_junit(const mc_run_report *r, FILE *out);
 /* Number of process faults without a culprit case: each fails the run. */
 int mc_report_unattributed_faults(const mc_run_report *r);
+/* Number of cases that make the run fail (mc_case_result_is_problem). */
+int mc_report_problems(const mc_run_report *r);
 
 /* --summary-by: what a breakdown of the results groups cases by. */
 typedef enum mc_summary_key {

@@ -182,6 +182,13 @@ static void print_case(FILE *out, const mc_run_report *r, const mc_case_result *
   }
 }
 
+int mc_report_problems(const mc_run_report *r) {
+  int n = 0;
+  for (int i = 0; i < r->count; i++)
+    n += mc_case_result_is_problem(&r->results[i]);
+  return n;
+}
+
 int mc_report_unattributed_faults(const mc_run_report *r) {
   int n = 0;
   for (int i = 0; i < r->n_process_faults; i++)

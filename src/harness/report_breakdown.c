@@ -64,12 +64,7 @@ static row *row_of(rows *t, const char *value, int rank, int *last) {
       return &t->items[*last = i];
   if (t->count == t->cap) {
     t->cap = t->cap ? 2 * t->cap : 16;
-    row *grown = realloc(t->items, (size_t)t->cap * sizeof *grown);
-    if (!grown) {
-      fputs("movconf: out of memory\n", stderr);
-      abort();
-    }
-    t->items = grown;
+    t->items = mc_realloc_or_abort(t->items, (size_t)t->cap * sizeof *t->items);
   }
   t->items[t->count] = (row){.value = mc_strdupf("%s", value), .rank = rank};
   return &t->items[*last = t->count++];

@@ -28,19 +28,10 @@
 /* Late faults blamed in a row before the runner gives the case up. */
 #define MAX_BLAMES_PER_CASE 4
 
-static void *grown_or_abort(void *p, size_t size) {
-  void *grown = realloc(p, size);
-  if (!grown) {
-    fputs("movconf: out of memory\n", stderr);
-    abort();
-  }
-  return grown;
-}
-
 static mc_case_result *new_result(mc_run_report *r) {
   if (r->count == r->capacity) {
     r->capacity = r->capacity ? 2 * r->capacity : 256;
-    r->results = grown_or_abort(r->results, (size_t)r->capacity * sizeof *r->results);
+    r->results = mc_realloc_or_abort(r->results, (size_t)r->capacity * sizeof *r->results);
   }
   mc_case_result *res = &r->results[r->count++];
   memset(res, 0, sizeof *res);
@@ -62,7 +53,8 @@ static void remember_call(mc_runner *run, uint64_t call, int result_index) {
     size_t cap = run->calls_cap ? run->calls_cap * 2 : 1024;
     while (cap < call)
       cap *= 2;
-    run->result_of_call = grown_or_abort(run->result_of_call, cap * sizeof *run->result_of_call);
+    run->result_of_call =
+        mc_realloc_or_abort(run->result_of_call, cap * sizeof *run->result_of_call);
     for (size_t i = run->calls_cap; i < cap; i++)
       run->result_of_call[i] = -1;
     run->calls_cap = cap;
@@ -125,7 +117,7 @@ static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
 
 static void add_process_fault(mc_run_report *report, const char *observed_in, const char *culprit,
                               char *detail) {
-  report->process_faults = grown_or_abort(
+  report->process_faults = mc_realloc_or_abort(
       report->process_faults, (size_t)(report->n_process_faults + 1) * sizeof(mc_process_fault));
   report->process_faults[report->n_process_faults++] =
       (mc_process_fault){.observed_in = mc_strdupf("%s", observed_in),
@@ -206,7 +198,7 @@ static char *suspect_list(const mc_runner *run, const int *suspects, int n) {
    the window, charged to the culprit when one is found. */
 static void check_crash_alone(mc_runner *run, const mc_case *c, int index, mc_impl_result *r) {
   int n = run->n_window;
-  int *suspects = grown_or_abort(NULL, (size_t)n * sizeof *suspects);
+  int *suspects = mc_realloc_or_abort(NULL, (size_t)n * sizeof *suspects);
   memcpy(suspects, run->window, (size_t)n * sizeof *suspects);
   char crash[sizeof r->message];
   snprintf(crash, sizeof crash, "%s", r->message);
@@ -246,7 +238,7 @@ static void check_crash_alone(mc_runner *run, const mc_case *c, int index, mc_im
 static void window_add(mc_runner *run, int index) {
   if (run->n_window == run->window_cap) {
     run->window_cap = run->window_cap ? 2 * run->window_cap : 64;
-    run->window = grown_or_abort(run->window, (size_t)run->window_cap * sizeof *run->window);
+    run->window = mc_realloc_or_abort(run->window, (size_t)run->window_cap * sizeof *run->window);
   }
   run->window[run->n_window++] = index;
 }
@@ -367,7 +359,8 @@ static void count_not_run(mc_runner *run, const mc_case_file *f, int from) {
    owned by the report now); with fail_fast it stops the run. */
 static void record_invalid_file(mc_runner *run, const char *path, char *why) {
   mc_run_report *r = run->report;
-  r->load_errors = grown_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
+  r->load_errors =
+      mc_realloc_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
   r->load_errors[r->n_load_errors++] = why;
   if (run->fail_fast)
     r->stopped_early = mc_strdupf("stopped early: %s is not a valid case file (--fail-fast)", path);

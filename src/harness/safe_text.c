@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "harness/harness.h"
 
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
@@ -58,11 +59,8 @@ static const char *escape_for(uint32_t cp, char *buf, size_t n) {
 char *mc_safe_text(const char *text) {
   const unsigned char *s = (const unsigned char *)(text ? text : "");
   size_t len = strlen((const char *)s);
-  char *out = malloc(len * 6 + 1); /* the longest escape, \u0085, is six bytes for two */
-  if (!out) {
-    fputs("movconf: out of memory\n", stderr);
-    abort();
-  }
+  /* the longest escape, \u0085, is six bytes for two */
+  char *out = mc_realloc_or_abort(NULL, len * 6 + 1);
   size_t o = 0;
   while (*s) {
     uint32_t cp = 0;
