@@ -257,9 +257,12 @@ def _same_number(a, b):
 
 def float_bits(type_name, number):
     """Bit pattern of an exactly representable number; FormatError if inexact."""
-    x = float(number)
-    if isinstance(number, int) and x != number:
-        raise FormatError("%r is not exactly representable as %s" % (number, type_name))
+    # The one rounding: a number is read as the nearest binary64 (Python's
+    # float() of an int or of the JSON text rounds to nearest, ties to even).
+    try:
+        x = float(number)
+    except OverflowError:
+        raise FormatError("%r overflows binary64" % (number,))
     if math.isnan(x):
         raise FormatError("a NaN value has no defined payload; use hex")
     width = type_bits(type_name)
@@ -283,23 +286,41 @@ def float_bits(type_name, number):
     raise FormatError("%r is not exactly representable as %s" % (number, type_name))
 
 
+# Exponent and fraction widths of the float types (section 7.1's table).
+FLOAT_FORMATS = {"f16": (5, 10), "bf16": (8, 7), "f32": (8, 23), "f64": (11, 52),
+                 "f8e4m3": (4, 3), "f8e5m2": (5, 2)}
+
+
+def float_string_bits(type_name, text):
+    """"inf", "-inf", "nan", "-nan": the infinities and the canonical quiet
+    NaN (top fraction bit set; f8e4m3's only NaN has every fraction bit set)."""
+    exponent_bits, fraction_bits = FLOAT_FORMATS[type_name]
+    negative = text.startswith("-")
+    name = text[1:] if negative else text
+    sign = (1 << (exponent_bits + fraction_bits)) if negative else 0
+    all_ones = ((1 << exponent_bits) - 1) << fraction_bits
+    if name == "inf" and type_name != "f8e4m3":
+        return sign | all_ones
+    if name == "nan":
+        fraction = (1 << fraction_bits) - 1 if type_name == "f8e4m3" else 1 << (fraction_bits - 1)
+        return sign | all_ones | fraction
+    raise FormatError("float value %r for %s" % (text, type_name))
+
+
 def value_bits(type_name, value):
     """Bits of one element given as a case-file value."""
     bits, kind = TYPES[type_name]
     if kind == "bool":
-        if value in (True, 1) and not (isinstance(value, float)):
-            return 1
-        if value in (False, 0) and not (isinstance(value, float)):
-            return 0
+        # true, false, or a number whose value is 1 or 0 in any notation
+        # (1, 1.0, 1e0, 0, -0: section 7.1); never a string.
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, (int, float)) and value in (0, 1):
+            return int(value)
         raise FormatError("boolean value %r" % (value,))
     if kind == "float":
         if isinstance(value, str):
-            if value == "inf":
-                value = math.inf
-            elif value == "-inf":
-                value = -math.inf
-            else:
-                raise FormatError("float value %r (NaN strings have no fixed payload here)" % value)
+            return float_string_bits(type_name, value)
         if isinstance(value, bool):
             raise FormatError("boolean %r for a float type" % (value,))
         return float_bits(type_name, value)
@@ -880,11 +901,16 @@ def self_test():
     print("reference_model self-test: %d property checks passed" % (checks + 8))
 
 
-def check_case_files(paths):
-    """Runs every case of the case files under paths through the model and
-    compares with its expectation: the output bit for bit (or its sha256),
-    or the error name. Returns the number of disagreements."""
+def load_case_file(path):
+    """A case file as Python values; the number -0 stays a negative zero
+    (it is -0.0 in a float tensor, 0 anywhere else)."""
     import json
+    with open(path, encoding="utf-8") as f:
+        return json.load(f, parse_int=lambda text: -0.0 if text == "-0" else int(text))
+
+
+def case_files_under(paths):
+    """Every *.json under the paths (sorted), or the path itself."""
     import os
     files = []
     for path in paths:
@@ -894,26 +920,51 @@ def check_case_files(paths):
                 files += [os.path.join(top, n) for n in sorted(names) if n.endswith(".json")]
         else:
             files.append(path)
+    return files
+
+
+def check_case(op, case):
+    """Runs one case through the model: returns None when the model gives
+    the expected output or error, otherwise what it gives and what the
+    case expects."""
+    try:
+        kind, result = run_case(op, case)
+    except FormatError as err:
+        return "a format error (%s)" % err, "a readable case"
+    expect = case["expect"]
+    if "error" in expect:
+        if kind == "error" and result == expect["error"]:
+            return None
+        got = result if kind == "error" else "an output of shape %s" % result.shape
+        return got, expect["error"]
+    try:
+        if kind == "output" and tensor_matches_json(result, expect["output"]):
+            return None
+    except FormatError as err:
+        return "a format error in the expected output (%s)" % err, "a readable case"
+    got = result if kind == "error" else "a different output (shape %s)" % result.shape
+    return got, "the expected output"
+
+
+def check_case_files(paths, quiet=False):
+    """Runs every case of the case files under paths through the model and
+    compares with its expectation: the output bit for bit (or its sha256),
+    or the error name. Returns the number of disagreements."""
+    files = case_files_under(paths)
     cases = disagreements = 0
     for path in files:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        doc = load_case_file(path)
         for case in doc["cases"]:
             cases += 1
-            kind, result = run_case(doc["op"], case)
-            expect = case["expect"]
-            if "error" in expect:
-                ok = kind == "error" and result == expect["error"]
-                got = result if kind == "error" else "an output of shape %s" % result.shape
-                want = expect["error"]
-            else:
-                ok = kind == "output" and tensor_matches_json(result, expect["output"])
-                got = result if kind == "error" else "a different output (shape %s)" % result.shape
-                want = "the expected output"
-            if not ok:
+            problem = check_case(doc["op"], case)
+            if problem:
                 disagreements += 1
-                print("%s: %s: the model gives %s, the case expects %s" % (path, case["id"], got, want))
-    print("reference_model: %d files, %d cases, %d disagreements" % (len(files), cases, disagreements))
+                if not quiet:
+                    print("%s: %s: the model gives %s, the case expects %s"
+                          % (path, case["id"], problem[0], problem[1]))
+    if not quiet:
+        print("reference_model: %d files, %d cases, %d disagreements"
+              % (len(files), cases, disagreements))
     return disagreements
 
 
