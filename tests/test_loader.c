@@ -145,6 +145,10 @@ static void test_values_integers(void) {
   expect_bytes("{\"type\": \"u1\", \"shape\": [9], \"values\": [1,0,1,1,0,0,0,0,1]}", "b080");
   expect_bytes("{\"type\": \"boolean\", \"shape\": [4], \"values\": [true, false, 1, 0]}",
                "01000100");
+  /* A boolean number is 1 or 0 in any notation (case-format.md 7.1.2); -0 is 0. */
+  expect_bytes("{\"type\": \"boolean\", \"shape\": [7], \"values\": [1.0, 1e0, 1E+0, -0, "
+               "0.0, 0e5, -0.0]}",
+               "01010100000000");
   /* Rank 0 has one element; a zero dimension has none. */
   expect_bytes("{\"type\": \"u8\", \"shape\": [], \"values\": [9]}", "09");
   expect_bytes("{\"type\": \"u8\", \"shape\": [2, 0, 3], \"values\": []}", "");
@@ -176,6 +180,10 @@ static void test_values_floats(void) {
                "9a9999999999b93f"
                "0000000000000440"
                "000000000000f8ff");
+  /* The one rounding is to binary64 (7.1.3): 2^53 + 1 reads as 2^53 in f64;
+     in f32, binary64's exact 16777217 is not a value (test_malformed_values). */
+  expect_bytes("{\"type\": \"f64\", \"shape\": [1], \"values\": [9007199254740993]}",
+               "0000000000004043");
   /* f8e4m3 (bias 7, no inf): 448 = 0 1111 110 = 0x7E; 2^-9 = 0x01;
      nan = 0x7F; 1 = 0 0111 000 = 0x38; 0.875 = 1.75 * 2^-1 = 0 0110 110 = 0x36 */
   expect_bytes("{\"type\": \"f8e4m3\", \"shape\": [7], \"values\": [448, -448, 0.001953125, "
@@ -216,6 +224,14 @@ static void test_fill_forms(void) {
   /* i4 from -8: nibbles 8 9 A B C D E F 0 1 2 3 4 5 6 7, low nibble first */
   expect_bytes("{\"type\": \"i4\", \"shape\": [16], \"fill\": {\"iota\": -8}}", "98badcfe10325476");
   expect_bytes("{\"type\": \"f16\", \"shape\": [2], \"fill\": {\"iota\": 2047}}", "ff670068");
+  /* f64: 2^53 - 1 and 2^53; 2^63 - 1024 is the largest start of one element. */
+  expect_bytes("{\"type\": \"f64\", \"shape\": [2], \"fill\": {\"iota\": "
+               "\"9007199254740991\"}}",
+               "ffffffffffff3f43"
+               "0000000000004043");
+  expect_bytes("{\"type\": \"f64\", \"shape\": [1], \"fill\": {\"iota\": "
+               "\"9223372036854774784\"}}",
+               "ffffffffffffdf43");
   /* counter: raw bits (S + i) mod 2^bits; u8 from 250 wraps to 0 */
   expect_bytes("{\"type\": \"u8\", \"shape\": [8], \"fill\": {\"counter\": 250}}",
                "fafbfcfdfeff0001");
@@ -758,6 +774,19 @@ static void test_malformed_values(void) {
                       "expected an integer (a number or a decimal string), got a boolean");
   expect_tensor_error("boolean 2", "{\"type\": \"boolean\", \"shape\": [1], \"values\": [2]}",
                       "values[0]: 2 is not a boolean");
+  expect_tensor_error("boolean -1", "{\"type\": \"boolean\", \"shape\": [1], \"values\": [-1]}",
+                      "values[0]: -1 is not a boolean");
+  expect_tensor_error("boolean 0.5",
+                      "{\"type\": \"boolean\", \"shape\": [2], \"values\": [1, 0.5]}",
+                      "values[1]: 0.5 is not a boolean");
+  /* A double reader sees 1; the text is not an integer. */
+  expect_tensor_error("boolean near 1",
+                      "{\"type\": \"boolean\", \"shape\": [1], \"values\": "
+                      "[1.0000000000000001]}",
+                      "values[0]: 1.0000000000000001 is not a boolean");
+  expect_tensor_error("boolean string",
+                      "{\"type\": \"boolean\", \"shape\": [1], \"values\": [\"1\"]}",
+                      "values[0]: \"1\" is not a boolean");
   expect_tensor_error("inexact f16", "{\"type\": \"f16\", \"shape\": [2], \"values\": [1, 0.1]}",
                       "values[1]: 0.1 is not exactly representable in f16");
   expect_tensor_error("f16 overflow", "{\"type\": \"f16\", \"shape\": [1], \"values\": [65536]}",
@@ -842,6 +871,15 @@ static void test_malformed_payloads(void) {
   expect_tensor_error("iota f16 inexact",
                       "{\"type\": \"f16\", \"shape\": [3], \"fill\": {\"iota\": 2047}}",
                       "element 2 would be 2049, not exactly representable in f16");
+  /* iota is exact: no rounding to binary64 either (case-format.md 7.4.1). */
+  expect_tensor_error("iota f64 above 2^53",
+                      "{\"type\": \"f64\", \"shape\": [3], \"fill\": {\"iota\": "
+                      "\"9007199254740991\"}}",
+                      "element 2 would be 9007199254740993, not exactly representable in f64");
+  expect_tensor_error("iota f64 below INT64_MAX",
+                      "{\"type\": \"f64\", \"shape\": [1], \"fill\": {\"iota\": "
+                      "\"9223372036854775807\"}}",
+                      "not exactly representable in f64");
   expect_tensor_error("iota int64 overflow",
                       "{\"type\": \"i64\", \"shape\": [2], \"fill\": {\"iota\": "
                       "\"9223372036854775807\"}}",
