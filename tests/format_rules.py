@@ -56,6 +56,28 @@ def float_kind(type_name):
     return rm.TYPES[type_name][1] == "float"
 
 
+def refusing(predicate, why):
+    """A reader that refuses every tensor description for which predicate holds."""
+    def tensor(original):
+        def from_json(desc):
+            if predicate(desc):
+                raise rm.FormatError(why)
+            return original(desc)
+        return from_json
+    return wrap("tensor_from_json", tensor)
+
+
+def rewriting(key, rewrite):
+    """A reader that reads the payload string under key as rewrite(text)."""
+    def tensor(original):
+        def from_json(desc):
+            if key in desc:
+                desc = dict(desc, **{key: rewrite(desc[key])})
+            return original(desc)
+        return from_json
+    return wrap("tensor_from_json", tensor)
+
+
 # ---------------------------------------------------------------- section 1, 2, 3, 4: the JSON text and the case
 
 @mutant("1", "\\u escapes in strings are not decoded")
@@ -143,13 +165,8 @@ def plain_integers_only():
 
 @mutant("5", "dimensions and attributes must be JSON numbers (decimal strings refused)")
 def no_strings_in_shapes():
-    def tensor(original):
-        def from_json(desc):
-            if any(isinstance(d, str) for d in desc["shape"]):
-                raise rm.FormatError("a dimension as a string")
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return refusing(lambda desc: any(isinstance(d, str) for d in desc["shape"]),
+                    "a dimension as a string")
 
 
 # ---------------------------------------------------------------- section 6: shapes and raw bytes
@@ -170,13 +187,7 @@ def nonzero_product():
 
 @mutant("6.1", "rank above 16 is refused by the reader")
 def rank_16():
-    def tensor(original):
-        def from_json(desc):
-            if len(desc["shape"]) > 16:
-                raise rm.FormatError("rank above 16")
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return refusing(lambda desc: len(desc["shape"]) > 16, "rank above 16")
 
 
 @mutant("6.2", "elements in column-major order (the first axis fastest)")
@@ -413,47 +424,24 @@ def minus_nan_positive():
 
 @mutant("7.2", "each hex byte written low nibble first")
 def hex_low_first():
-    def tensor(original):
-        def from_json(desc):
-            if "hex" in desc:
-                text = desc["hex"]
-                desc = dict(desc, hex="".join(text[i + 1] + text[i] for i in range(0, len(text), 2)))
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return rewriting("hex", lambda text: "".join(
+        text[i + 1] + text[i] for i in range(0, len(text), 2)))
 
 
 @mutant("7.2", "upper-case hex digits refused")
 def hex_lower_only():
-    def tensor(original):
-        def from_json(desc):
-            if "hex" in desc and desc["hex"] != desc["hex"].lower():
-                raise rm.FormatError("upper-case hex")
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return refusing(lambda desc: "hex" in desc and desc["hex"] != desc["hex"].lower(),
+                    "upper-case hex")
 
 
 @mutant("7.3", "base64 '+' and '/' swapped (alphabet positions 62 and 63)")
 def base64_swapped():
-    def tensor(original):
-        def from_json(desc):
-            if "base64" in desc:
-                desc = dict(desc, base64=desc["base64"].translate(str.maketrans("+/", "/+")))
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return rewriting("base64", lambda text: text.translate(str.maketrans("+/", "/+")))
 
 
 @mutant("7.3", "a final base64 group with padding is dropped")
 def base64_no_padding():
-    def tensor(original):
-        def from_json(desc):
-            if "base64" in desc and "=" in desc["base64"]:
-                desc = dict(desc, base64=desc["base64"][:-4])
-            return original(desc)
-        return from_json
-    return wrap("tensor_from_json", tensor)
+    return rewriting("base64", lambda text: text[:-4] if "=" in text else text)
 
 
 # ---------------------------------------------------------------- section 7.4: fill
