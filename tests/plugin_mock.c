@@ -27,7 +27,9 @@
    correctly after 1.5 s), unknown-error (reject any input with
    "mode_mising", which is no error name of movconf's), full-text (reject
    with both message arrays full, no NUL in either), fork (fork() in run(),
-   both copies answering correctly), huge (accept any input, announcing an
+   both copies answering correctly), fork-raw (the same by the clone system
+   call, which runs no pthread_atfork handler), fork-linger (fork() in
+   run(); the copy sleeps 60 s before it returns), huge (accept any input, announcing an
    output of 2^40 bytes, beyond any cap movconf applies), read-past-side
    (read the element after the last one of input 1, a side input such as
    block_shape, then answer correctly), crash-if-not-first (raise SIGSEGV
@@ -38,6 +40,7 @@
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
+#define _DEFAULT_SOURCE /* syscall() */
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -45,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -81,6 +85,8 @@ typedef enum fault {
   FAULT_UNKNOWN_ERROR,
   FAULT_FULL_TEXT,
   FAULT_FORK,
+  FAULT_FORK_RAW,
+  FAULT_FORK_LINGER,
   FAULT_HUGE,
   FAULT_READ_PAST_SIDE,
   FAULT_CRASH_IF_NOT_FIRST,
@@ -115,6 +121,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "unknown-error",
                                                      "full-text",
                                                      "fork",
+                                                     "fork-raw",
+                                                     "fork-linger",
                                                      "huge",
                                                      "read-past-side",
                                                      "crash-if-not-first"};
@@ -370,6 +378,10 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
     read_past_side_input(p);
   if (f == FAULT_FORK && fork() < 0)
     return reject(m, "", "mock: fork failed");
+  if (f == FAULT_FORK_RAW && syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0) < 0)
+    return reject(m, "", "mock: clone failed");
+  if (f == FAULT_FORK_LINGER && fork() == 0)
+    nanosleep(&(struct timespec){60, 0}, NULL);
   if (f == FAULT_MISSED_REJECTION && !cached.data) {
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;

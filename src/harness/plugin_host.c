@@ -394,6 +394,23 @@ static void copy_text(char *dst, size_t cap, const char *src) {
    hold it (close-on-exec: a copy that execs drops it). */
 static int fork_pipe[2] = {-1, -1};
 
+/* Shared with every copy (MAP_SHARED): the call in which a copy returned
+   from a plugin function, 0 for none. It also catches a fork that ran no
+   pthread_atfork handler (a raw system call), perhaps only after the case
+   was answered: the fault is then charged to that call. */
+static _Atomic uint64_t *copy_returned_in;
+
+static void share_copy_flag(void) {
+  void *p = mmap(NULL, sizeof *copy_returned_in, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                 -1, 0);
+  copy_returned_in = p == MAP_FAILED ? NULL : p;
+}
+
+/* The call in which a copy returned (and forgets it), or 0. */
+static uint64_t take_copy_flag(void) {
+  return copy_returned_in ? atomic_exchange(copy_returned_in, 0) : 0;
+}
+
 static void before_fork(void) {
   if (!fault_ctx.phase || getpid() != host_pid || fork_pipe[1] >= 0)
     return;
@@ -424,6 +441,21 @@ static bool forked_copy_returned(void) {
   return returned;
 }
 
+/* Reports that a copy returned from a plugin function (function, when
+   known) in call `call`, this one or an earlier one, and ends the host. */
+_Noreturn static void report_forked_copy(uint64_t call, const char *function) {
+  mc_wire_reply r;
+  memset(&r, 0, sizeof r);
+  r.kind = MC_WIRE_FATAL_FAULT;
+  r.blame_call = call == fault_ctx.call ? 0 : call;
+  snprintf(r.message, sizeof r.message,
+           "the plugin forked in %s%s and both copies returned from it (two processes would "
+           "answer for one case): the copy was ended, and so is this process",
+           function ? function : "a function of this case", function ? "()" : "");
+  send_reply(&r);
+  _exit(0);
+}
+
 /* After each plugin function returns. A copy of the host that the plugin
    forked tells the host so and ends at once, writing nothing to the
    socket; when the host learns that a copy returned, the case gets the
@@ -431,21 +463,25 @@ static bool forked_copy_returned(void) {
 static void plugin_function_returned(const char *function) {
   if (getpid() != host_pid) {
     char byte = 1;
+    if (copy_returned_in)
+      atomic_store(copy_returned_in, fault_ctx.call);
     ssize_t told = fork_pipe[1] >= 0 ? write(fork_pipe[1], &byte, 1) : 0;
     (void)told;
     _exit(0);
   }
-  if (!forked_copy_returned())
-    return;
-  mc_wire_reply r;
-  memset(&r, 0, sizeof r);
-  r.kind = MC_WIRE_FATAL_FAULT;
-  snprintf(r.message, sizeof r.message,
-           "the plugin forked in %s() and both copies returned from it (two processes would "
-           "answer for one case): the copy was ended, and so is this process",
-           function);
-  send_reply(&r);
-  _exit(0);
+  bool returned = forked_copy_returned();
+  uint64_t flagged = take_copy_flag();
+  if (returned || flagged == fault_ctx.call)
+    report_forked_copy(fault_ctx.call, function);
+  if (flagged)
+    report_forked_copy(flagged, NULL);
+}
+
+/* Between requests: a copy that returned after its case was answered. */
+static void check_forked_copy(void) {
+  uint64_t flagged = take_copy_flag();
+  if (flagged)
+    report_forked_copy(flagged, NULL);
 }
 
 /* ---- memory: page-granular mappings the fault handler can recognise ---- */
@@ -881,6 +917,7 @@ _Noreturn static void settle_and_exit(int settle_ms) {
 void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms) {
   fault_ctx.fd = fd;
   host_pid = getpid();
+  share_copy_flag();
   pthread_atfork(before_fork, NULL, NULL);
   fault_ctx.memory_limit_mb = memory_limit_mb;
   isolate_stdio();
@@ -909,6 +946,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
     atomic_store(&main_idle, 0);
     check_late_fault();
     fault_ctx.call = h.wire.call;
+    check_forked_copy();
     if (got < 0) {
       /* The rest of the request is unread: the stream is lost, so end. */
       memset(&r, 0, sizeof r);
