@@ -195,20 +195,26 @@ static void replay_close(replay *p) {
 }
 
 /* Runs cases[0 .. k-1], then c, in one fresh process: true when the
-   process breaks (a crash, or a fault blaming an earlier call). Runs
-   nothing, false, when the attempt does not fit the budget. */
+   process breaks (a crash, or a fault blaming an earlier call). False when
+   it does not, or a call times out (the process is then gone), or the
+   attempt does not fit the budget (p->exhausted then says so). */
 static bool replay_breaks(replay *p, const mc_case *const *cases, int k) {
-  if (k + 1 > p->calls_left || mc_now_seconds() > p->deadline) {
+  if (k + 1 > p->calls_left) {
     p->exhausted = true;
     return false;
   }
   restart_impl(p->run);
-  bool broke = false;
-  for (int i = 0; i <= k && !broke; i++) {
+  bool broke = false, timed_out = false;
+  for (int i = 0; i <= k && !broke && !timed_out; i++) {
+    if (mc_now_seconds() > p->deadline) {
+      p->exhausted = true;
+      return false;
+    }
     mc_impl_result r;
     call_impl(p->run, i < k ? cases[i] : p->c, -1, &r);
     p->calls_left--;
     broke = r.outcome == MC_OUTCOME_CRASH || r.blame_call != 0;
+    timed_out = r.outcome == MC_OUTCOME_TIMEOUT;
     mc_tensor_free(&r.output);
   }
   return broke;
