@@ -249,6 +249,9 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw@2
   expect "fork-raw: case 02 crashes, the other 21 pass" \
     only 02-crash crash 'the plugin forked in .* and both copies returned from it'
+  one fork-raw@22
+  expect "fork-raw in the last case: case 22 crashes, the other 21 pass" \
+    only 22-last crash 'the plugin forked in .* and both copies returned from it'
 fi
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \

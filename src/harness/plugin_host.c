@@ -21,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -388,6 +389,7 @@ static void copy_text(char *dst, size_t cap, const char *src) {
 /* How long the host waits, after a plugin function returned, for the
    copies the plugin forked in it to return as well, exec or end. */
 #define FORK_WAIT_MS 2000
+#define END_FORK_WAIT_MS 1000
 
 /* Made by the host just before the plugin forks: a pipe whose write end
    the host closes after the function returns, so that only the copies
@@ -482,6 +484,32 @@ static void check_forked_copy(void) {
   uint64_t flagged = take_copy_flag();
   if (flagged)
     report_forked_copy(flagged, NULL);
+}
+
+/* Whether the main thread has child processes (ended ones reaped first). */
+static bool has_children(void) {
+  while (waitpid(-1, NULL, WNOHANG) > 0)
+    continue;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)fault_ctx.main_thread);
+  FILE *f = fopen(path, "r");
+  bool any = f && fgetc(f) != EOF;
+  if (f)
+    fclose(f);
+  return any;
+}
+
+/* When the requests end: a copy of the last case may not have returned
+   yet. While the host has children, it waits for one to return, up to
+   END_FORK_WAIT_MS (less than the parent listens for a last report). */
+static void check_forked_copy_at_end(void) {
+  for (int waited = 0; waited < END_FORK_WAIT_MS && has_children(); waited++) {
+    if (copy_returned_in && atomic_load(copy_returned_in))
+      break;
+    struct timespec step = {0, 1000 * 1000};
+    nanosleep(&step, NULL);
+  }
+  check_forked_copy();
 }
 
 /* ---- memory: page-granular mappings the fault handler can recognise ---- */
@@ -941,8 +969,10 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
     atomic_store(&main_idle, 1);
     check_late_fault();
     int got = read_request(fd, &h);
-    if (got == 0)
+    if (got == 0) {
+      check_forked_copy_at_end();
       settle_and_exit(settle_ms);
+    }
     atomic_store(&main_idle, 0);
     check_late_fault();
     fault_ctx.call = h.wire.call;
