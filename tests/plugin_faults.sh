@@ -43,7 +43,7 @@ expect "wrong-rejection" verdict wrong-rejection 11-wrong-rejection 'valid input
 expect "wrong-error (plugin names errors)" verdict wrong-error 12-wrong-error 'expected error mode_invalid, got mode_missing'
 expect "crash: write past the output" verdict crash 13-write-past 'past the end of the output: byte 0 after its last byte, in run\(\)'
 expect "crash: write before the output" verdict crash 14-write-before 'wrote before the start of the output: 1 byte changed'
-expect "crash: write into an input" verdict crash 15-write-input 'wrote to input 0, which is read-only'
+expect "crash: write into an input" verdict crash 15-write-input 'wrote to input 0 \(data\), which is read-only'
 expect "crash: bad status" verdict crash 16-bad-status 'output_shape\(\) returned 42'
 expect "crash: bad shape" verdict crash 17-bad-shape 'negative dimension'
 expect "plugin chatter stays off the report" sh -c "! grep -q garbage '$work/out.txt'"
@@ -220,6 +220,69 @@ one full-text@11
 expect "full-text: the arrays are cut at their ends" grep -Fxq \
   "s2d/fault/11-wrong-rejection wrong-rejection valid input rejected with unknown error name '$(printf 'e%.0s' $(seq 63))' (not one of movconf's error names): $(printf 't%.0s' $(seq 448))" \
   "$work/one.cases"
+
+# A case that crashes after any other case, itself included, but passes
+# alone: no suspect is charged (the process fault says why), nor the case.
+one crash-if-not-first@5
+expect "crash-if-not-first: every case passes, none is charged" \
+  test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+expect "crash-if-not-first: a process fault without a culprit, saying why" python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["process_faults"]
+assert len(f) == 1 and f[0]["observed_in"] == "s2d/fault/05-exit" and f[0]["culprit"] is None, f
+assert "no single culprit found (it crashes when run twice in a fresh process" in f[0]["detail"], f' \
+  "$work/one.json"
+
+# A plugin that forks in run(), both copies returning: the copy never
+# answers (for that case or a later one); the case that forked is a crash.
+forked='the plugin forked in run\(\) and both copies returned from it'
+one fork@2
+expect "fork: case 02 crashes, the other 21 pass" only 02-crash crash "$forked"
+expect "fork: no plugin process left" no_plugin_process
+# A copy that stays in run() is no answer; it does not outlive the run.
+one fork-linger@2
+expect "fork-linger: every case passes" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+expect "fork-linger: the copy does not outlive the run" no_plugin_process
+# A fork by the clone system call (no pthread_atfork handler runs): the copy
+# still ends unheard and its case is charged, perhaps after it was answered.
+# Not under ThreadSanitizer, which a raw clone() leaves in a broken state.
+if [ -z "${TSAN_OPTIONS:-}" ]; then
+  one fork-raw@2
+  expect "fork-raw: case 02 crashes, the other 21 pass" \
+    only 02-crash crash 'the plugin forked in .* and both copies returned from it'
+  one fork-raw@22
+  expect "fork-raw in the last case: case 22 crashes, the other 21 pass" \
+    only 22-last crash 'the plugin forked in .* and both copies returned from it'
+fi
+# Forking in every case of a file: each case is that crash, none a false verdict.
+MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
+  --json "$work/fork-all.json" "$src/conformance/depth_to_space_1/types.json" >"$work/fork-all.txt" 2>&1
+expect "fork in every case: each of the 18 is the fork's crash" python3 -c 'import json, re, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+assert len(cases) == 18 and all(c["verdict"] == "crash" and re.search(sys.argv[2], c["detail"])
+                                for c in cases), [(c["id"], c["verdict"]) for c in cases]' \
+  "$work/fork-all.json" "$forked"
+
+# An output cap movconf applies for a plugin that accepted an invalid input
+# is no rejection of the plugin's: missed-rejection, not wrong-error. On a
+# case that expects output_too_large it passes.
+one huge@10,huge@12
+expect "huge on invalid cases: missed-rejection" sh -c "grep -c \
+  '^s2d/fault/1[02]-[a-z-]* missed-rejection expected error mode_invalid, but the input was accepted (movconf then rejected it on the implementation.s behalf: the runner applied MC-L4' \
+  '$work/one.cases' | grep -qx 2"
+MOVCONF_MOCK_FAULT='huge@*' "$movconf" run --impl "plugin:$mock" --timeout 5 \
+  "$src/conformance/space_to_batch_2/generated/output-too-large.json" >"$work/huge.txt" 2>&1
+expect "huge on cases expecting output_too_large: they pass" test $? -eq 0
+
+# A read one element past a side input (block_shape) faults in a plain run:
+# each input ends at an inaccessible page.
+MOVCONF_MOCK_FAULT='read-past-side@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
+  --json "$work/past-side.json" "$src/conformance/batch_to_space_2/types.json" \
+  >"$work/past-side.txt" 2>&1
+expect "read past block_shape: every case is that crash" python3 -c 'import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+want = "SIGSEGV: read (or wrote) past the end of input 1 (block_shape): byte 0 after its last byte, in run()"
+assert len(cases) == 18 and all(c["verdict"] == "crash" and c["detail"] == want for c in cases), \
+  [(c["id"], c["verdict"], c.get("detail")) for c in cases]' "$work/past-side.json"
 
 # What a plugin forks, even into a session of its own, ends with the run.
 tag=$((8000000 + $$ % 100000))

@@ -26,10 +26,21 @@
    and control characters, and the error name "mode\x1b[0m"), slow (answer
    correctly after 1.5 s), unknown-error (reject any input with
    "mode_mising", which is no error name of movconf's), full-text (reject
-   with both message arrays full, no NUL in either).
+   with both message arrays full, no NUL in either), fork (fork() in run(),
+   both copies answering correctly), fork-raw (the same by the clone system
+   call, which runs no pthread_atfork handler), fork-linger (fork() in
+   run(); the copy sleeps 60 s before it returns), huge (accept any input, announcing an
+   output of 2^40 bytes, beyond any cap movconf applies), read-past-side
+   (read the element after the last one of input 1, a side input such as
+   block_shape, then answer correctly), crash-if-not-first (raise SIGSEGV
+   unless this is the first case the process serves: it passes alone, and
+   crashes after any other case, itself included).
+
+   FAULT@* applies the fault to every batch.
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
+#define _DEFAULT_SOURCE /* syscall() */
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -37,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -72,6 +84,12 @@ typedef enum fault {
   FAULT_SLOW,
   FAULT_UNKNOWN_ERROR,
   FAULT_FULL_TEXT,
+  FAULT_FORK,
+  FAULT_FORK_RAW,
+  FAULT_FORK_LINGER,
+  FAULT_HUGE,
+  FAULT_READ_PAST_SIDE,
+  FAULT_CRASH_IF_NOT_FIRST,
   FAULT_COUNT
 } fault;
 
@@ -101,7 +119,13 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "bad-text",
                                                      "slow",
                                                      "unknown-error",
-                                                     "full-text"};
+                                                     "full-text",
+                                                     "fork",
+                                                     "fork-raw",
+                                                     "fork-linger",
+                                                     "huge",
+                                                     "read-past-side",
+                                                     "crash-if-not-first"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -114,7 +138,8 @@ static void read_config(void) {
   snprintf(buf, sizeof buf, "%s", text ? text : "");
   for (char *item = strtok(buf, ","); item; item = strtok(NULL, ",")) {
     char *at = strchr(item, '@');
-    int batch = at ? atoi(at + 1) : -1;
+    bool every = at && strcmp(at + 1, "*") == 0;
+    int batch = every ? 0 : at ? atoi(at + 1) : -1;
     if (at)
       *at = '\0';
     int f = 0;
@@ -123,7 +148,8 @@ static void read_config(void) {
     if (f == FAULT_COUNT || batch < 0 || batch >= MAX_BATCH)
       fprintf(stderr, "plugin_mock: ignoring '%s'\n", item);
     else
-      fault_by_batch[batch] = (fault)f;
+      for (int b = batch; b <= (every ? MAX_BATCH - 1 : batch); b++)
+        fault_by_batch[b] = (fault)f;
   }
   unsupported_type = mc_type_from_name(getenv("MOVCONF_MOCK_UNSUPPORTED"));
 }
@@ -139,6 +165,7 @@ static fault fault_of(const movconf_plugin_request *r) {
    kept for run() (the ABI promises run() follows with the same request) ---- */
 
 static mc_tensor cached;
+static int cases_served; /* output_shape() calls in this process */
 static mc_tensor inputs[MC_MAX_INPUTS];
 
 static mc_request to_request(const movconf_plugin_request *p) {
@@ -190,12 +217,17 @@ static int supports(const movconf_plugin_query *q) {
 static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *o,
                         movconf_plugin_message *m) {
   fault f = fault_of(p);
+  cases_served++;
   mc_tensor_free(&cached);
   mc_request req = to_request(p);
   mc_error err;
   mc_status s = mc_oracle_run(&req, (size_t)p->max_output_bytes, &cached, &err);
   if (f == FAULT_BAD_STATUS)
     return 42;
+  if (f == FAULT_HUGE) {
+    *o = (movconf_plugin_output){.type = MOVCONF_PLUGIN_U8, .rank = 2, .shape = {1 << 20, 1 << 20}};
+    return MOVCONF_PLUGIN_OK;
+  }
   if (s != MC_OK && f == FAULT_MISSED_REJECTION) {
     announce(req.inputs[0], o);
     return MOVCONF_PLUGIN_OK;
@@ -321,9 +353,17 @@ static void fork_orphan(void) {
 
 static bool poisoned;
 
+/* The element after the last of input 1 (a read, which the compiler must keep). */
+static void read_past_side_input(const movconf_plugin_request *p) {
+  if (p->n_inputs < 2)
+    return;
+  const volatile uint8_t *side = p->inputs[1].data;
+  uint8_t past = side[p->inputs[1].nbytes];
+  (void)past;
+}
+
 static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
-  (void)m;
   fault f = fault_of(p);
   misbehave_fatally(f, p, o);
   if (f == FAULT_FORK_ORPHAN)
@@ -332,6 +372,16 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
     poisoned = true;
   if (f == FAULT_CRASH_IF_POISONED && poisoned)
     raise(SIGSEGV);
+  if (f == FAULT_CRASH_IF_NOT_FIRST && cases_served > 1)
+    raise(SIGSEGV);
+  if (f == FAULT_READ_PAST_SIDE)
+    read_past_side_input(p);
+  if (f == FAULT_FORK && fork() < 0)
+    return reject(m, "", "mock: fork failed");
+  if (f == FAULT_FORK_RAW && syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0) < 0)
+    return reject(m, "", "mock: clone failed");
+  if (f == FAULT_FORK_LINGER && fork() == 0)
+    nanosleep(&(struct timespec){60, 0}, NULL);
   if (f == FAULT_MISSED_REJECTION && !cached.data) {
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;

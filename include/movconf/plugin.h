@@ -75,8 +75,12 @@ typedef struct movconf_plugin_tensor {
   int32_t type;         /* enum movconf_plugin_type */
   int32_t rank;         /* 0 .. MOVCONF_PLUGIN_MAX_RANK */
   const int64_t *shape; /* rank dimensions, each >= 0; never NULL */
-  const void *data;     /* nbytes raw bytes, 64-byte aligned; never NULL, even when empty */
-  uint64_t nbytes;      /* ceil(elements * bits / 8) */
+  /* nbytes raw bytes, never NULL, even when empty. Followed by an
+     inaccessible page (a read past the end faults): inputs[0] (data) is
+     64-byte aligned, ending up to 63 bytes before that page; the side
+     inputs end right at it, aligned only as far as their size allows. */
+  const void *data;
+  uint64_t nbytes; /* ceil(elements * bits / 8) */
 } movconf_plugin_tensor;
 
 /* An integer-list attribute. */

@@ -33,7 +33,11 @@ typedef struct mc_impl_result {
                           names_errors: the error name it gave, if any (it is
                           then compared with the expected one), else "" */
   const char *clause;  /* the clause the rejection cites, when known */
-  char message[512];   /* rejection, crash or timeout detail */
+  /* MC_OUTCOME_REJECTED by movconf on the implementation's behalf: it
+     accepted the input, announcing an output beyond a suite limit (MC-L3,
+     MC-L4), and error_name is that limit's error. */
+  bool rejected_for_impl;
+  char message[512]; /* rejection, crash or timeout detail */
   /* MC_OUTCOME_OUTPUT: the implementation accepted the input but announced
      an output no tensor can have (a zero-element shape whose other
      dimensions multiply past int64); output holds only type, rank and

@@ -130,6 +130,13 @@ static bool valid_reply(const mc_wire_reply *r) {
   return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FRAMES;
 }
 
+/* Whether r may be taken for the answer to call: it answers that call, or
+   it is a fault the child sent unasked, blaming an earlier call. */
+static bool answers(const mc_wire_reply *r, uint64_t call) {
+  return r->call == call ||
+         (r->kind == MC_WIRE_FATAL_FAULT && r->blame_call != 0 && r->blame_call < call);
+}
+
 /* --sanitize: the child becomes a fresh movconf (this program, which must
    be the movconf command) serving as plugin host with the sanitizer's
    runtime loaded first and its reports going to the sanitizer's folder. No
@@ -296,6 +303,7 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
   case MC_WIRE_REJECTED:
     res->outcome = MC_OUTCOME_REJECTED;
     res->status = MC_OK; /* plugins name errors, if at all, by error_name */
+    res->rejected_for_impl = r->by_runner != 0;
     copy_text(res->error_name, sizeof res->error_name, r->error);
     copy_text(res->message, sizeof res->message, r->message);
     return;
@@ -392,6 +400,12 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
     kill_child(s);
     set_crash(res, "broken reply from the plugin process (did the plugin write to file "
                    "descriptors it does not own?)");
+  } else if (!answers(&r, self->calls)) {
+    kill_child(s);
+    set_crash(res,
+              "broken reply from the plugin process: it answers call %llu, not this case's call "
+              "%llu (did a second process write to movconf's socket?)",
+              (unsigned long long)r.call, (unsigned long long)self->calls);
   } else {
     take_reply(self, s, &r, deadline, res);
   }

@@ -235,6 +235,13 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
     break;
   }
   const char *name = rejection_name(impl, r);
+  if (r->rejected_for_impl && c->expect_error &&
+      (!name || strcmp(name, mc_status_name(c->expected_error)) != 0)) {
+    *detail = mc_strdupf("expected error %s, but the input was accepted (movconf then rejected "
+                         "it on the implementation's behalf: %s)",
+                         mc_status_name(c->expected_error), r->message);
+    return MC_VERDICT_MISSED_REJECTION;
+  }
   char *text = rejection_text(r, name);
   mc_verdict v = MC_VERDICT_PASS;
   if (!c->expect_error) {

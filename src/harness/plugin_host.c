@@ -1,13 +1,16 @@
 /* The child side of plugin isolation: a forked process that loads the plugin
    with dlopen and answers one request at a time on a socket. It maps the
-   inputs read-only and the output between two inaccessible guard pages, so
-   that a write where the plugin has no business faults; its fault handler
-   then tells the parent what was hit before the child dies. */
+   inputs read-only, each ending at an inaccessible guard page, and the
+   output between two guard pages, so that an access where the plugin has
+   no business faults; its fault handler then tells the parent what was hit
+   before the child dies. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, sigaltstack */
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -18,6 +21,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #if defined(__linux__)
@@ -31,7 +35,13 @@
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
 
-enum { CANARY = 0xCB, POISON = 0xA5, ALT_STACK_BYTES = 64 * 1024, LOW_ADDRESSES = 65536 };
+enum {
+  CANARY = 0xCB,
+  POISON = 0xA5,
+  ALT_STACK_BYTES = 64 * 1024,
+  LOW_ADDRESSES = 65536,
+  DATA_ALIGNMENT = 64 /* the ABI's promise for the data input */
+};
 
 typedef struct region {
   uintptr_t begin, end; /* [begin, end) */
@@ -67,7 +77,10 @@ static struct {
   _Atomic uint64_t sealed_call;
   quarantined quarantine[QUARANTINE_SLOTS];
   _Atomic int n_quarantined;
-  region inputs[MC_MAX_INPUTS];
+  region inputs[MC_MAX_INPUTS];       /* each input's pages, read-only */
+  region input_guards[MC_MAX_INPUTS]; /* the inaccessible page after each */
+  uintptr_t input_ends[MC_MAX_INPUTS];
+  const char *input_names[MC_MAX_INPUTS];
   const char *phase; /* the plugin function running, for messages */
 } fault_ctx;
 static mc_wire_reply fault_reply;
@@ -114,11 +127,36 @@ static bool within(region r, uintptr_t a) {
   return a >= r.begin && a < r.end;
 }
 
+/* The input whose region (of fault_ctx's arrays) holds a, or -1. */
+static int input_at(const region *regions, uintptr_t a) {
+  for (int i = 0; i < MC_MAX_INPUTS; i++)
+    if (within(regions[i], a))
+      return i;
+  return -1;
+}
+
+static void put_input(text_buf *b, int i) {
+  put_str(b, "input ");
+  put_uint(b, (uint64_t)i, 10);
+  if (fault_ctx.input_names[i]) {
+    put_str(b, " (");
+    put_str(b, fault_ctx.input_names[i]);
+    put_str(b, ")");
+  }
+}
+
 /* Describes a fault at address a; false when it is none of the regions we
    guard (the default action then kills the child with the signal). */
 static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
   put_str(b, sig == SIGBUS ? "SIGBUS: " : "SIGSEGV: ");
-  if (within(fault_ctx.hi_guard, a)) {
+  int past_input = input_at(fault_ctx.input_guards, a);
+  if (past_input >= 0) {
+    put_str(b, "read (or wrote) past the end of ");
+    put_input(b, past_input);
+    put_str(b, ": byte ");
+    put_uint(b, (uint64_t)(a - fault_ctx.input_ends[past_input]), 10);
+    put_str(b, " after its last byte, in ");
+  } else if (within(fault_ctx.hi_guard, a)) {
     put_str(b, "wrote (or read) past the end of the output: byte ");
     put_uint(b, (uint64_t)(a - fault_ctx.out_end), 10);
     put_str(b, " after its last byte, in ");
@@ -127,13 +165,10 @@ static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
     put_uint(b, (uint64_t)(fault_ctx.out_begin - a), 10);
     put_str(b, " from its first byte, in ");
   } else {
-    int hit = -1;
-    for (int i = 0; i < MC_MAX_INPUTS; i++)
-      if (within(fault_ctx.inputs[i], a))
-        hit = i;
+    int hit = input_at(fault_ctx.inputs, a);
     if (hit >= 0) {
-      put_str(b, "wrote to input ");
-      put_uint(b, (uint64_t)hit, 10);
+      put_str(b, "wrote to ");
+      put_input(b, hit);
       put_str(b, ", which is read-only, in ");
     } else if (a < LOW_ADDRESSES) {
       put_str(b, "accessed address ");
@@ -154,7 +189,19 @@ static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
   return true;
 }
 
-static void write_reply_raw(const mc_wire_reply *r) {
+/* The process that serves: a copy the plugin forked is not it. */
+static pid_t host_pid;
+
+/* A copy of the host made by the plugin's fork() must never write to the
+   socket (its replies would be taken for the host's): it ends here. */
+static void end_if_copy(void) {
+  if (getpid() != host_pid)
+    _exit(0);
+}
+
+static void write_reply_raw(mc_wire_reply *r) {
+  end_if_copy();
+  r->call = fault_ctx.call;
   const char *p = (const char *)r;
   size_t left = sizeof *r;
   while (left > 0) {
@@ -324,7 +371,9 @@ static bool write_full(int fd, const void *buf, size_t len) {
 }
 
 static void send_reply(mc_wire_reply *r) {
+  end_if_copy();
   r->magic = MC_WIRE_MAGIC;
+  r->call = fault_ctx.call;
   if (!write_full(fault_ctx.fd, r, sizeof *r))
     _exit(0); /* the parent is gone */
 }
@@ -333,6 +382,134 @@ static void copy_text(char *dst, size_t cap, const char *src) {
   size_t n = strnlen(src, cap - 1);
   memcpy(dst, src, n);
   dst[n] = '\0';
+}
+
+/* ---- a plugin that forks inside one of its functions ---- */
+
+/* How long the host waits, after a plugin function returned, for the
+   copies the plugin forked in it to return as well, exec or end. */
+#define FORK_WAIT_MS 2000
+#define END_FORK_WAIT_MS 1000
+
+/* Made by the host just before the plugin forks: a pipe whose write end
+   the host closes after the function returns, so that only the copies
+   hold it (close-on-exec: a copy that execs drops it). */
+static int fork_pipe[2] = {-1, -1};
+
+/* Shared with every copy (MAP_SHARED): the call in which a copy returned
+   from a plugin function, 0 for none. It also catches a fork that ran no
+   pthread_atfork handler (a raw system call), perhaps only after the case
+   was answered: the fault is then charged to that call. */
+static _Atomic uint64_t *copy_returned_in;
+
+static void share_copy_flag(void) {
+  void *p = mmap(NULL, sizeof *copy_returned_in, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                 -1, 0);
+  copy_returned_in = p == MAP_FAILED ? NULL : p;
+}
+
+/* The call in which a copy returned (and forgets it), or 0. */
+static uint64_t take_copy_flag(void) {
+  return copy_returned_in ? atomic_exchange(copy_returned_in, 0) : 0;
+}
+
+static void before_fork(void) {
+  if (!fault_ctx.phase || getpid() != host_pid || fork_pipe[1] >= 0)
+    return;
+  if (pipe(fork_pipe) != 0) {
+    fork_pipe[0] = fork_pipe[1] = -1;
+    return;
+  }
+  fcntl(fork_pipe[0], F_SETFD, FD_CLOEXEC);
+  fcntl(fork_pipe[1], F_SETFD, FD_CLOEXEC);
+}
+
+/* The host, after a plugin function returned: whether a copy the plugin
+   forked in it returned too (it says so on the pipe), rather than exec,
+   end, or still run after FORK_WAIT_MS (the end of the run kills it). */
+static bool forked_copy_returned(void) {
+  if (fork_pipe[1] < 0)
+    return false;
+  close(fork_pipe[1]);
+  fork_pipe[1] = -1;
+  struct pollfd p = {.fd = fork_pipe[0], .events = POLLIN};
+  int ready;
+  while ((ready = poll(&p, 1, FORK_WAIT_MS)) < 0 && errno == EINTR)
+    continue;
+  char byte;
+  bool returned = ready > 0 && read(fork_pipe[0], &byte, 1) == 1;
+  close(fork_pipe[0]);
+  fork_pipe[0] = -1;
+  return returned;
+}
+
+/* Reports that a copy returned from a plugin function (function, when
+   known) in call `call`, this one or an earlier one, and ends the host. */
+_Noreturn static void report_forked_copy(uint64_t call, const char *function) {
+  mc_wire_reply r;
+  memset(&r, 0, sizeof r);
+  r.kind = MC_WIRE_FATAL_FAULT;
+  r.blame_call = call == fault_ctx.call ? 0 : call;
+  snprintf(r.message, sizeof r.message,
+           "the plugin forked in %s%s and both copies returned from it (two processes would "
+           "answer for one case): the copy was ended, and so is this process",
+           function ? function : "a function of this case", function ? "()" : "");
+  send_reply(&r);
+  _exit(0);
+}
+
+/* After each plugin function returns. A copy of the host that the plugin
+   forked tells the host so and ends at once, writing nothing to the
+   socket; when the host learns that a copy returned, the case gets the
+   fault and the host ends too (a fresh process serves the next case). */
+static void plugin_function_returned(const char *function) {
+  if (getpid() != host_pid) {
+    char byte = 1;
+    if (copy_returned_in)
+      atomic_store(copy_returned_in, fault_ctx.call);
+    ssize_t told = fork_pipe[1] >= 0 ? write(fork_pipe[1], &byte, 1) : 0;
+    (void)told;
+    _exit(0);
+  }
+  bool returned = forked_copy_returned();
+  uint64_t flagged = take_copy_flag();
+  if (returned || flagged == fault_ctx.call)
+    report_forked_copy(fault_ctx.call, function);
+  if (flagged)
+    report_forked_copy(flagged, NULL);
+}
+
+/* Between requests: a copy that returned after its case was answered. */
+static void check_forked_copy(void) {
+  uint64_t flagged = take_copy_flag();
+  if (flagged)
+    report_forked_copy(flagged, NULL);
+}
+
+/* Whether the main thread has child processes (ended ones reaped first). */
+static bool has_children(void) {
+  while (waitpid(-1, NULL, WNOHANG) > 0)
+    continue;
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)fault_ctx.main_thread);
+  FILE *f = fopen(path, "r");
+  bool any = f && fgetc(f) != EOF;
+  if (f)
+    fclose(f);
+  return any;
+}
+
+/* When the requests end: a copy of the last case may not have returned
+   yet. While the host has children, it waits for one to return, up to
+   END_FORK_WAIT_MS (less than the parent listens for a last report). */
+static void check_forked_copy_at_end(void) {
+  for (int waited = 0; waited < END_FORK_WAIT_MS && has_children(); waited++) {
+    if (copy_returned_in && atomic_load(copy_returned_in))
+      break;
+    struct timespec step = {0, 1000 * 1000};
+    nanosleep(&step, NULL);
+  }
+  check_forked_copy();
 }
 
 /* ---- memory: page-granular mappings the fault handler can recognise ---- */
@@ -484,6 +661,7 @@ static void free_host_request(host_request *h) {
   for (int i = 0; i < MC_MAX_INPUTS; i++)
     unmap(&h->inputs[i]);
   memset(&fault_ctx.inputs, 0, sizeof fault_ctx.inputs);
+  memset(&fault_ctx.input_guards, 0, sizeof fault_ctx.input_guards);
 }
 
 /* Reads an optional string of len bytes (len < 0: absent). */
@@ -497,20 +675,37 @@ static bool read_string(int fd, int64_t len, char **out) {
   return read_full(fd, *out, (size_t)len);
 }
 
-static bool read_input(int fd, const mc_wire_tensor *t, int i, host_request *h) {
-  size_t len;
-  if (t->rank < 0 || t->rank > MC_TENSOR_MAX_RANK || t->nbytes > SIZE_MAX ||
-      !page_round((size_t)t->nbytes, &len) || !map_pages(len, &h->inputs[i]))
+/* The bytes an input takes before its guard page: the data input keeps
+   the ABI's 64-byte alignment (it ends up to 63 bytes before the guard);
+   side inputs end exactly at the guard. False on overflow. */
+static bool input_span(int i, uint64_t nbytes, size_t *span) {
+  uint64_t align = i == 0 ? DATA_ALIGNMENT : 1;
+  if (nbytes > SIZE_MAX - DATA_ALIGNMENT)
     return false;
-  if (!read_full(fd, h->inputs[i].base, (size_t)t->nbytes) ||
-      mprotect(h->inputs[i].base, len, PROT_READ) != 0)
+  *span = (size_t)((nbytes + align - 1) / align * align);
+  return true;
+}
+
+/* Reads input i into read-only pages placed so that its last byte is
+   followed by an inaccessible page: a read past its end faults. */
+static bool read_input(int fd, const mc_wire_tensor *t, int op, int i, host_request *h) {
+  size_t page = page_size(), span, body;
+  if (t->rank < 0 || t->rank > MC_TENSOR_MAX_RANK || !input_span(i, t->nbytes, &span) ||
+      !page_round(span, &body) || body > SIZE_MAX - page || !map_pages(body + page, &h->inputs[i]))
     return false;
-  fault_ctx.inputs[i] = (region){(uintptr_t)h->inputs[i].base, (uintptr_t)h->inputs[i].base + len};
+  uint8_t *guard = h->inputs[i].base + body, *data = guard - span;
+  if (!read_full(fd, data, (size_t)t->nbytes) ||
+      mprotect(h->inputs[i].base, body, PROT_READ) != 0 || mprotect(guard, page, PROT_NONE) != 0)
+    return false;
+  fault_ctx.inputs[i] = (region){(uintptr_t)h->inputs[i].base, (uintptr_t)guard};
+  fault_ctx.input_guards[i] = (region){(uintptr_t)guard, (uintptr_t)guard + page};
+  fault_ctx.input_ends[i] = (uintptr_t)data + (size_t)t->nbytes;
+  fault_ctx.input_names[i] = mc_op_input_name((mc_op)op, i);
   mc_tensor *m = &h->tensors[i];
   m->type = (mc_type)t->type;
   m->rank = t->rank;
   memcpy(m->shape, t->shape, sizeof m->shape);
-  m->data = h->inputs[i].base;
+  m->data = data;
   m->nbytes = (size_t)t->nbytes;
   return true;
 }
@@ -533,7 +728,7 @@ static int read_request(int fd, host_request *h) {
     mc_attrs_set_string(&req.attrs, (mc_attr)i, h->strings[i]);
   }
   for (int i = 0; i < w->n_inputs; i++)
-    if (!read_input(fd, &w->inputs[i], i, h))
+    if (!read_input(fd, &w->inputs[i], w->op, i, h))
       return -1;
   /* The request movconf sent, handed on as plugin_call.c presents any request. */
   for (int i = 0; i < w->n_inputs; i++)
@@ -570,6 +765,7 @@ static bool check_announced(const movconf_plugin_output *o, uint64_t cap, size_t
     return false;
   case MC_PLUGIN_ANNOUNCED_REJECTED:
     r->kind = MC_WIRE_REJECTED;
+    r->by_runner = 1;
     return false;
   }
   return false;
@@ -613,6 +809,7 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   fault_ctx.phase = "run";
   int s = t->run(&h->call.request, o, &m);
   fault_ctx.phase = NULL;
+  plugin_function_returned("run");
   seal_output(&g);
   check_late_fault();
   size_t farthest, damaged = canary_damage(&g, &farthest);
@@ -645,6 +842,7 @@ static void serve(const movconf_plugin_v1 *t, const host_request *h) {
   fault_ctx.phase = "supports";
   int supported = !t->supports || t->supports(&h->call.query);
   fault_ctx.phase = NULL;
+  plugin_function_returned("supports");
   if (!supported) {
     r.kind = MC_WIRE_UNSUPPORTED;
     send_reply(&r);
@@ -657,6 +855,7 @@ static void serve(const movconf_plugin_v1 *t, const host_request *h) {
   fault_ctx.phase = "output_shape";
   int s = t->output_shape(&h->call.request, &o, &m);
   fault_ctx.phase = NULL;
+  plugin_function_returned("output_shape");
   size_t nbytes;
   if (s == MOVCONF_PLUGIN_REJECTED) {
     take_message(&m, &r);
@@ -745,6 +944,9 @@ _Noreturn static void settle_and_exit(int settle_ms) {
 
 void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms) {
   fault_ctx.fd = fd;
+  host_pid = getpid();
+  share_copy_flag();
+  pthread_atfork(before_fork, NULL, NULL);
   fault_ctx.memory_limit_mb = memory_limit_mb;
   isolate_stdio();
   install_fault_handler();
@@ -767,11 +969,14 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
     atomic_store(&main_idle, 1);
     check_late_fault();
     int got = read_request(fd, &h);
-    if (got == 0)
+    if (got == 0) {
+      check_forked_copy_at_end();
       settle_and_exit(settle_ms);
+    }
     atomic_store(&main_idle, 0);
     check_late_fault();
     fault_ctx.call = h.wire.call;
+    check_forked_copy();
     if (got < 0) {
       /* The rest of the request is unread: the stream is lost, so end. */
       memset(&r, 0, sizeof r);

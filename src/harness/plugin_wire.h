@@ -43,6 +43,10 @@ typedef enum mc_wire_kind {
 typedef struct mc_wire_reply {
   uint32_t magic;
   int32_t kind; /* mc_wire_kind */
+  /* The request's call number this reply answers (0: none, the greeting);
+     the parent takes no reply to another call than the one it waits for,
+     but for a FATAL_FAULT that blames an earlier call. */
+  uint64_t call;
   /* MC_WIRE_FATAL_FAULT: the call whose case caused it (a write to its
      output after its run() returned), 0 or the current call: this one. */
   uint64_t blame_call;
@@ -50,6 +54,10 @@ typedef struct mc_wire_reply {
      case (its addresses are never reused, so a late write is never
      charged to the wrong case). */
   int32_t retire;
+  /* MC_WIRE_REJECTED: movconf rejected on the plugin's behalf (a suite
+     limit, MC-L3 or MC-L4, on the output it announced): the plugin itself
+     accepted the input. */
+  int32_t by_runner;
   mc_wire_tensor output;
   char error[64];
   char message[512];

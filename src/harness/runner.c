@@ -20,11 +20,13 @@
 #include "harness/harness.h"
 #include "movconf/tensor.h"
 
-/* Looking for the culprit of a process fault: at most this many earlier
-   cases, each run in a fresh process followed by the crashed case, and no
-   new attempt once this much time has gone. */
-#define CULPRIT_SEARCH_CASES 16
-#define CULPRIT_SEARCH_SECONDS 20.0
+/* Looking for the culprit of a process fault by re-running the cases the
+   process served: the last REPLAY_MAX_CASES of them at most, at most
+   CULPRIT_SEARCH_CALLS calls in all, and no new attempt once
+   CULPRIT_SEARCH_SECONDS have gone. */
+#define REPLAY_MAX_CASES 500
+#define CULPRIT_SEARCH_CALLS 2000L
+#define CULPRIT_SEARCH_SECONDS 30.0
 /* Late faults blamed in a row before the runner gives the case up. */
 #define MAX_BLAMES_PER_CASE 4
 
@@ -127,18 +129,39 @@ static void add_process_fault(mc_run_report *report, const char *observed_in, co
 
 /* ---- re-running earlier cases ---- */
 
-/* The case of a recorded result, from the file being run or loaded again
-   into *loaded (free it after); NULL when it cannot be had. */
-static const mc_case *find_case(mc_runner *run, int index, mc_case_file *loaded, bool *have) {
-  const mc_case_result *res = &run->report->results[index];
-  const mc_case_file *f = run->file;
-  *have = false;
-  if (!f || !run->file_path || strcmp(run->file_path, res->file) != 0) {
+/* A re-run of the cases a process served before c crashed in it, each
+   attempt in a fresh process, within a budget of calls and time. */
+typedef struct replay {
+  mc_runner *run;
+  const mc_case *c;
+  const mc_case **cases; /* the suspects' cases, in the order they ran */
+  int *suspects;         /* their report indices */
+  int n;
+  mc_case_file *loaded; /* other files their cases came from */
+  int n_loaded;
+  long calls_left;
+  double deadline;
+  bool exhausted; /* an attempt did not fit the budget */
+} replay;
+
+/* The case of recorded result index: from the file being run, or from its
+   own file, loaded once into p->loaded; NULL when it cannot be had. */
+static const mc_case *case_of_result(replay *p, int index) {
+  const mc_case_result *res = &p->run->report->results[index];
+  const mc_case_file *f = NULL;
+  if (p->run->file && p->run->file_path && strcmp(p->run->file_path, res->file) == 0)
+    f = p->run->file;
+  for (int i = 0; !f && i < p->n_loaded; i++)
+    if (strcmp(p->loaded[i].path, res->file) == 0)
+      f = &p->loaded[i];
+  if (!f) {
+    mc_case_file file;
     char err[256];
-    if (!mc_case_file_load(res->file, loaded, err, sizeof err))
+    if (!mc_case_file_load(res->file, &file, err, sizeof err))
       return NULL;
-    *have = true;
-    f = loaded;
+    p->loaded = mc_realloc_or_abort(p->loaded, (size_t)(p->n_loaded + 1) * sizeof *p->loaded);
+    p->loaded[p->n_loaded] = file;
+    f = &p->loaded[p->n_loaded++];
   }
   for (int i = 0; i < f->n_cases; i++)
     if (strcmp(f->cases[i].id, res->id) == 0)
@@ -146,50 +169,127 @@ static const mc_case *find_case(mc_runner *run, int index, mc_case_file *loaded,
   return NULL;
 }
 
-/* Runs suspect (report index) then c, both in one fresh process: true when
-   c crashes then, which makes the suspect the culprit. */
-static bool breaks_process_for(mc_runner *run, int suspect, const mc_case *c, int c_index) {
-  mc_case_file loaded;
-  bool have;
-  const mc_case *s = find_case(run, suspect, &loaded, &have);
-  bool crashed = false;
-  if (s) {
-    mc_impl_result r;
-    restart_impl(run);
-    call_impl(run, s, -1, &r);
-    bool served = r.outcome != MC_OUTCOME_CRASH && r.outcome != MC_OUTCOME_TIMEOUT;
-    mc_tensor_free(&r.output);
-    if (served) {
-      call_impl(run, c, c_index, &r);
-      crashed = r.outcome == MC_OUTCOME_CRASH;
-      mc_tensor_free(&r.output);
+/* The last REPLAY_MAX_CASES cases of the window (those that can be had). */
+static void replay_open(replay *p, mc_runner *run, const mc_case *c) {
+  *p = (replay){.run = run, .c = c, .calls_left = CULPRIT_SEARCH_CALLS};
+  p->deadline = mc_now_seconds() + CULPRIT_SEARCH_SECONDS;
+  int from = run->n_window > REPLAY_MAX_CASES ? run->n_window - REPLAY_MAX_CASES : 0;
+  int room = run->n_window - from;
+  p->cases = mc_realloc_or_abort(NULL, (size_t)(room + 1) * sizeof *p->cases);
+  p->suspects = mc_realloc_or_abort(NULL, (size_t)(room + 1) * sizeof *p->suspects);
+  for (int w = from; w < run->n_window; w++) {
+    const mc_case *x = case_of_result(p, run->window[w]);
+    if (x) {
+      p->cases[p->n] = x;
+      p->suspects[p->n++] = run->window[w];
     }
   }
-  if (have)
-    mc_case_file_free(&loaded);
-  return crashed;
 }
 
-/* The most recent suspect found to break the process for c, or -1. */
-static int find_culprit(mc_runner *run, const int *suspects, int n, const mc_case *c, int c_index) {
-  double deadline = mc_now_seconds() + CULPRIT_SEARCH_SECONDS;
-  for (int k = n - 1, tried = 0; k >= 0 && tried < CULPRIT_SEARCH_CASES; k--, tried++) {
-    if (mc_now_seconds() > deadline)
-      break;
-    if (breaks_process_for(run, suspects[k], c, c_index))
-      return suspects[k];
+static void replay_close(replay *p) {
+  for (int i = 0; i < p->n_loaded; i++)
+    mc_case_file_free(&p->loaded[i]);
+  free(p->loaded);
+  free(p->cases);
+  free(p->suspects);
+}
+
+/* Runs cases[0 .. k-1], then c, in one fresh process: true when the
+   process breaks (a crash, or a fault blaming an earlier call). False when
+   it does not, or a call times out (the process is then gone), or the
+   attempt does not fit the budget (p->exhausted then says so). */
+static bool replay_breaks(replay *p, const mc_case *const *cases, int k) {
+  if (k + 1 > p->calls_left) {
+    p->exhausted = true;
+    return false;
   }
+  restart_impl(p->run);
+  bool broke = false, timed_out = false;
+  for (int i = 0; i <= k && !broke && !timed_out; i++) {
+    if (mc_now_seconds() > p->deadline) {
+      p->exhausted = true;
+      return false;
+    }
+    mc_impl_result r;
+    call_impl(p->run, i < k ? cases[i] : p->c, -1, &r);
+    p->calls_left--;
+    broke = r.outcome == MC_OUTCOME_CRASH || r.blame_call != 0;
+    timed_out = r.outcome == MC_OUTCOME_TIMEOUT;
+    mc_tensor_free(&r.output);
+  }
+  return broke;
+}
+
+/* The suspect (position in p) that breaks the process for c, or -1 with
+   why none in *why: the last case of the shortest run of suspects after
+   which c crashes again, found by bisection, charged only when it alone
+   before c makes c crash, and when c twice does not (a crash that any
+   case before c brings out, c itself included, is no other case's). */
+static int bisect_culprit(replay *p, const char **why) {
+  *why = "the search ran out of its time or call budget";
+  if (replay_breaks(p, &p->c, 1)) {
+    *why = "it crashes when run twice in a fresh process, so no earlier case is needed";
+    return -1;
+  }
+  if (!replay_breaks(p, p->cases, p->n)) {
+    if (!p->exhausted)
+      *why = "the crash did not happen again when these cases were re-run in a fresh process";
+    return -1;
+  }
+  int passes = 0, breaks = p->n; /* c after the first `passes` cases passes alone */
+  while (breaks - passes > 1 && !p->exhausted) {
+    int mid = passes + (breaks - passes) / 2;
+    if (replay_breaks(p, p->cases, mid))
+      breaks = mid;
+    else
+      passes = mid;
+  }
+  if (p->exhausted)
+    return -1;
+  if (breaks == 1 || replay_breaks(p, &p->cases[breaks - 1], 1))
+    return breaks - 1;
+  if (!p->exhausted)
+    *why = "the crash needs several of these cases together";
   return -1;
 }
 
-/* "a, b, c" of the suspects' ids. */
-static char *suspect_list(const mc_runner *run, const int *suspects, int n) {
+/* "a, b, c" of the ids of the suspects at positions [0, n) of p. */
+static char *suspect_list(const replay *p, int n) {
   mc_text t = {0};
   for (int k = 0; k < n; k++)
-    mc_text_printf(&t, "%s%s", k ? ", " : "", run->report->results[suspects[k]].id);
+    mc_text_printf(&t, "%s%s", k ? ", " : "", p->run->report->results[p->suspects[k]].id);
   char *list = mc_strdupf("%s", t.p ? t.p : "");
   mc_text_free(&t);
   return list;
+}
+
+/* Records the process fault c's crash (text crash) was, charging the
+   culprit the search found, if any. */
+static void record_process_fault(mc_runner *run, const mc_case *c, const char *crash) {
+  replay p;
+  replay_open(&p, run, c);
+  char *list = suspect_list(&p, p.n);
+  const char *why;
+  int culprit = bisect_culprit(&p, &why);
+  restart_impl(run); /* the next case starts clean, whatever the search left */
+  const char *culprit_id = culprit >= 0 ? run->report->results[p.suspects[culprit]].id : NULL;
+  char *detail = mc_strdupf(
+      "the implementation's process crashed during %s (%s), which does not crash alone in a "
+      "fresh process; suspects: the cases since the last fresh start (%s); %s%s%s%s",
+      c->id, crash, list, culprit_id ? "culprit: " : "no single culprit found (",
+      culprit_id ? culprit_id : why, culprit_id ? "" : ")",
+      culprit_id ? ", found by re-running those cases in fresh processes" : "");
+  if (culprit_id) {
+    char *charged = mc_strdupf("broke the implementation's process: %s crashed after it (%s) but "
+                               "not alone, and crashes again when run right after this case in a "
+                               "fresh process",
+                               c->id, crash);
+    charge_crash(run, p.suspects[culprit], charged);
+    free(charged);
+  }
+  add_process_fault(run->report, c->id, culprit_id, detail);
+  free(list);
+  replay_close(&p);
 }
 
 /* c crashed in a process that had served the window's cases: runs it alone
@@ -197,42 +297,21 @@ static char *suspect_list(const mc_runner *run, const int *suspects, int n) {
    otherwise *r becomes its result alone and the crash a process fault of
    the window, charged to the culprit when one is found. */
 static void check_crash_alone(mc_runner *run, const mc_case *c, int index, mc_impl_result *r) {
-  int n = run->n_window;
-  int *suspects = mc_realloc_or_abort(NULL, (size_t)n * sizeof *suspects);
-  memcpy(suspects, run->window, (size_t)n * sizeof *suspects);
   char crash[sizeof r->message];
   snprintf(crash, sizeof crash, "%s", r->message);
   mc_impl_result alone;
+  int n_window = run->n_window;
   restart_impl(run);
   call_impl(run, c, index, &alone);
   if (alone.outcome == MC_OUTCOME_CRASH || alone.outcome == MC_OUTCOME_TIMEOUT ||
       alone.blame_call) {
     mc_tensor_free(&alone.output);
-    free(suspects);
     return; /* its own crash (or no clean answer alone): the verdict stands */
   }
   mc_tensor_free(&r->output);
   *r = alone;
-  char *list = suspect_list(run, suspects, n);
-  int culprit = find_culprit(run, suspects, n, c, index);
-  restart_impl(run); /* the next case starts clean, whatever the search left */
-  const char *culprit_id = culprit >= 0 ? run->report->results[culprit].id : NULL;
-  char *detail = mc_strdupf(
-      "the implementation's process crashed during %s (%s), which does not crash alone in a "
-      "fresh process: caused by an earlier case since the last fresh start (%s); %s%s",
-      c->id, crash, list, culprit_id ? "culprit: " : "no single culprit found",
-      culprit_id ? culprit_id : "");
-  if (culprit >= 0) {
-    char *charged = mc_strdupf("broke the implementation's process: %s crashed after it (%s) but "
-                               "not alone, and crashes again when run right after this case in a "
-                               "fresh process",
-                               c->id, crash);
-    charge_crash(run, culprit, charged);
-    free(charged);
-  }
-  add_process_fault(run->report, c->id, culprit_id, detail);
-  free(list);
-  free(suspects);
+  run->n_window = n_window; /* the suspects, for the search */
+  record_process_fault(run, c, crash);
 }
 
 static void window_add(mc_runner *run, int index) {
@@ -300,7 +379,10 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   res->seconds = seconds;
   describe_case(res, c);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
-  res->rejection = mc_judge_rejection(run->impl, &result);
+  /* A rejection movconf made for an implementation that accepted the input is none of its own. */
+  res->rejection = res->verdict == MC_VERDICT_MISSED_REJECTION
+                       ? MC_REJECTION_NONE
+                       : mc_judge_rejection(run->impl, &result);
   if (run->require_named_errors)
     require_named_error(res, c);
   mc_tensor_free(&result.output);
