@@ -88,7 +88,7 @@ static const char run_usage[] =
     "Without PATHS (or with --tier): ./conformance when it is a folder and\n"
     "MOVCONF_DATA_DIR is unset, else the conformance/ (conformance-large/) of movconf's\n"
     "data folder: MOVCONF_DATA_DIR, else ../share/movconf from the program's folder\n"
-    "(in a build tree, the source tree). This one:\n";
+    "(in a build tree, the source tree).\n";
 
 typedef struct run_options {
   const char *impl;
