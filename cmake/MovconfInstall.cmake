@@ -3,8 +3,10 @@
 #   include/movconf/*.h                   the public headers (plugin.h, version.h...)
 #   share/movconf/{conformance,conformance-large,generators,spec}
 #                                         what movconf finds beside its bin/ folder
-#   share/cmake/movconf/                  find_package(movconf CONFIG): movconf::plugin,
-#                                         movconf::movconf (the program)
+#   lib/libmovconf_{common,oracle,optimized}.a
+#                                         the kernels (movconf/oracle.h, optimized.h)
+#   lib/cmake/movconf/                    find_package(movconf CONFIG): movconf::plugin,
+#                                         movconf::kernels, movconf::movconf (the program)
 #   share/pkgconfig/movconf-plugin.pc     pkg-config --cflags movconf-plugin
 #   share/doc/movconf/                    README, docs/, examples to copy
 #   share/man/man1/, share/bash-completion/completions/movconf
@@ -13,7 +15,7 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(MOVCONF_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/movconf)
-set(MOVCONF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_DATADIR}/cmake/movconf)
+set(MOVCONF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/movconf)
 set(MOVCONF_INSTALL_EXAMPLESDIR ${CMAKE_INSTALL_DOCDIR}/examples)
 set(movconf_junk PATTERN __pycache__ EXCLUDE PATTERN node_modules EXCLUDE PATTERN "*.pyc" EXCLUDE)
 
@@ -33,6 +35,15 @@ target_include_directories(movconf_plugin INTERFACE
                            $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 set_target_properties(movconf_plugin PROPERTIES EXPORT_NAME plugin)
 install(TARGETS movconf_plugin EXPORT movconfTargets)
+# The oracle and the optimized kernels, static and position-independent, for
+# a plugin that wraps or falls back on them (examples/plugin_movconf).
+add_library(movconf_kernels INTERFACE)
+target_link_libraries(movconf_kernels INTERFACE movconf_optimized movconf_oracle)
+foreach(layer kernels common oracle optimized)
+  set_target_properties(movconf_${layer} PROPERTIES EXPORT_NAME ${layer})
+endforeach()
+install(TARGETS movconf_kernels movconf_common movconf_oracle movconf_optimized
+        EXPORT movconfTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(EXPORT movconfTargets NAMESPACE movconf:: DESTINATION ${MOVCONF_INSTALL_CMAKEDIR})
 configure_package_config_file(cmake/movconfConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/movconfConfig.cmake
@@ -40,7 +51,7 @@ configure_package_config_file(cmake/movconfConfig.cmake.in
                               PATH_VARS CMAKE_INSTALL_BINDIR)
 # 0.x: a new minor version may change the ABI of plugin.h.
 write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/movconfConfigVersion.cmake
-                                 COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+                                 COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/movconfConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/movconfConfigVersion.cmake
         DESTINATION ${MOVCONF_INSTALL_CMAKEDIR})

@@ -3,9 +3,9 @@
 # temporary prefix, moved elsewhere (the install must be relocatable and must
 # not reach back into the build or source tree); then, from an unrelated
 # folder: --version names the moved data folder, `movconf run --tier all`
-# passes every case, an out-of-tree plugin project builds with
-# find_package(movconf) and with pkg-config and passes through the installed
-# movconf, and man -l shows every page.
+# passes every case, out-of-tree plugins build with find_package(movconf)
+# (movconf::plugin, movconf::kernels) and with pkg-config and pass through
+# the installed movconf, and man -l shows every page.
 # usage: install.sh BUILD_DIR SOURCE_DIR WORK CMAKE CTEST C_COMPILER
 set -u
 build=$1 src=$2 work=$3 cmake=$4 ctest=$5 cc=$6
@@ -36,11 +36,13 @@ expect "movconf run --tier all exits 0 (see $work/run-all.txt)" test $? -eq 0
 has "$work/run-all.txt" "^[1-9][0-9]* passed, 0 failed"
 tail -1 "$work/run-all.txt"
 
-# An out-of-tree plugin: the minimal plugin of spec/plugin-abi.md, as installed.
+# Out-of-tree plugins: the minimal plugin of spec/plugin-abi.md and the one
+# over movconf's kernels, as installed with the examples.
 mkdir -p "$work/plugin-cmake" "$work/plugin-pc"
 example=$prefix/share/doc/movconf/examples/plugin_abi_example.c
 expect "the example plugin is installed" test -f "$example"
 cp "$example" "$work/plugin-cmake/mykernels.c"
+cp "$prefix/share/doc/movconf/examples/plugin_movconf.c" "$work/plugin-cmake/"
 cp "$example" "$work/plugin-pc/mykernels.c"
 cat >"$work/plugin-cmake/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.20)
@@ -51,13 +53,20 @@ target_link_libraries(mykernels PRIVATE movconf::plugin)
 set_target_properties(mykernels PROPERTIES PREFIX "" C_STANDARD 11)
 enable_testing()
 add_test(NAME movconf COMMAND movconf::movconf run --impl plugin:$<TARGET_FILE:mykernels>)
+# The example plugin over movconf's own kernels (movconf::kernels): one
+# operation's cases, all of which it must pass.
+add_library(wrapped MODULE plugin_movconf.c)
+target_link_libraries(wrapped PRIVATE movconf::kernels movconf::plugin)
+set_target_properties(wrapped PROPERTIES PREFIX "" C_STANDARD 11 C_VISIBILITY_PRESET hidden)
+add_test(NAME wrapped COMMAND movconf::movconf run --op s2d --impl plugin:$<TARGET_FILE:wrapped>)
 EOF
 "$cmake" -S "$work/plugin-cmake" -B "$work/plugin-cmake/build" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_C_COMPILER="$cc" >"$work/plugin-cmake.log" 2>&1 &&
   "$cmake" --build "$work/plugin-cmake/build" >>"$work/plugin-cmake.log" 2>&1
 expect "find_package(movconf): the plugin builds (see $work/plugin-cmake.log)" test $? -eq 0
 "$ctest" --test-dir "$work/plugin-cmake/build" -V >"$work/plugin-cmake-test.log" 2>&1
-expect "find_package(movconf): movconf::movconf passes the plugin (see $work/plugin-cmake-test.log)" test $? -eq 0
+expect "find_package(movconf): movconf::movconf passes both plugins (see $work/plugin-cmake-test.log)" test $? -eq 0
+has "$work/plugin-cmake-test.log" "^2: [1-9][0-9]* passed, 0 failed, 0 unsupported"
 has "$work/plugin-cmake-test.log" "Test command: $movconf "
 
 cflags=$(PKG_CONFIG_PATH="$prefix/share/pkgconfig" pkg-config --cflags movconf-plugin)

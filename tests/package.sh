@@ -26,7 +26,7 @@ expect "depends on libc6" sh -c 'echo "$1" | grep -qE "(^|, )libc6( |,|$)"' - "$
 
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/files.txt"
 for f in /usr/bin/movconf /usr/include/movconf/plugin.h /usr/include/movconf/version.h \
-  /usr/share/cmake/movconf/movconfConfig.cmake /usr/share/pkgconfig/movconf-plugin.pc \
+  /usr/lib/cmake/movconf/movconfConfig.cmake /usr/lib/libmovconf_optimized.a /usr/share/pkgconfig/movconf-plugin.pc \
   /usr/share/man/man1/movconf.1 /usr/share/man/man1/movconf-run.1 \
   /usr/share/bash-completion/completions/movconf /usr/share/movconf/spec/plugin-abi.md \
   /usr/share/doc/movconf/README.md /usr/share/doc/movconf/examples/plugin_abi_example.c \
