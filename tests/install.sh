@@ -24,17 +24,25 @@ expect "the program's .rodata was read" test -s "$work/rodata.bin"
 expect "no source-tree path is compiled into the program" sh -c '! grep -qF "$1" "$2"' - "$src" "$work/rodata.bin"
 expect "no build-tree path is compiled into the program" sh -c '! grep -qF "$1" "$2"' - "$build" "$work/rodata.bin"
 
+# The version of project() in CMakeLists.txt, everywhere: --version, the run
+# and fuzz JSON reports (movconf_version), the man pages (below).
+version=$(sed -n 's/^project(movconf VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 "$movconf" --version >"$work/version.txt" 2>&1
-has "$work/version.txt" "^movconf [0-9][0-9.]*$"
+has "$work/version.txt" "^movconf $version$"
 has "$work/version.txt" "^data folder: $prefix/share/movconf (installed beside the program)$"
 "$movconf" run --help >"$work/run-help.txt" 2>&1
 has "$work/run-help.txt" "^data folder: $prefix/share/movconf "
 
 # Every case of both tiers, from the moved install.
-"$movconf" run --tier all --quiet >"$work/run-all.txt" 2>&1
+"$movconf" run --tier all --quiet --json "$work/run-all.json" >"$work/run-all.txt" 2>&1
 expect "movconf run --tier all exits 0 (see $work/run-all.txt)" test $? -eq 0
 has "$work/run-all.txt" "^[1-9][0-9]* passed, 0 failed"
 tail -1 "$work/run-all.txt"
+"$movconf" fuzz --runs 20 --out "$work/findings" --json "$work/fuzz.json" >"$work/fuzz.txt" 2>&1
+for report in run-all.json fuzz.json; do
+  expect "$report says movconf_version $version" python3 -c 'import json, sys
+assert json.load(open(sys.argv[1]))["movconf_version"] == sys.argv[2]' "$work/$report" "$version"
+done
 
 # Out-of-tree plugins: the minimal plugin of spec/plugin-abi.md and the one
 # over movconf's kernels, as installed with the examples.
@@ -88,7 +96,7 @@ for cmd in "" $("$movconf" --help | sed -n '/^commands:$/,/^$/p' | grep -oE '^  
   expect "man -l $page" test $? -eq 0
   first=$(help_of "$cmd" | grep -m1 -E '^  +-' | sed 's/^ *//')
   expect "$page shows: $first" grep -qF -- "$first" "$shown"
-  has "$shown" "movconf $(sed -n 's/^movconf //p' "$work/version.txt")"
+  has "$shown" "movconf $version"
 done
 expect "bash completion installed" test -f "$prefix/share/bash-completion/completions/movconf"
 expect_report
