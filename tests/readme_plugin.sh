@@ -1,16 +1,19 @@
 #!/bin/sh
 # The plugin commands of README.md ("As a plugin"), exactly as written between
-# its readme-plugin markers, run in a scratch copy of the repository's top
-# folder (include/, build/movconf and the extracted example plugin, linked):
-# each must succeed, and the files they name must appear.
-# usage: readme_plugin.sh MOVCONF EXAMPLE_C SOURCE_DIR WORK_DIR
+# its readme-plugin markers, run as a kernel author would: movconf installed
+# (cmake --install into a scratch prefix, its bin/ on PATH, its pkg-config
+# folder on PKG_CONFIG_PATH), in a folder of their own: each must succeed,
+# and the files they name must appear.
+# usage: readme_plugin.sh BUILD_DIR SOURCE_DIR WORK_DIR CMAKE
 set -u
-movconf=$1 example=$2 src=$3 work=$4
-rm -rf "$work" && mkdir -p "$work/top/build/examples"
+build=$1 src=$2 work=$3 cmake=$4
+rm -rf "$work" && mkdir -p "$work/top"
 . "$(dirname "$0")/expect.sh"
-ln -s "$src/include" "$work/top/include"
-ln -s "$movconf" "$work/top/build/movconf"
-ln -s "$example" "$work/top/build/examples/plugin_abi_example.c"
+"$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1
+expect "cmake --install into $work/prefix" test $? -eq 0
+PATH=$work/prefix/bin:$PATH PKG_CONFIG_PATH=$work/prefix/share/pkgconfig
+export PATH PKG_CONFIG_PATH
+expect "movconf on PATH is the scratch install" test "$(command -v movconf)" = "$work/prefix/bin/movconf"
 
 # The lines between the markers, without the code fence.
 sed -n '/^<!-- readme-plugin:begin -->$/,/^<!-- readme-plugin:end -->$/p' "$src/README.md" |

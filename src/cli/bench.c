@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "harness/bench.h"
+#include "movconf/version.h"
 
 static const char bench_usage[] =
     "usage: movconf bench [options]\n"

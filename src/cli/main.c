@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "movconf/version.h"
 
 static const char usage[] =
     "movconf " MOVCONF_VERSION " - conformance suite for OpenVINO data-movement operations\n"
@@ -41,6 +42,7 @@ int main(int argc, char **argv) {
     return print_usage(stdout, 0);
   if (strcmp(cmd, "--version") == 0) {
     printf("movconf %s\n", MOVCONF_VERSION);
+    mc_print_data_root(stdout);
     return 0;
   }
   char *help_argv[] = {NULL, "--help", NULL};

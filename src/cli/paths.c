@@ -1,4 +1,5 @@
 /* Small helpers of the CLI: strings, the default case files, --op values. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -6,23 +7,72 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+
+/* The build tree's link to the source tree, beside the program there (the
+   top CMakeLists.txt makes it; it is never installed). */
+#define BUILD_TREE_LINK "movconf-data"
+
+static bool is_directory(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The folder of the running program, from /proc/self/exe; "" when unknown. */
+static void program_dir(char *out, size_t n) {
+  out[0] = '\0';
+  ssize_t len = readlink("/proc/self/exe", out, n - 1);
+  if (len <= 0)
+    return;
+  out[len] = '\0';
+  char *slash = strrchr(out, '/');
+  *(slash ? slash : out) = '\0';
+}
+
+const mc_data_location *mc_data_root(void) {
+  static mc_data_location root;
+  if (root.how)
+    return &root;
+  const char *env = getenv("MOVCONF_DATA_DIR");
+  if (env && *env) {
+    snprintf(root.dir, sizeof root.dir, "%s", env);
+    root.how = "from MOVCONF_DATA_DIR";
+    return &root;
+  }
+  char bin[4096], candidate[sizeof root.dir];
+  program_dir(bin, sizeof bin);
+  snprintf(candidate, sizeof candidate, "%s/%s", bin, BUILD_TREE_LINK);
+  bool built = is_directory(candidate);
+  if (!built) /* installed: share/movconf beside bin/ (or missing, said later) */
+    snprintf(candidate, sizeof candidate, "%s/%s", bin, MOVCONF_DATA_FROM_BIN);
+  if (!realpath(candidate, root.dir))
+    snprintf(root.dir, sizeof root.dir, "%s", candidate);
+  root.how = built ? "the source tree, through the build tree's " BUILD_TREE_LINK " link"
+                   : "installed beside the program";
+  return &root;
+}
 
 const char *mc_default_dir(const char *name) {
   static struct {
     char name[32];
-    char path[4096];
+    char path[4096 + 64];
   } known[4];
-  struct stat st;
-  if (stat(name, &st) == 0)
+  if (!getenv("MOVCONF_DATA_DIR") && is_directory(name))
     return name;
   int i = 0;
   while (i < 3 && known[i].name[0] && strcmp(known[i].name, name) != 0)
     i++;
   snprintf(known[i].name, sizeof known[i].name, "%s", name);
-  snprintf(known[i].path, sizeof known[i].path, "%s/%s", MOVCONF_SOURCE_DIR, name);
+  snprintf(known[i].path, sizeof known[i].path, "%s/%s", mc_data_root()->dir, name);
   return known[i].path;
+}
+
+void mc_print_data_root(FILE *out) {
+  const mc_data_location *root = mc_data_root();
+  fprintf(out, "data folder: %s (%s%s)\n", root->dir, root->how,
+          is_directory(root->dir) ? "" : "; missing");
 }
 
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {

@@ -84,7 +84,11 @@ static const char run_usage[] =
     "input); wrong-rejection (rejected a valid one); unsupported (not claimed by the\n"
     "implementation: not a failure); crash; timeout.\n"
     "Exit status: 0 when no case failed unexpectedly, no expected failure passed, every\n"
-    "file loaded and at least one case ran; 1 otherwise; 2 usage or start-up errors.\n";
+    "file loaded and at least one case ran; 1 otherwise; 2 usage or start-up errors.\n"
+    "Without PATHS (or with --tier): ./conformance when it is a folder and\n"
+    "MOVCONF_DATA_DIR is unset, else the conformance/ (conformance-large/) of movconf's\n"
+    "data folder: MOVCONF_DATA_DIR, else ../share/movconf from the program's folder\n"
+    "(in a build tree, the source tree).\n";
 
 typedef struct run_options {
   const char *impl;
@@ -276,6 +280,7 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
     if (opt == 'h') {
       fputs(run_usage, stdout);
+      mc_print_data_root(stdout);
       return 0;
     }
     if (opt == OPT_FAIL_FAST) {

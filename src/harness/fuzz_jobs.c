@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/harness.h"
+#include "movconf/version.h"
 
 /* What a worker tells the parent through its pipe: one record at a time,
    each under PIPE_BUF so that it arrives whole. */
@@ -259,6 +260,7 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
 bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
                         const mc_fuzz_stats *s, double seconds) {
   cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "movconf_version", MOVCONF_VERSION);
   cJSON_AddStringToObject(root, "impl", o->impl_spec);
   cJSON_AddNumberToObject(root, "seed", (double)o->seed);
   cJSON_AddNumberToObject(root, "jobs", jobs);

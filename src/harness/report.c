@@ -6,6 +6,7 @@
 
 #include "common/text.h"
 #include "harness/harness.h"
+#include "movconf/version.h"
 
 static const char *const verdict_names[MC_VERDICT_COUNT] = {
     [MC_VERDICT_PASS] = "pass",
@@ -438,6 +439,7 @@ static cJSON *json_process_fault(const mc_process_fault *p) {
 
 bool mc_report_write_json(const mc_run_report *r, FILE *out) {
   cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "movconf_version", MOVCONF_VERSION);
   add_safe_string(root, "implementation", r->impl);
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
