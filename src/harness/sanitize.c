@@ -149,9 +149,9 @@ static const char *asan_runtime_for(const plugin_facts *f, bool examined) {
     return f->gcc_asan;
   if (examined && f->gcc_ubsan)
     return "";
-  if ((f->clang_shared || (f->instrumented && !f->gcc_ubsan)) && MOVCONF_CLANG_ASAN_RUNTIME[0])
-    return MOVCONF_CLANG_ASAN_RUNTIME;
-  return MOVCONF_ASAN_RUNTIME;
+  const char *clang_runtime = MOVCONF_CLANG_ASAN_RUNTIME;
+  bool clang_built = f->clang_shared || (f->instrumented && !f->gcc_ubsan);
+  return clang_built && clang_runtime[0] ? clang_runtime : MOVCONF_ASAN_RUNTIME;
 }
 
 void mc_sanitizer_preload(const char *plugin, char *list, size_t n) {
