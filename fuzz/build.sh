@@ -9,12 +9,14 @@
 #   CC=clang CFLAGS="-fsanitize=address,fuzzer-no-link" \
 #   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out bash fuzz/build.sh
 #
-# Only a C compiler is used ($CXX and $CXXFLAGS are not: -DMOVCONF_CXX=OFF).
+# movconf itself needs only a C compiler ($CXX and $CXXFLAGS serve only a
+# C++ plugin's sources: -DMOVCONF_CXX=OFF).
 # Any failure ends the script with a non-zero status and no success line.
 #
-# fuzz_plugin_diff is built when MOVCONF_FUZZ_PLUGIN names a plugin: C
-# sources (compiled here with $CC $CFLAGS -shared -fPIC, movconf's include/
-# on the path) or a shared library the caller built with those flags. It is
+# fuzz_plugin_diff is built when MOVCONF_FUZZ_PLUGIN names a plugin: its
+# sources (compiled here, C with $CC $CFLAGS, C++ with $CXX $CXXFLAGS, -fPIC,
+# movconf's include/ on the path) or a shared library the caller built with
+# those flags. It is
 # put beside the fuzzer as fuzz_plugin_diff.plugin.so, where the fuzzer
 # finds it (fuzz/README.md, "ClusterFuzzLite over your plugin"). cJSON comes
 # from $SRC/cJSON when that checkout exists (built static with the same
@@ -33,6 +35,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 if [ -n "${WORK:-}" ]; then
   work="$WORK/movconf-fuzz-build"
   rm -rf "$work"
+  mkdir -p "$work"
 else
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
@@ -67,19 +70,45 @@ else
   configure+=(-DCMAKE_BUILD_RPATH='$ORIGIN/lib')
 fi
 
-(cd "$repo" && cmake "${configure[@]}")
-cmake --build "$work/build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
-
-# The plugin fuzz_plugin_diff fuzzes: built from C sources, or copied.
+# The plugin fuzz_plugin_diff fuzzes: built from sources (C with $CC, C++
+# with $CXX, each with the service's flags), or copied. The C++ runtime it
+# needs is linked into the fuzzer, so that it is there when ASan starts (its
+# __cxa_throw interceptor finds no runtime that arrives later).
 if [ -n "$MOVCONF_FUZZ_PLUGIN" ]; then
   read -r -a plugin <<<"$MOVCONF_FUZZ_PLUGIN"
   if [ "${#plugin[@]}" -eq 1 ] && [[ "${plugin[0]}" == *.so* ]]; then
     cp "${plugin[0]}" "$work/plugin.so"
   else
-    # shellcheck disable=SC2086 # the service's flags are words
-    "$CC" $CFLAGS -shared -fPIC -I "$repo/include" -o "$work/plugin.so" "${plugin[@]}"
+    linker="$CC $CFLAGS"
+    objects=()
+    for source in "${plugin[@]}"; do
+      object="$work/plugin-${#objects[@]}.o"
+      case "$source" in
+      *.cc | *.cpp | *.cxx | *.C)
+        # UBSan's vptr and function checks need C++ runtime parts the C
+        # fuzzer does not link (fuzz/README.md, C++ plugins).
+        # shellcheck disable=SC2086 # the service's flags are words
+        "${CXX:-clang++}" ${CXXFLAGS:-} -fno-sanitize=vptr,function -fPIC -I "$repo/include" \
+          -c "$source" -o "$object"
+        linker="${CXX:-clang++} ${CXXFLAGS:-}" ;;
+      *)
+        # shellcheck disable=SC2086
+        "$CC" $CFLAGS -fPIC -I "$repo/include" -c "$source" -o "$object" ;;
+      esac
+      objects+=("$object")
+    done
+    # shellcheck disable=SC2086
+    $linker -shared -o "$work/plugin.so" "${objects[@]}"
+  fi
+  if command -v readelf >/dev/null; then
+    cxx_runtimes="$(readelf -d "$work/plugin.so" |
+      sed -n 's/.*(NEEDED).*\[\(lib\(std\)\{0,1\}c++[^]]*\)\]/-l:\1/p' | paste -sd ';' -)"
+    configure+=(-DMOVCONF_FUZZ_PLUGIN_LIBS="$cxx_runtimes")
   fi
 fi
+
+(cd "$repo" && cmake "${configure[@]}")
+cmake --build "$work/build" -j "$jobs" --target "${targets[@]/#/fuzz_}"
 
 for target in "${targets[@]}"; do
   name="fuzz_$target"
