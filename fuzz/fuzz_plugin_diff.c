@@ -1,6 +1,8 @@
 /* Differential target for kernel authors: the oracle against a plugin
    (include/movconf/plugin.h) loaded in this process from the path in
-   MOVCONF_FUZZ_PLUGIN. The plugin is handed each request exactly as
+   MOVCONF_FUZZ_PLUGIN, or else from fuzz_plugin_diff.plugin.so beside this
+   executable (where fuzz/build.sh puts it for OSS-Fuzz and ClusterFuzzLite,
+   which set no variables). The plugin is handed each request exactly as
    `movconf run --impl plugin:PATH` hands it (src/cli/plugin_call.c), but
    without the isolating child process, so that the fuzzer sees the
    plugin's coverage and crashes directly. Checks: the same accept/reject
@@ -10,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
@@ -21,14 +24,33 @@ static const char target[] = "plugin_diff";
 
 enum { CANARY_BYTES = 64, CANARY = 0xCB, POISON = 0xA5 };
 
+/* The plugin's path: MOVCONF_FUZZ_PLUGIN, else PLUGIN_BESIDE in this
+   executable's folder when it is there; NULL when neither. */
+#define PLUGIN_BESIDE "fuzz_plugin_diff.plugin.so"
+static const char *plugin_path(char *buf, size_t n) {
+  const char *path = getenv("MOVCONF_FUZZ_PLUGIN");
+  if (path && *path)
+    return path;
+  ssize_t len = readlink("/proc/self/exe", buf, n - 1);
+  if (len <= 0)
+    return NULL;
+  buf[len] = '\0';
+  char *slash = strrchr(buf, '/');
+  if (!slash || (size_t)(slash + 1 - buf) + sizeof PLUGIN_BESIDE > n)
+    return NULL;
+  memcpy(slash + 1, PLUGIN_BESIDE, sizeof PLUGIN_BESIDE);
+  return access(buf, F_OK) == 0 ? buf : NULL;
+}
+
 static const movconf_plugin_v1 *the_plugin(void) {
   static const movconf_plugin_v1 *table;
   if (table)
     return table;
-  const char *path = getenv("MOVCONF_FUZZ_PLUGIN");
-  if (!path || !*path) {
+  char beside[4096];
+  const char *path = plugin_path(beside, sizeof beside);
+  if (!path) {
     fprintf(stderr, "fuzz_plugin_diff: set MOVCONF_FUZZ_PLUGIN to the plugin's shared library "
-                    "(spec/plugin-abi.md)\n");
+                    "(spec/plugin-abi.md), or put it beside this program as " PLUGIN_BESIDE "\n");
     exit(2);
   }
   char err[512];

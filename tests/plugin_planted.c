@@ -19,8 +19,14 @@
                       heap has it); built with -fsanitize=address
                       (plugin_planted_asan) and run with --sanitize address,
                       each case is a memory-error
+     signed-overflow, divide-by-zero, memcpy-null
+                      every operation: that undefined behaviour, which only
+                      UBSan reports (built with -fsanitize=undefined too)
+   Built with PLANTED_CXX (plugin_planted_cxx), every run() also throws and
+   catches a C++ exception (tests/planted_throw.cpp).
    Unset or anything else: no fault. */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,11 +86,34 @@ static void read_past_copy(const movconf_plugin_request *request) {
   free(copy);
 }
 
+/* Undefined behaviour that leaves the output alone. */
+static void undefined_behaviour(const char *fault, const movconf_plugin_request *request) {
+  volatile int big = INT_MAX, zero = 0, sink = 0;
+  const void *volatile none = NULL;
+  volatile size_t no_bytes = 0;
+  if (strcmp(fault, "signed-overflow") == 0)
+    sink = big + request->inputs[0].rank;
+  else if (strcmp(fault, "divide-by-zero") == 0)
+    sink = request->inputs[0].rank / zero; /* then SIGFPE, unless UBSan's report ends it */
+  else if (strcmp(fault, "memcpy-null") == 0)
+    memcpy((void *)&sink, none, no_bytes);
+  (void)sink;
+}
+
+#ifdef PLANTED_CXX
+void planted_throw_and_catch(void);
+#endif
+
 static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   const char *fault = getenv("MOVCONF_PLANTED");
   if (fault && strcmp(fault, "overread") == 0)
     read_past_copy(request);
+  if (fault)
+    undefined_behaviour(fault, request);
+#ifdef PLANTED_CXX
+  planted_throw_and_catch();
+#endif
   int status = inner->run(request, output, message);
   if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;

@@ -115,7 +115,7 @@ static void close_pair(int fds[2]) {
 _Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd) {
   setpgid(0, 0);
   if (a->sanitizer.dir[0]) /* an adapter built with sanitizers reports to files */
-    mc_sanitizer_child_env(&a->sanitizer, false);
+    mc_sanitizer_child_env(&a->sanitizer);
 #if defined(__linux__)
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
 #endif

@@ -145,7 +145,7 @@ _Noreturn static void exec_sanitized_host(int fd, const plugin_state *s, int set
   char fd_text[16], settle_text[16];
   snprintf(fd_text, sizeof fd_text, "%d", fd);
   snprintf(settle_text, sizeof settle_text, "%d", settle_ms);
-  mc_sanitizer_child_env(&s->sanitizer, true);
+  mc_sanitizer_plugin_env(&s->sanitizer, s->path);
   execl("/proc/self/exe", "movconf", MC_PLUGIN_HOST_COMMAND, fd_text, s->path, settle_text,
         (char *)NULL);
   _exit(127);
@@ -353,7 +353,10 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   s->last_call = self->calls;
   exchange(self, s, req, res);
   mc_sanitizer_judge_call(&s->sanitizer, res);
-  if ((self->options.fresh_process_per_case || s->retire) && s->pid > 0)
+  /* UBSan reports each place in the code once per process: the next case
+     that reaches it gets a fresh one. */
+  bool reported = res->outcome == MC_OUTCOME_CRASH && res->memory_error;
+  if ((self->options.fresh_process_per_case || s->retire || reported) && s->pid > 0)
     end_after_case(self, s, res);
 }
 
@@ -458,8 +461,8 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   s->path = strcpy(copy, path);
   s->fd = -1;
   char why[400];
-  if (options->sanitize && !mc_sanitizer_open(&s->sanitizer, why, sizeof why)) {
-    snprintf(err, errlen, "%.400s", why);
+  if (options->sanitize && (!mc_sanitizer_check_plugin(path, err, errlen) ||
+                            !mc_sanitizer_open(&s->sanitizer, err, errlen))) {
     free(impl);
     free(s);
     free(copy);
@@ -475,6 +478,8 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->names_errors = false;
   if (!start_child(impl, s, why, sizeof why)) {
     snprintf(err, errlen, "cannot use plugin %s: %s", path, why);
+    if (options->sanitize)
+      mc_sanitizer_load_hint(path, err, errlen);
     plugin_close(impl);
     return NULL;
   }

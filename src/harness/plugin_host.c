@@ -32,6 +32,7 @@
 #include "harness/harness.h"
 #include "harness/plugin_call.h"
 #include "harness/plugin_wire.h"
+#include "harness/sanitize.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
 
@@ -958,6 +959,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
     send_reply(&r);
     _exit(0);
   }
+  mc_sanitizer_host_loaded();
   r.kind = MC_WIRE_HELLO;
   copy_text(r.name, sizeof r.name, t->name);
   copy_text(r.version, sizeof r.version, t->version);
