@@ -17,6 +17,7 @@
 #endif
 
 #include "common/clock.h"
+#include "harness/child_text.h"
 
 bool mc_child_wait_end(pid_t pid, double grace, siginfo_t *info) {
   double deadline = mc_now_seconds() + grace;
@@ -27,7 +28,7 @@ bool mc_child_wait_end(pid_t pid, double grace, siginfo_t *info) {
       return true;
     if ((rc != 0 && errno != EINTR) || mc_now_seconds() >= deadline)
       return false;
-    mc_sleep_briefly();
+    mc_child_poll(NULL, 0, mc_deadline_after(0.002), 0); /* its text flows meanwhile */
   }
 }
 
