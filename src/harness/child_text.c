@@ -12,6 +12,7 @@
 
 #include "common/clock.h"
 #include "common/text.h"
+#include "harness/child.h"
 #include "harness/harness.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted
@@ -64,7 +65,7 @@ static void emit_line(const mc_child_text *t, const char *text, size_t n) {
 static void take_bytes(mc_child_text *t, const char *data, size_t n) {
   size_t before = t->relayed;
   t->relayed += n;
-  if (before >= MC_CHILD_TEXT_MAX_BYTES)
+  if (before > MC_CHILD_TEXT_MAX_BYTES) /* dropped, and said so */
     return;
   if (t->relayed > MC_CHILD_TEXT_MAX_BYTES)
     n = MC_CHILD_TEXT_MAX_BYTES - before;
@@ -125,32 +126,18 @@ void mc_child_text_init(mc_child_text *t, const char *label) {
   free(safe);
 }
 
-/* fd moved above the standard descriptors (movconf may run with one of
-   them closed) and close-on-exec. */
-static int private_fd(int fd) {
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  close(fd);
-  return moved;
-}
-
 int mc_child_text_open(mc_child_text *t) {
   mc_child_text_close(t);
-  int fds[2];
-  if (pipe(fds) != 0)
-    return -1;
-  fds[0] = private_fd(fds[0]);
-  fds[1] = private_fd(fds[1]);
   int slot = 0;
   while (slot < MAX_RELAYS && relays[slot])
     slot++;
-  if (fds[0] < 0 || fds[1] < 0 || slot == MAX_RELAYS) {
-    if (fds[0] >= 0)
-      close(fds[0]);
-    if (fds[1] >= 0)
-      close(fds[1]);
-    errno = slot == MAX_RELAYS ? EMFILE : errno;
+  if (slot == MAX_RELAYS) {
+    errno = EMFILE;
     return -1;
   }
+  int fds[2];
+  if (!mc_child_pipe(fds))
+    return -1;
   fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
   t->fd = fds[0];
   relays[slot] = t;

@@ -80,32 +80,6 @@ typedef struct adapter {
 
 /* ---- the child process ---- */
 
-/* Moves fd above the standard descriptors (when movconf itself runs with
-   one of them closed, pipe() can hand them out) and marks it close-on-exec. */
-static int private_fd(int fd) {
-  if (fd > STDERR_FILENO) {
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-  }
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  close(fd);
-  return moved;
-}
-
-static bool make_pipe(int fds[2]) {
-  if (pipe(fds) != 0)
-    return false;
-  fds[0] = private_fd(fds[0]);
-  fds[1] = private_fd(fds[1]);
-  if (fds[0] >= 0 && fds[1] >= 0)
-    return true;
-  if (fds[0] >= 0)
-    close(fds[0]);
-  if (fds[1] >= 0)
-    close(fds[1]);
-  return false;
-}
-
 static void close_pair(int fds[2]) {
   close(fds[0]);
   close(fds[1]);
@@ -131,11 +105,11 @@ _Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd, 
 
 static bool spawn(adapter *a, char *why, size_t whylen) {
   int to_child[2], from_child[2];
-  if (!make_pipe(to_child)) {
+  if (!mc_child_pipe(to_child)) {
     snprintf(why, whylen, "cannot create a pipe: %s", strerror(errno));
     return false;
   }
-  if (!make_pipe(from_child)) {
+  if (!mc_child_pipe(from_child)) {
     snprintf(why, whylen, "cannot create a pipe: %s", strerror(errno));
     close_pair(to_child);
     return false;
