@@ -119,12 +119,10 @@ static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
   if (s->pid > 0) {
     mc_child_end(s->pid, false, grace, how, howlen);
     mc_child_end_all(); /* and whatever the plugin forked */
+    s->pid = 0;
+    s->served = 0;
   }
-  mc_child_text_close(&s->text);
-  if (s->pid <= 0)
-    return;
-  s->pid = 0;
-  s->served = 0;
+  mc_child_text_close(&s->text); /* what it wrote before it ended */
 }
 
 static void kill_child(plugin_state *s) {
