@@ -54,6 +54,12 @@ Faults at request MOCK_AT:
     restart-fails      exit; every later start sends a bad handshake
     stderr-noise       (every request) log a lot to stderr; still correct
 Faults at start:
+    nonblock-stderr    set O_NONBLOCK on stderr and log a line with an escape
+                       sequence there; then behave
+    grandchild-exit    start a process (`sleep MOCK_GRANDCHILD`, its pid in
+                       MOCK_STATE.grandchild) that keeps stdin, stdout and
+                       stderr open; then behave, but exit with status 0 instead
+                       of replying to request MOCK_AT
     bad-handshake      a handshake with the wrong protocol name
     no-handshake       exit with status 5 before the handshake
     slow-handshake     sleep 60 s before the handshake
@@ -86,8 +92,27 @@ def hang():
         time.sleep(60)
 
 
+def make_stderr_nonblocking():
+    import fcntl
+    flags = fcntl.fcntl(2, fcntl.F_GETFL)
+    fcntl.fcntl(2, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+    sys.stderr.write("mock: \x1b[2Jstderr made non-blocking\n")
+    sys.stderr.flush()
+
+
+def start_grandchild():
+    import subprocess
+    child = subprocess.Popen(["sleep", os.environ["MOCK_GRANDCHILD"]])
+    with open(STATE + ".grandchild", "w") as f:
+        f.write("%d\n" % child.pid)
+
+
 def handshake():
     restarted = bool(STATE) and os.path.exists(STATE)
+    if FAULT == "nonblock-stderr":
+        make_stderr_nonblocking()
+    if FAULT == "grandchild-exit" and not restarted:
+        start_grandchild()
     if FAULT == "bad-handshake" or (FAULT == "restart-fails" and restarted):
         send({"protocol": "movconf-adapter/0", "name": "mock", "version": "0", "ops": {}})
         return
@@ -149,6 +174,9 @@ def faulty_reply(request_id, reply):
         send("this is not JSON")
     elif FAULT == "exit":
         sys.exit(3)
+    elif FAULT == "grandchild-exit":
+        open(STATE, "w").close()
+        os._exit(0)
     elif FAULT == "restart-fails":
         open(STATE, "w").close()
         sys.exit(3)

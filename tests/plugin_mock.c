@@ -34,13 +34,19 @@
    (read the element after the last one of input 1, a side input such as
    block_shape, then answer correctly), crash-if-not-first (raise SIGSEGV
    unless this is the first case the process serves: it passes alone, and
-   crashes after any other case, itself included).
+   crashes after any other case, itself included), nonblock-stdio (set
+   O_NONBLOCK on stdout and stderr, log a line with an escape sequence to
+   stderr, then answer correctly), flood (write 2 MiB to stdout, then answer
+   correctly), lift-memory-limit (raise the soft address-space limit to the
+   hard one and map more than the old soft limit; reject when that worked,
+   else answer correctly), exit-0 (exit(0)).
 
    FAULT@* applies the fault to every batch.
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
-#define _DEFAULT_SOURCE /* syscall() */
+#define _DEFAULT_SOURCE /* syscall(), MAP_ANONYMOUS */
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -48,6 +54,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,6 +98,10 @@ typedef enum fault {
   FAULT_HUGE,
   FAULT_READ_PAST_SIDE,
   FAULT_CRASH_IF_NOT_FIRST,
+  FAULT_NONBLOCK_STDIO,
+  FAULT_FLOOD,
+  FAULT_LIFT_MEMORY_LIMIT,
+  FAULT_EXIT_0,
   FAULT_COUNT
 } fault;
 
@@ -125,7 +137,11 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "fork-linger",
                                                      "huge",
                                                      "read-past-side",
-                                                     "crash-if-not-first"};
+                                                     "crash-if-not-first",
+                                                     "nonblock-stdio",
+                                                     "flood",
+                                                     "lift-memory-limit",
+                                                     "exit-0"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -288,6 +304,8 @@ static void misbehave_fatally(fault f, const movconf_plugin_request *p,
     abort();
   case FAULT_EXIT:
     exit(3);
+  case FAULT_EXIT_0:
+    exit(0);
   case FAULT_HANG:
     for (;;)
       sleep(1);
@@ -362,6 +380,41 @@ static void read_past_side_input(const movconf_plugin_request *p) {
   (void)past;
 }
 
+/* Sets O_NONBLOCK on stdout and stderr: on a description shared with the
+   runner's own output, the runner's writes to a slow reader would fail. */
+static void make_stdio_nonblocking(void) {
+  for (int fd = 1; fd <= 2; fd++)
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  fprintf(stderr, "plugin_mock: \x1b[2Jstdio made non-blocking\n");
+}
+
+/* 2 MiB on stdout: blocks for ever unless someone reads it. */
+static void flood_stdout(void) {
+  static char line[1024];
+  memset(line, 'f', sizeof line - 1);
+  line[sizeof line - 1] = '\n';
+  for (int i = 0; i < 2048; i++)
+    fwrite(line, 1, sizeof line, stdout);
+  fflush(stdout);
+}
+
+/* True when the address-space limit could be lifted: the soft limit raised
+   to the hard one, then a mapping larger than the old soft limit made
+   (never touched). */
+static bool lift_memory_limit(void) {
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return false;
+  size_t beyond = (size_t)rl.rlim_cur + ((size_t)64 << 20);
+  rl.rlim_cur = rl.rlim_max;
+  setrlimit(RLIMIT_AS, &rl);
+  void *p = mmap(NULL, beyond, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    return false;
+  munmap(p, beyond);
+  return true;
+}
+
 static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   fault f = fault_of(p);
@@ -386,6 +439,12 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;
   }
+  if (f == FAULT_NONBLOCK_STDIO)
+    make_stdio_nonblocking();
+  if (f == FAULT_FLOOD)
+    flood_stdout();
+  if (f == FAULT_LIFT_MEMORY_LIMIT && lift_memory_limit())
+    return reject(m, "", "mock: lifted the memory limit and mapped beyond it");
   if (f == FAULT_SLOW)
     nanosleep(&(struct timespec){1, 500 * 1000 * 1000}, NULL);
   if (f == FAULT_STDOUT) {

@@ -5,14 +5,18 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness/bench_impl.h"
+#include "harness/child.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
@@ -728,7 +732,19 @@ void mc_bench_list(const mc_bench_options *options) {
   list_workloads(options);
 }
 
-int mc_bench_run(const mc_bench_options *options) {
+/* Where the benchmark process notes its progress for run_guarded (-1: nowhere). */
+static int progress_fd = -1;
+
+static void note_progress(const char *what, const char *id) {
+  char line[128];
+  int n = snprintf(line, sizeof line, "%s %s\n", what, id);
+  if (progress_fd < 0 || n <= 0 || (size_t)n >= sizeof line)
+    return;
+  ssize_t put = write(progress_fd, line, (size_t)n);
+  (void)put; /* a note lost makes the failure message vaguer, nothing worse */
+}
+
+static int run_bench(const mc_bench_options *options) {
   mc_bench_options o = *options;
   if (o.threads <= 0)
     o.threads = mc_default_threads();
@@ -759,6 +775,9 @@ int mc_bench_run(const mc_bench_options *options) {
   for (int i = 0; i < WORKLOAD_COUNT; i++) {
     if (!selected(&workloads[i], o.filter))
       continue;
+    char id[64];
+    workload_id(&workloads[i], id, sizeof id);
+    note_progress("workload", id);
     bench_workload(&workloads[i], &o, &plan, impl, &rows[n]);
     print_row(&rows[n], o.threads);
     all_ok = all_ok && rows[n].status == ROW_OK;
@@ -773,4 +792,74 @@ int mc_bench_run(const mc_bench_options *options) {
   bool written = !o.json_path || write_json(o.json_path, rows, n, &o, &plan, impl_name);
   mc_bench_impl_close(impl);
   return all_ok && written ? 0 : 1;
+}
+
+/* The last workload the benchmark process began, and whether it completed,
+   from its progress notes. */
+static bool read_progress(int fd, char *last, size_t len) {
+  char notes[1 << 14];
+  size_t have = 0;
+  for (ssize_t got;
+       have < sizeof notes - 1 && (got = read(fd, notes + have, sizeof notes - 1 - have)) != 0;) {
+    if (got > 0)
+      have += (size_t)got;
+    else if (errno != EINTR)
+      break;
+  }
+  notes[have] = '\0';
+  bool complete = false;
+  for (char *line = strtok(notes, "\n"); line; line = strtok(NULL, "\n")) {
+    complete = strncmp(line, "complete", 8) == 0;
+    if (strncmp(line, "workload ", 9) == 0)
+      snprintf(last, len, "%s", line + 9);
+  }
+  return complete;
+}
+
+/* A plugin is called in the benchmark's own process (a socket between
+   would be timed too), which it can end: exit(), a crash. So the benchmark
+   runs in a child process, and one that ended before it completed is a
+   failure, said, whatever its exit status. */
+static int run_guarded(const mc_bench_options *o) {
+  int progress[2];
+  mc_child_guard_install();
+  fflush(NULL);
+  pid_t pid = pipe(progress) == 0 ? fork() : -1;
+  if (pid < 0) {
+    fprintf(stderr, "movconf bench: cannot start the benchmark process: %s\n", strerror(errno));
+    return 1;
+  }
+  if (pid == 0) {
+    close(progress[0]);
+    progress_fd = progress[1];
+    int status = run_bench(o);
+    note_progress("complete", ""); /* whatever the status: it returned */
+    fflush(NULL);
+    _exit(status);
+  }
+  close(progress[1]);
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  while (waitid(P_PID, (id_t)pid, &info, WEXITED) != 0 && errno == EINTR)
+    continue;
+  mc_child_end_all(); /* what the plugin started */
+  char last[64] = "";
+  bool complete = read_progress(progress[0], last, sizeof last);
+  close(progress[0]);
+  if (complete && info.si_code == CLD_EXITED)
+    return info.si_status;
+  char how[160];
+  mc_child_describe_end(&info, how, sizeof how);
+  fprintf(stderr,
+          "movconf bench: the benchmark did not complete: its process %s %s%s (a plugin runs in "
+          "that process: it exited or crashed there); the workloads from there on were not "
+          "measured\n",
+          how, last[0] ? "during workload " : "before the first workload", last);
+  return 1;
+}
+
+int mc_bench_run(const mc_bench_options *options) {
+  if (options->impl && strncmp(options->impl, "plugin:", 7) == 0)
+    return run_guarded(options);
+  return run_bench(options);
 }

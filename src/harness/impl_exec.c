@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/child.h"
+#include "harness/child_text.h"
 #include "harness/internal.h"
 #include "harness/sanitize.h"
 
@@ -74,35 +75,10 @@ typedef struct adapter {
   const mc_timing_request *timing;
   mc_self_timing *own;
   mc_sanitizer sanitizer; /* --sanitize: where the adapter's reports go */
+  mc_child_text text;     /* its stderr, relayed */
 } adapter;
 
 /* ---- the child process ---- */
-
-/* Moves fd above the standard descriptors (when movconf itself runs with
-   one of them closed, pipe() can hand them out) and marks it close-on-exec. */
-static int private_fd(int fd) {
-  if (fd > STDERR_FILENO) {
-    fcntl(fd, F_SETFD, FD_CLOEXEC);
-    return fd;
-  }
-  int moved = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  close(fd);
-  return moved;
-}
-
-static bool make_pipe(int fds[2]) {
-  if (pipe(fds) != 0)
-    return false;
-  fds[0] = private_fd(fds[0]);
-  fds[1] = private_fd(fds[1]);
-  if (fds[0] >= 0 && fds[1] >= 0)
-    return true;
-  if (fds[0] >= 0)
-    close(fds[0]);
-  if (fds[1] >= 0)
-    close(fds[1]);
-  return false;
-}
 
 static void close_pair(int fds[2]) {
   close(fds[0]);
@@ -110,9 +86,9 @@ static void close_pair(int fds[2]) {
 }
 
 /* In the child: its own process group, default SIGPIPE (movconf ignores
-   it, and an ignored disposition survives exec), the pipes as stdin and
-   stdout; stderr stays movconf's. */
-_Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd) {
+   it, and an ignored disposition survives exec), the pipes as stdin,
+   stdout and stderr (relayed: never a description movconf writes to). */
+_Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd, int stderr_fd) {
   setpgid(0, 0);
   if (a->sanitizer.dir[0]) /* an adapter built with sanitizers reports to files */
     mc_sanitizer_child_env(&a->sanitizer);
@@ -120,7 +96,8 @@ _Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd) 
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
 #endif
   signal(SIGPIPE, SIG_DFL);
-  if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0)
+  if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
+      dup2(stderr_fd, STDERR_FILENO) < 0)
     _exit(127);
   execl("/bin/sh", "sh", "-c", a->command, (char *)NULL);
   _exit(127);
@@ -128,27 +105,32 @@ _Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd) 
 
 static bool spawn(adapter *a, char *why, size_t whylen) {
   int to_child[2], from_child[2];
-  if (!make_pipe(to_child)) {
+  if (!mc_child_pipe(to_child)) {
     snprintf(why, whylen, "cannot create a pipe: %s", strerror(errno));
     return false;
   }
-  if (!make_pipe(from_child)) {
+  if (!mc_child_pipe(from_child)) {
     snprintf(why, whylen, "cannot create a pipe: %s", strerror(errno));
     close_pair(to_child);
     return false;
   }
-  pid_t pid = fork();
+  int text = mc_child_text_open(&a->text);
+  pid_t pid = text < 0 ? -1 : fork();
   if (pid < 0) {
     snprintf(why, whylen, "cannot start a process: %s", strerror(errno));
     close_pair(to_child);
     close_pair(from_child);
+    if (text >= 0)
+      close(text);
+    mc_child_text_close(&a->text);
     return false;
   }
   if (pid == 0)
-    exec_child(a, to_child[0], from_child[1]);
+    exec_child(a, to_child[0], from_child[1], text);
   setpgid(pid, pid); /* also done by the child; whichever runs first wins */
   close(to_child[0]);
   close(from_child[1]);
+  close(text);
   a->pid = pid;
   a->in_fd = to_child[1];
   a->out_fd = from_child[0];
@@ -166,6 +148,7 @@ static void stop(adapter *a) {
     return;
   mc_child_kill(a->pid, true);
   mc_child_end_all(); /* and what left the group (setsid) or outlived its parent */
+  mc_child_text_close(&a->text);
   if (a->in_fd >= 0)
     close(a->in_fd);
   close(a->out_fd);
@@ -217,7 +200,11 @@ static io_status read_line(adapter *a, double deadline, size_t max_len, size_t *
     if (!grow_input(a, max_len + 1))
       return IO_FAILED;
     struct pollfd p = {.fd = a->out_fd, .events = POLLIN};
-    int ready = poll(&p, 1, mc_millis_until(deadline));
+    /* The adapter's own end counts, not only the end of its output: a
+       process it started may hold that open. */
+    int ready = mc_child_poll(&p, 1, deadline, a->pid);
+    if (ready == MC_CHILD_ENDED)
+      return IO_CLOSED;
     if (ready < 0 && errno == EINTR)
       continue;
     if (ready < 0)
@@ -257,7 +244,9 @@ static io_status write_all(adapter *a, const char *data, size_t n, double deadli
     if (put < 0 && errno != EAGAIN && errno != EINTR)
       return IO_FAILED;
     struct pollfd p = {.fd = a->in_fd, .events = POLLOUT};
-    int ready = poll(&p, 1, mc_millis_until(deadline));
+    int ready = mc_child_poll(&p, 1, deadline, a->pid);
+    if (ready == MC_CHILD_ENDED)
+      return IO_CLOSED;
     if (ready == 0)
       return IO_TIMEOUT;
     if (ready < 0 && errno != EINTR)
@@ -986,6 +975,7 @@ static bool exec_settle(mc_impl *self, mc_impl_result *late) {
 }
 
 static void free_adapter(adapter *a) {
+  mc_child_text_close(&a->text);
   mc_sanitizer_close(&a->sanitizer);
   free(a->command);
   free(a->label);
@@ -1031,6 +1021,9 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
     return NULL;
   }
   a->in_fd = a->out_fd = -1;
+  char label[160];
+  snprintf(label, sizeof label, "exec:%.150s", command);
+  mc_child_text_init(&a->text, label);
   a->timeout = options->timeout_seconds; /* <= 0: none */
   char why[400];
   if (options->sanitize && !mc_sanitizer_open(&a->sanitizer, why, sizeof why)) {

@@ -19,6 +19,7 @@
 
 #include "common/clock.h"
 #include "harness/child.h"
+#include "harness/child_text.h"
 #include "harness/internal.h"
 #include "harness/plugin_wire.h"
 #include "harness/sanitize.h"
@@ -45,6 +46,7 @@ typedef struct plugin_state {
   uint64_t last_call;     /* mc_impl.calls of the last one */
   bool retire;            /* the child asked to be ended after this case */
   mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
+  mc_child_text text;     /* the child's stdout and stderr, relayed */
 } plugin_state;
 
 typedef enum io_status { IO_OK, IO_TIMEOUT, IO_CLOSED } io_status;
@@ -62,7 +64,7 @@ static io_status wait_ready(int fd, short events, double deadline) {
     if (mc_deadline_passed(deadline))
       return IO_TIMEOUT;
     struct pollfd p = {.fd = fd, .events = events};
-    int n = poll(&p, 1, mc_millis_until(deadline));
+    int n = mc_child_poll(&p, 1, deadline, 0);
     if (n > 0)
       return IO_OK;
     if (n < 0 && errno != EINTR)
@@ -114,12 +116,13 @@ static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
   if (s->fd >= 0)
     close(s->fd);
   s->fd = -1;
-  if (s->pid <= 0)
-    return;
-  mc_child_end(s->pid, false, grace, how, howlen);
-  mc_child_end_all(); /* and whatever the plugin forked */
-  s->pid = 0;
-  s->served = 0;
+  if (s->pid > 0) {
+    mc_child_end(s->pid, false, grace, how, howlen);
+    mc_child_end_all(); /* and whatever the plugin forked */
+    s->pid = 0;
+    s->served = 0;
+  }
+  mc_child_text_close(&s->text); /* what it wrote before it ended */
 }
 
 static void kill_child(plugin_state *s) {
@@ -159,21 +162,32 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
     return false;
   }
   fflush(NULL); /* or the child would inherit, and might repeat, buffered output */
-  pid_t pid = fork();
+  int text = mc_child_text_open(&s->text);
+  pid_t pid = text < 0 ? -1 : fork();
   if (pid < 0) {
-    snprintf(err, errlen, "fork: %s", strerror(errno));
+    snprintf(err, errlen, "%s: %s", text < 0 ? "pipe" : "fork", strerror(errno));
     close(sv[0]);
     close(sv[1]);
+    if (text >= 0)
+      close(text);
+    mc_child_text_close(&s->text);
     return false;
   }
   if (pid == 0) {
     close(sv[0]);
+    /* Its stdout and stderr are a pipe movconf relays, never movconf's own
+       descriptions (the plugin could make them non-blocking). */
+    dup2(text, STDOUT_FILENO);
+    dup2(text, STDERR_FILENO);
+    close(text);
+    close(s->text.fd);
     int settle_ms = impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS;
     if (s->sanitizer.dir[0])
       exec_sanitized_host(sv[1], s, settle_ms);
     mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb, settle_ms);
   }
   close(sv[1]);
+  close(text);
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
   fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
   s->pid = pid;
@@ -460,6 +474,9 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   }
   s->path = strcpy(copy, path);
   s->fd = -1;
+  char label[160];
+  snprintf(label, sizeof label, "plugin:%.150s", path);
+  mc_child_text_init(&s->text, label);
   char why[400];
   if (options->sanitize && (!mc_sanitizer_check_plugin(path, err, errlen) ||
                             !mc_sanitizer_open(&s->sanitizer, err, errlen))) {

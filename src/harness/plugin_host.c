@@ -875,7 +875,8 @@ static void serve(const movconf_plugin_v1 *t, const host_request *h) {
 /* ---- start-up ---- */
 
 /* Limits the address space to what the child inherited plus limit_mb: the
-   fork carries the parent's mappings, which the child cannot give back. */
+   fork carries the parent's mappings, which the child cannot give back.
+   The hard limit too, or the plugin could raise the soft one back. */
 static bool apply_memory_limit(size_t limit_mb, char *err, size_t errlen) {
   if (limit_mb == 0)
     return true;
@@ -896,7 +897,7 @@ static bool apply_memory_limit(size_t limit_mb, char *err, size_t errlen) {
   rlim_t want = (rlim_t)(inherited > ~0ull - extra ? ~0ull : inherited + extra);
   if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
     want = rl.rlim_max;
-  rl.rlim_cur = want;
+  rl.rlim_cur = rl.rlim_max = want;
   if (setrlimit(RLIMIT_AS, &rl) != 0) {
     snprintf(err, errlen, "cannot set the memory limit: %s", strerror(errno));
     return false;
