@@ -474,7 +474,7 @@ static void plugin_function_returned(const char *function) {
   }
   bool returned = forked_copy_returned();
   uint64_t flagged = take_copy_flag();
-  if (returned || flagged == fault_ctx.call)
+  if (returned || (flagged && flagged == fault_ctx.call))
     report_forked_copy(fault_ctx.call, function);
   if (flagged)
     report_forked_copy(flagged, NULL);
