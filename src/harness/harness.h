@@ -252,7 +252,7 @@ typedef enum mc_summary_key {
   MC_SUMMARY_KEY_COUNT
 } mc_summary_key;
 
-/* "rank", "type", "mode" or "file"; false for any other name. */
+/* "rank", "type", "mode", "file" or "size"; false for any other name. */
 bool mc_summary_key_from_name(const char *name, mc_summary_key *key);
 const char *mc_summary_key_name(mc_summary_key key);
 /* Where failures cluster: one row per value of key with its cases, passes,
