@@ -13,6 +13,13 @@
                       above 2^16 elements whose innermost extent is not a
                       multiple of 16: the last element (the tail of the last
                       vector row) repeats the one before it
+     split4:T         every operation, outputs above T output elements: the
+                      rows (all but the innermost extent) split over 4
+                      threads as rows/4 each, so the rows/4*4.. leftover rows
+                      are never written (they keep movconf's fill)
+     tail:T           every operation, outputs above T output elements: the
+                      output copied in 32-byte vectors and the tail after the
+                      last whole vector never written
      overread         every operation: the data input copied into a buffer of
                       its size, then one byte read past that buffer's end. It
                       passes every case (the byte is read, not used, and the
@@ -28,6 +35,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +82,47 @@ static void repeat_vector_tail(const movconf_plugin_request *request,
   mc_copy_element(o->data, n - 1, o->data, n - 2, (mc_type)o->type);
 }
 
+/* The first output element a size fault leaves unwritten (n: none), when
+   fault is "split4:T" or "tail:T" and the output has more than T elements. */
+static int64_t first_unwritten(const char *fault, const movconf_plugin_output *o) {
+  char kind[8];
+  long long threshold;
+  int64_t n = element_count(o);
+  if (o->rank < 1 || sscanf(fault, "%7[a-z0-9]:%lld", kind, &threshold) != 2 || n <= threshold)
+    return n;
+  if (strcmp(kind, "split4") == 0) {
+    int64_t row = o->shape[o->rank - 1], rows = row ? n / row : 0;
+    return rows / 4 * 4 * row;
+  }
+  if (strcmp(kind, "tail") == 0) {
+    int64_t per_vector = 256 / (int64_t)mc_type_bits((mc_type)o->type);
+    return n / per_vector * per_vector;
+  }
+  return n;
+}
+
+/* The bytes holding elements from..n-1 as movconf left them before run(),
+   or NULL when there are none. *base is the index of the first element the
+   copy holds. */
+static uint8_t *save_unwritten(const movconf_plugin_output *o, int64_t from, int64_t *base) {
+  int64_t n = element_count(o);
+  unsigned bits = mc_type_bits((mc_type)o->type);
+  if (from >= n)
+    return NULL;
+  size_t first_byte = (size_t)from * bits / 8;
+  uint8_t *copy = malloc(o->nbytes - first_byte);
+  if (copy)
+    memcpy(copy, (uint8_t *)o->data + first_byte, o->nbytes - first_byte);
+  *base = (int64_t)(first_byte * 8 / bits);
+  return copy;
+}
+
+static void restore_unwritten(const movconf_plugin_output *o, int64_t from, const uint8_t *copy,
+                              int64_t base) {
+  for (int64_t i = from; copy && i < element_count(o); i++)
+    mc_copy_element(o->data, i, copy, i - base, (mc_type)o->type);
+}
+
 /* Reads the byte just past a heap copy of the data input. */
 static void read_past_copy(const movconf_plugin_request *request) {
   size_t n = (size_t)request->inputs[0].nbytes;
@@ -114,7 +163,11 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
 #ifdef PLANTED_CXX
   planted_throw_and_catch();
 #endif
+  int64_t unwritten = fault ? first_unwritten(fault, output) : 0, base = 0;
+  uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
   int status = inner->run(request, output, message);
+  restore_unwritten(output, unwritten, before, base);
+  free(before);
   if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;
   if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)

@@ -208,7 +208,7 @@ expect "--max-failures 99999999999 exits 2" bad --max-failures 99999999999 'take
 expect "--max-timeouts '' exits 2" bad --max-timeouts '' 'takes a number from 1 up'
 expect "--time-limit -1 exits 2" bad --time-limit -1 'takes seconds from 0 (no limit) to 604800'
 expect "--time-limit soon exits 2" bad --time-limit soon 'takes seconds from 0 (no limit) to 604800'
-expect "--summary-by color exits 2" bad --summary-by color 'takes rank, type, mode or file'
+expect "--summary-by color exits 2" bad --summary-by color 'takes rank, type, mode, file or size'
 "$movconf" run --help >"$work/help.txt"
 for option in --max-failures --max-timeouts --time-limit --summary-by; do
   expect "--help mentions $option" grep -q -- "$option" "$work/help.txt"

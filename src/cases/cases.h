@@ -67,8 +67,13 @@ void mc_case_file_free(mc_case_file *f);
 /* Descriptions of a case for reports (src/cases/describe.c). */
 /* "u8 [9,2,2,2]" into buf. */
 void mc_shape_text(const mc_tensor *t, char *buf, size_t n);
-/* "data u8 [9,2,2,2], block_shape i64 [4]" (heap). */
+/* "data u8 [9,2,2,2], block_shape [1,1,2,2] (i64 [4]), ...": the data
+   input's type and shape, the side inputs' values (the first 16), type and
+   shape (heap). */
 char *mc_case_inputs_text(const mc_case *c);
+/* One element's value for people: true/false, signed or unsigned integers,
+   floats as mc_float_bits_text writes them. */
+void mc_element_text(mc_type t, uint64_t bits, char *buf, size_t n);
 /* "block_size 2, mode \"blocks_first\"", absent ones as (absent); "" for
    an operation without attributes (heap). */
 char *mc_case_attrs_text(const mc_case *c);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cases/cases.h"
+#include "cases/json.h"
 #include "common/text.h"
 #include "movconf/tensor.h"
 
@@ -17,12 +18,50 @@ void mc_shape_text(const mc_tensor *t, char *buf, size_t n) {
     snprintf(buf + used, n - used, "]");
 }
 
+void mc_element_text(mc_type t, uint64_t bits, char *buf, size_t n) {
+  const mc_type_info *info = mc_type_get(t);
+  if (t == MC_BOOLEAN)
+    snprintf(buf, n, "%s", bits ? (bits == 1 ? "true" : "0x??") : "false");
+  else if (mc_float_bits_text(t, bits, buf, n))
+    return;
+  else if (info && info->is_signed && info->bits < 64 && (bits >> (info->bits - 1)) & 1)
+    snprintf(buf, n, "%" PRId64, (int64_t)bits - ((int64_t)1 << info->bits));
+  else if (info && info->is_signed)
+    snprintf(buf, n, "%" PRId64, (int64_t)bits);
+  else
+    snprintf(buf, n, "%" PRIu64, bits);
+}
+
+/* Side inputs (block_shape, crops, pads) are few values that decide the
+   case, so their values are shown, up to this many. */
+#define SIDE_VALUES_SHOWN 16
+
+/* "block_shape [1,2,2] (i64 [3])". */
+static void put_side_input(mc_text *t, const char *name, const mc_tensor *v) {
+  int64_t n = mc_tensor_elements(v);
+  char shape[600];
+  mc_shape_text(v, shape, sizeof shape);
+  mc_text_printf(t, "%s [", name);
+  for (int64_t i = 0; v->data && i < n && i < SIDE_VALUES_SHOWN; i++) {
+    char value[64];
+    mc_element_text(v->type, mc_load_bits(v->data, v->type, i), value, sizeof value);
+    mc_text_printf(t, "%s%s", i ? "," : "", value);
+  }
+  mc_text_printf(t, "%s] (%s)", n > SIDE_VALUES_SHOWN ? ",..." : "", shape);
+}
+
 char *mc_case_inputs_text(const mc_case *c) {
   mc_text t = {0};
   for (int i = 0; i < c->n_inputs; i++) {
+    if (i)
+      mc_text_printf(&t, ", ");
+    if (i > 0) {
+      put_side_input(&t, mc_op_input_name(c->op, i), &c->inputs[i].tensor);
+      continue;
+    }
     char shape[600];
     mc_shape_text(&c->inputs[i].tensor, shape, sizeof shape);
-    mc_text_printf(&t, "%s%s %s", i ? ", " : "", mc_op_input_name(c->op, i), shape);
+    mc_text_printf(&t, "%s %s", mc_op_input_name(c->op, i), shape);
   }
   char *s = mc_strdupf("%s", t.p ? t.p : "");
   mc_text_free(&t);

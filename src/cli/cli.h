@@ -37,6 +37,9 @@ void mc_print_data_root(FILE *out);
    root's (static storage, kept for the process's life, for up to four
    names). */
 const char *mc_default_dir(const char *name);
+/* The case folders of --tier TIER into paths: conformance/ (default, or
+   NULL), conformance-large/ (large) or both (all); returns how many. */
+int mc_tier_folders(const char *tier, char *paths[2]);
 
 /* The case files of the given paths (mc_find_case_files); with no paths,
    mc_default_dir("conformance"). Prints why a path is

@@ -22,7 +22,8 @@ static const char run_usage[] =
     "\n"
     "implementation:\n"
     "  --impl NAME             what to test: optimized (default), oracle, plugin:PATH.so\n"
-    "                          (spec/plugin-abi.md) or exec:'COMMAND ARGS'\n"
+    "                          (spec/plugin-abi.md; a PATH without '/' that names a file\n"
+    "                          in the current folder is that file) or exec:'COMMAND ARGS'\n"
     "                          (spec/adapter-protocol.md)\n"
     "  --threads N             threads of the optimized kernels (default: MOVCONF_THREADS,\n"
     "                          else the online CPUs)\n"
@@ -75,9 +76,11 @@ static const char run_usage[] =
     "  --slow SECONDS          mark cases that took this long or longer as slow (default 2;\n"
     "                          0: never), so that slow is told apart from a hang\n"
     "  --summary-by KEY        after the table, where failures cluster: one row per\n"
-    "                          rank, type (of the data input), mode (or auto_pad) or\n"
-    "                          file, with cases, pass, failed and xfail; may be repeated\n"
-    "                          (the tables come in the order rank, type, mode, file)\n"
+    "                          rank, type (of the data input), mode (or auto_pad),\n"
+    "                          file or size (the expected output's element count by\n"
+    "                          power of 2: a size threshold shows), with cases, pass,\n"
+    "                          failed and xfail; may be repeated (the tables come in\n"
+    "                          the order rank, type, mode, file, size)\n"
     "  -h, --help              show this text\n"
     "\n"
     "Verdicts: pass; wrong-output (right shape, wrong type or bytes); wrong-shape;\n"
@@ -198,7 +201,7 @@ static const char *apply_triage_option(run_options *o, int opt, const char *valu
                : "takes seconds from 0 (no limit) to 604800";
   case OPT_SUMMARY_BY:
     if (!mc_summary_key_from_name(value, &key))
-      return "takes rank, type, mode or file";
+      return "takes rank, type, mode, file or size";
     o->summary_by[key] = true;
     return NULL;
   }
@@ -331,6 +334,23 @@ static void warn_unused_expectations(const mc_expectations *e) {
               e->items[i].case_glob);
 }
 
+/* A baseline written by --write-expect and never explained accepts
+   failures nobody looked at: say so after every run that uses it. */
+static void warn_unexplained_expectations(const char *path, const mc_expectations *e) {
+  int unexplained = 0, cases = 0;
+  for (int i = 0; e && i < e->count; i++)
+    if (mc_expectation_unexplained(&e->items[i])) {
+      unexplained++;
+      cases += e->items[i].matched;
+    }
+  if (unexplained)
+    fprintf(stderr,
+            "movconf run: note: %d of the %d expectations of %s (matching %d case%s) still "
+            "have the placeholder reason '" MC_EXPECT_PLACEHOLDER "...' of --write-expect: "
+            "nobody has said why those cases fail\n",
+            unexplained, e->count, path, cases, cases == 1 ? "" : "s");
+}
+
 /* The report files, opened before the run so that a path that cannot be
    written is a usage error (exit 2) and not found out after the whole run.
    "-" is standard output; then the table goes to standard error. */
@@ -455,6 +475,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   mc_report_print_table(&report, !o->quiet, out.table);
   print_after_table(o, &report, out.table);
   warn_unused_expectations(expectations);
+  warn_unexplained_expectations(o->expect_path, expectations);
   if (o->write_expect_path) {
     int entries = mc_expectations_write(&report, o->write_expect_path, o->expect_by_group);
     if (entries >= 0)
@@ -475,15 +496,12 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   return written ? status : 1;
 }
 
-/* The case folders of a --tier when no path is given: conformance/ (the
-   default), conformance-large/ (large) or both (all); 0: the default. */
-static int tier_folders(const char *tier, char *paths[2]) {
-  if (!tier || strcmp(tier, "default") == 0)
-    return 0;
+int mc_tier_folders(const char *tier, char *paths[2]) {
   int n = 0;
-  if (strcmp(tier, "all") == 0)
+  if (!tier || strcmp(tier, "default") == 0 || strcmp(tier, "all") == 0)
     paths[n++] = (char *)mc_default_dir("conformance");
-  paths[n++] = (char *)mc_default_dir("conformance-large");
+  if (tier && (strcmp(tier, "large") == 0 || strcmp(tier, "all") == 0))
+    paths[n++] = (char *)mc_default_dir("conformance-large");
   return n;
 }
 
@@ -495,9 +513,9 @@ int mc_cmd_run(int argc, char **argv) {
   bool have_files = false, have_expectations = false;
   if (status < 0) {
     char *tier_paths[2];
-    int n_tier = tier_folders(o.tier, tier_paths);
-    have_files = o.n_paths > 0 || n_tier == 0 ? mc_collect_case_files(o.n_paths, o.paths, &files)
-                                              : mc_collect_case_files(n_tier, tier_paths, &files);
+    int n_tier = mc_tier_folders(o.tier, tier_paths);
+    have_files = o.n_paths > 0 ? mc_collect_case_files(o.n_paths, o.paths, &files)
+                               : mc_collect_case_files(n_tier, tier_paths, &files);
     if (!have_files)
       status = 2;
   }

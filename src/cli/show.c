@@ -8,9 +8,10 @@
 #include "cli/cli.h"
 
 static const char show_usage[] =
-    "usage: movconf show CASE_ID [--impl SPEC] [--full] [PATHS...]\n"
+    "usage: movconf show CASE_ID [--impl SPEC] [--full] [--tier TIER] [PATHS...]\n"
     "\n"
-    "Prints one case of the case files (default: all of conformance/): its origin, the\n"
+    "Prints one case of the case files (default: conformance/, then conformance-large/\n"
+    "when no case there has the id): its origin, the\n"
     "clauses it exercises, its attributes, its inputs (type, shape, how the data was\n"
     "given, the elements row by row) and the expected output or error. CASE_ID may be a\n"
     "glob ('d2s/spec/*'); every matching case is shown.\n"
@@ -22,6 +23,8 @@ static const char show_usage[] =
     "                       (when the data input is index-filled)\n"
     "  --threads N, --timeout SECONDS, --memory-limit MB   as for movconf run\n"
     "  --full               every element and every difference, not the first rows\n"
+    "  --tier TIER          without PATHS, look only in: default (conformance/), large\n"
+    "                       (conformance-large/) or all (both)\n"
     "  -h, --help           show this text\n"
     "\n"
     "Exit status: 0 shown (and, with --impl, passed), 1 not found or failed, 2 usage error.\n";
@@ -31,19 +34,18 @@ typedef struct show_options {
   const char *impl;
   mc_impl_options impl_options;
   bool full;
+  const char *tier; /* NULL: the default tier, then the large one */
   int n_paths;
   char **paths;
 } show_options;
 
 /* -1 to go on, else the exit status. */
 static int parse_show_options(int argc, char **argv, show_options *o) {
-  static const struct option options[] = {{"impl", required_argument, NULL, 'i'},
-                                          {"threads", required_argument, NULL, 't'},
-                                          {"timeout", required_argument, NULL, 'T'},
-                                          {"memory-limit", required_argument, NULL, 'm'},
-                                          {"full", no_argument, NULL, 'f'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+  static const struct option options[] = {
+      {"impl", required_argument, NULL, 'i'},    {"threads", required_argument, NULL, 't'},
+      {"timeout", required_argument, NULL, 'T'}, {"memory-limit", required_argument, NULL, 'm'},
+      {"full", no_argument, NULL, 'f'},          {"tier", required_argument, NULL, 'r'},
+      {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
   *o = (show_options){.impl_options = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
                                        .timeout_seconds = 10,
                                        .memory_limit_mb = 4096}};
@@ -57,6 +59,9 @@ static int parse_show_options(int argc, char **argv, show_options *o) {
       o->impl = optarg;
     } else if (opt == 'f') {
       o->full = true;
+    } else if (opt == 'r') {
+      o->tier = optarg;
+      ok = !strcmp(optarg, "default") || !strcmp(optarg, "large") || !strcmp(optarg, "all");
     } else if (opt == 't') {
       ok = mc_parse_threads(optarg, &o->impl_options.threads);
     } else if (opt == 'T') {
@@ -105,6 +110,21 @@ static int show_matches(const show_options *o, const mc_path_list *files, mc_imp
   return shown;
 }
 
+/* Shows the cases matching o->id in the n folders or files of paths; -1
+   when they cannot be listed, else how many were shown. */
+static int show_in(const show_options *o, int n, char **paths, mc_impl *impl, int *failed) {
+  mc_path_list files;
+  int shown = mc_collect_case_files(n, paths, &files) ? show_matches(o, &files, impl, failed) : -1;
+  mc_path_list_free(&files);
+  return shown;
+}
+
+/* "conformance, conformance-large": where a search looked. */
+static void print_places(int n, char **paths) {
+  for (int i = 0; i < n; i++)
+    fprintf(stderr, "%s%s", i ? ", " : "", paths[i]);
+}
+
 int mc_cmd_show(int argc, char **argv) {
   show_options o;
   int status = parse_show_options(argc, argv, &o);
@@ -112,23 +132,30 @@ int mc_cmd_show(int argc, char **argv) {
     status = mc_check_threads_environment("show", o.impl_options.threads);
   if (status >= 0)
     return status;
-  mc_path_list files;
-  if (!mc_collect_case_files(o.n_paths, o.paths, &files)) {
-    mc_path_list_free(&files);
-    return 2;
-  }
   mc_impl *impl = NULL;
   char err[1024];
   if (o.impl && !(impl = mc_impl_open(o.impl, &o.impl_options, err, sizeof err))) {
     fprintf(stderr, "movconf show: %s\n", err);
-    mc_path_list_free(&files);
     return 2;
   }
-  int failed = 0;
-  int shown = show_matches(&o, &files, impl, &failed);
-  if (shown == 0)
-    fprintf(stderr, "movconf show: no case has the id '%s'\n", o.id);
+  /* Without paths, the tiers the way run has them; without --tier, the
+     large tier only when the default one lacks the id (it loads slowly). */
+  char *places[2], **paths = o.paths;
+  int n = o.n_paths, failed = 0;
+  if (n == 0) {
+    n = mc_tier_folders(o.tier ? o.tier : "default", places);
+    paths = places;
+  }
+  int shown = show_in(&o, n, paths, impl, &failed);
+  if (shown == 0 && o.n_paths == 0 && !o.tier) {
+    n = mc_tier_folders("all", places);
+    shown = show_in(&o, 1, places + 1, impl, &failed);
+  }
+  if (shown == 0) {
+    fprintf(stderr, "movconf show: no case has the id '%s' (looked in ", o.id);
+    print_places(n, paths);
+    fprintf(stderr, ")\n");
+  }
   mc_impl_close(impl);
-  mc_path_list_free(&files);
-  return shown == 0 || failed ? 1 : 0;
+  return shown < 0 ? 2 : shown == 0 || failed ? 1 : 0;
 }

@@ -108,6 +108,10 @@ bool mc_expectations_load(const char *path, mc_expectations *out, char *err, siz
   return ok;
 }
 
+bool mc_expectation_unexplained(const mc_expectation *x) {
+  return strncmp(x->reason, MC_EXPECT_PLACEHOLDER, strlen(MC_EXPECT_PLACEHOLDER)) == 0;
+}
+
 mc_expectation *mc_expectations_match(mc_expectations *e, const char *id) {
   for (int i = 0; i < e->count; i++)
     if (fnmatch(e->items[i].case_glob, id, 0) == 0)

@@ -37,9 +37,9 @@ static void add_entry(cJSON *list, const char *glob, const mc_case_result *first
   cJSON *entry = cJSON_CreateObject();
   cJSON_AddStringToObject(entry, "case", glob);
   cJSON_AddStringToObject(entry, "verdict", mc_verdict_name(first->verdict));
-  char *reason =
-      mc_strdupf("TODO: why it fails%s (%s%.200s)", cases > 1 ? " (every case of the group)" : "",
-                 cases > 1 ? "the first: " : "", first->detail ? first->detail : "");
+  char *reason = mc_strdupf(MC_EXPECT_PLACEHOLDER "%s (%s%.200s)",
+                            cases > 1 ? " (every case of the group)" : "",
+                            cases > 1 ? "the first: " : "", first->detail ? first->detail : "");
   cJSON_AddStringToObject(entry, "reason", reason);
   free(reason);
   cJSON_AddItemToArray(list, entry);
@@ -75,8 +75,10 @@ int mc_expectations_write(const mc_run_report *r, const char *path, bool by_grou
     free(group);
     entries++;
   }
-  char *text = list ? cJSON_Print(list) : NULL;
+  char *json = list ? cJSON_Print(list) : NULL;
+  char *text = json ? mc_strdupf("%s\n", json) : NULL; /* a text file ends its last line */
   bool ok = text && mc_write_text_file(path, text);
+  free(json);
   free(text);
   cJSON_Delete(list);
   free(covered);

@@ -84,10 +84,16 @@ typedef struct mc_self_timing {
   long calls_per_run;
 } mc_self_timing;
 
+/* The byte movconf fills an output buffer with before an implementation
+   writes into it (the built-in kernels, a plugin): an element it never
+   writes keeps it and shows (spec/plugin-abi.md, section 5). */
+#define MC_OUTPUT_FILL 0xA5
+
 typedef struct mc_impl mc_impl;
 struct mc_impl {
   const char *name;  /* for reports, e.g. "oracle" */
   bool names_errors; /* rejections carry movconf error names, compared exactly */
+  bool fills_output; /* writes into a buffer movconf filled with MC_OUTPUT_FILL */
   mc_impl_options options;
   void *state;
   /* Calls made so far: the caller counts each call to run up by one
@@ -179,13 +185,14 @@ typedef struct mc_case_result {
   char *expect_reason;         /* when expect != MC_EXPECT_NONE */
   mc_rejection rejection;
   /* What the case is, for failure lines, grouping and --summary-by: */
-  char *inputs;      /* "data u8 [9,2,2,2], block_shape i64 [4]" */
-  char *attributes;  /* "block_size 2, mode \"blocks_first\"", or "" */
-  char mode[32];     /* the op's string attribute (mode, auto_pad), "(absent)", or "-" */
-  int rank;          /* of the data input */
-  int64_t elements;  /* of the data input */
-  bool index_filled; /* the data input is index-filled: provenance is shown */
-  double seconds;    /* the implementation's time on the case, re-runs included */
+  char *inputs;            /* "data u8 [9,2,2,2], block_shape [1,1,2,2] (i64 [4])" */
+  char *attributes;        /* "block_size 2, mode \"blocks_first\"", or "" */
+  char mode[32];           /* the op's string attribute (mode, auto_pad), "(absent)", or "-" */
+  int rank;                /* of the data input */
+  int64_t elements;        /* of the data input */
+  int64_t output_elements; /* of the expected output; -1 when the case expects an error */
+  bool index_filled;       /* the data input is index-filled: provenance is shown */
+  double seconds;          /* the implementation's time on the case, re-runs included */
 } mc_case_result;
 
 /* True when the case makes the run fail: an unexpected failure or an
@@ -245,10 +252,11 @@ typedef enum mc_summary_key {
   MC_SUMMARY_TYPE, /* element type of the data input */
   MC_SUMMARY_MODE, /* the op's string attribute (mode, auto_pad) */
   MC_SUMMARY_FILE, /* case file */
+  MC_SUMMARY_SIZE, /* the expected output's element count, by power of 2 */
   MC_SUMMARY_KEY_COUNT
 } mc_summary_key;
 
-/* "rank", "type", "mode" or "file"; false for any other name. */
+/* "rank", "type", "mode", "file" or "size"; false for any other name. */
 bool mc_summary_key_from_name(const char *name, mc_summary_key *key);
 const char *mc_summary_key_name(mc_summary_key key);
 /* Where failures cluster: one row per value of key with its cases, passes,
@@ -266,8 +274,15 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
 
 /* "; the data input is index-filled: got came from data[..], expected
    from data[..]" for an output element with bits got where want was
-   expected, when the case's data input is index-filled; else "" (heap). */
-char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got);
+   expected, when the case's data input is index-filled; else "" (heap).
+   got_fill: got is movconf's fill of the output buffer (mc_holds_output_fill
+   of an implementation that fills_output), said so when no data element
+   has those bits. */
+char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool got_fill);
+
+/* Whether element i of an output of type t with these bits is the byte
+   MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
+bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
 
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
@@ -294,6 +309,11 @@ bool mc_expectations_load(const char *path, mc_expectations *out, char *err, siz
 /* The first expectation whose glob matches id, or NULL. */
 mc_expectation *mc_expectations_match(mc_expectations *e, const char *id);
 void mc_expectations_free(mc_expectations *e);
+
+/* How --write-expect begins each reason, for a person to replace with why. */
+#define MC_EXPECT_PLACEHOLDER "TODO: why it fails"
+/* Whether x's reason is still that placeholder: nobody explained it. */
+bool mc_expectation_unexplained(const mc_expectation *x);
 
 /* Records how r's verdict compares with expectation x (NULL: none). */
 void mc_expect_apply(mc_case_result *r, const mc_expectation *x);

@@ -40,7 +40,7 @@ static void optimized_run(mc_impl *self, const mc_request *req, mc_impl_result *
   if (s == MC_OK && (s = mc_tensor_alloc(&result->output, type, rank, shape, cap)) != MC_OK)
     s = mc_fail(&err, s, NULL, "cannot allocate the output");
   if (s == MC_OK) {
-    memset(result->output.data, 0xA5, result->output.nbytes);
+    memset(result->output.data, MC_OUTPUT_FILL, result->output.nbytes);
     s = mc_optimized_run_into(req, self->options.threads, &result->output, &err);
     if (s != MC_OK)
       mc_tensor_free(&result->output);
@@ -73,8 +73,8 @@ mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *er
   mc_impl *impl = NULL;
   if (strcmp(spec, "oracle") == 0)
     impl = builtin("oracle", options, oracle_run);
-  else if (strcmp(spec, "optimized") == 0)
-    impl = builtin("optimized", options, optimized_run);
+  else if (strcmp(spec, "optimized") == 0 && (impl = builtin("optimized", options, optimized_run)))
+    impl->fills_output = true;
   else if (strncmp(spec, "plugin:", 7) == 0)
     return mc_impl_open_plugin(spec + 7, options, err, errlen);
   else if (strncmp(spec, "exec:", 5) == 0)

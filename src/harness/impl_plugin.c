@@ -460,11 +460,22 @@ static void plugin_close(mc_impl *self) {
   free(self);
 }
 
+/* dlopen searches the library path for a name without a '/', never the
+   current folder: "akern.so" that names a file here is taken as "./akern.so",
+   what the user meant (heap). */
+static char *plugin_file(const char *path) {
+  bool here = !strchr(path, '/') && access(path, F_OK) == 0;
+  char *copy = malloc(strlen(path) + 3);
+  if (copy)
+    snprintf(copy, strlen(path) + 3, "%s%s", here ? "./" : "", path);
+  return copy;
+}
+
 mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, char *err,
                              size_t errlen) {
   mc_impl *impl = calloc(1, sizeof *impl);
   plugin_state *s = calloc(1, sizeof *s);
-  char *copy = malloc(strlen(path) + 1);
+  char *copy = plugin_file(path);
   if (!impl || !s || !copy) {
     free(impl);
     free(s);
@@ -472,7 +483,7 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
     snprintf(err, errlen, "out of memory");
     return NULL;
   }
-  s->path = strcpy(copy, path);
+  s->path = copy;
   s->fd = -1;
   char label[160];
   snprintf(label, sizeof label, "plugin:%.150s", path);
@@ -493,6 +504,7 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->restart = plugin_restart;
   impl->settle = plugin_settle;
   impl->names_errors = false;
+  impl->fills_output = true; /* plugin_host.c's POISON */
   if (!start_child(impl, s, why, sizeof why)) {
     snprintf(err, errlen, "cannot use plugin %s: %s", path, why);
     if (options->sanitize)

@@ -43,14 +43,23 @@ static int64_t find_source(const mc_tensor *data, uint64_t bits) {
   return -1;
 }
 
-static void describe_source(const mc_case *c, const char *what, uint64_t bits, char *buf,
+bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits) {
+  static const uint8_t fill[8] = {MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL,
+                                  MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL};
+  unsigned b = mc_type_bits(t);
+  return mc_load_bits(fill, t, b < 8 ? i % (8 / b) : 0) == bits;
+}
+
+static void describe_source(const mc_case *c, const char *what, uint64_t bits, bool fill, char *buf,
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
   int64_t j = find_source(data, bits);
   bool pads = c->op == MC_OP_SPACE_TO_BATCH || c->op == MC_OP_EXTRACT_IMAGE_PATCHES;
   if (j < 0) {
     snprintf(buf, len, "%s is %s", what,
-             bits == 0 && pads ? "a pad zero" : "no data element (not copied from the input)");
+             fill                ? "movconf's fill of the output buffer (not written)"
+             : bits == 0 && pads ? "a pad zero"
+                                 : "no data element (not copied from the input)");
     return;
   }
   char where[256];
@@ -59,30 +68,68 @@ static void describe_source(const mc_case *c, const char *what, uint64_t bits, c
            bits == 0 && pads ? " or is a pad zero" : "");
 }
 
-/* "; this element came from data[..], expected from data[..]" when the data
-   input was index-filled, else "". */
-char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got) {
+char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool got_fill) {
   if (c->n_inputs < 1 || !mc_case_tensor_index_filled(&c->inputs[0]))
     return mc_strdupf("%s", "");
   char g[400], w[400];
-  describe_source(c, "got", got, g, sizeof g);
-  describe_source(c, "expected", want, w, sizeof w);
+  describe_source(c, "got", got, got_fill, g, sizeof g);
+  describe_source(c, "expected", want, false, w, sizeof w);
   return mc_strdupf("; the data input is index-filled: %s, %s", g, w);
 }
 
-/* Detail of the first element whose bits differ, or NULL when all agree. */
-static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_tensor *got) {
+/* Elements that hold movconf's fill where the expected output does not:
+   those the implementation never wrote (0 when it got no filled buffer). */
+static int64_t count_unwritten(const mc_tensor *want, const mc_tensor *got, bool filled) {
+  int64_t n = mc_tensor_elements(want), unwritten = 0;
+  for (int64_t i = 0; filled && i < n; i++) {
+    uint64_t g = mc_load_bits(got->data, got->type, i);
+    unwritten +=
+        mc_holds_output_fill(got->type, i, g) && mc_load_bits(want->data, want->type, i) != g;
+  }
+  return unwritten;
+}
+
+/* " (movconf's fill of the output buffer: ...)" after "got 0x..", when the
+   element holds it; else "". */
+static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t g, bool filled) {
+  if (!filled || !mc_holds_output_fill(got->type, i, g))
+    return mc_strdupf("%s", "");
+  int64_t j = c->n_inputs > 0 ? find_source(&c->inputs[0].tensor, g) : -1;
+  if (j < 0)
+    return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: the implementation "
+                      "did not write this element)",
+                      MC_OUTPUT_FILL);
+  char where[256];
+  format_index(c->inputs[0].tensor.rank, c->inputs[0].tensor.shape, j, where, sizeof where);
+  return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: not written, or "
+                    "copied from data%s, which has the same bits)",
+                    MC_OUTPUT_FILL, where);
+}
+
+/* Detail of the first element whose bits differ, or NULL when all agree.
+   filled: the implementation wrote into a buffer holding MC_OUTPUT_FILL. */
+static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_tensor *got,
+                              bool filled) {
   int64_t n = mc_tensor_elements(want);
   for (int64_t i = 0; i < n; i++) {
     uint64_t w = mc_load_bits(want->data, want->type, i);
     uint64_t g = mc_load_bits(got->data, got->type, i);
     if (w != g) {
-      char where[256];
+      char where[256], count[160] = "";
       format_index(want->rank, want->shape, i, where, sizeof where);
-      char *from = mc_judge_provenance(c, w, g);
+      bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
+      char *note = fill_note(c, got, i, g, filled);
+      char *from = mc_judge_provenance(c, w, g, got_fill);
+      int64_t unwritten = count_unwritten(want, got, filled);
+      if (unwritten)
+        snprintf(count, sizeof count,
+                 "; %" PRId64 " of %" PRId64 " elements hold movconf's fill where the "
+                 "expected output does not (unwritten)",
+                 unwritten, n);
       char *detail = mc_strdupf("first differing element %s (flat %" PRId64
-                                "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s",
-                                where, i, w, g, from);
+                                "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s%s%s",
+                                where, i, w, g, note, from, count);
+      free(note);
       free(from);
       return detail;
     }
@@ -96,7 +143,7 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
 /* A digest says only that the bytes differ. To say where, the output is
    compared with the oracle's, when the oracle's matches the digest (it
    should: that is how generated digests are made). */
-static char *digest_difference(const mc_case *c, const mc_tensor *got) {
+static char *digest_difference(const mc_case *c, const mc_tensor *got, bool filled) {
   const char *differ = "output bytes differ: their sha256 does not match the expected digest";
   mc_request req = mc_case_request(c);
   mc_tensor oracle;
@@ -106,7 +153,7 @@ static char *digest_difference(const mc_case *c, const mc_tensor *got) {
   mc_sha256(oracle.data, oracle.nbytes, digest);
   char *where = NULL;
   if (oracle.nbytes == got->nbytes && memcmp(digest, c->expected.sha256, 32) == 0)
-    where = first_difference(c, &oracle, got);
+    where = first_difference(c, &oracle, got, filled);
   char *detail = where ? mc_strdupf("%s; against the oracle's output, which has that digest: %s",
                                     differ, where)
                        : mc_strdupf("%s", differ);
@@ -115,7 +162,8 @@ static char *digest_difference(const mc_case *c, const mc_tensor *got) {
   return detail;
 }
 
-static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, char **detail) {
+static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, bool filled,
+                                 char **detail) {
   const mc_case_tensor *want = &c->expected;
   const mc_tensor *w = &want->tensor;
   bool same_shape = got->rank == w->rank;
@@ -137,9 +185,9 @@ static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, char **
     uint8_t digest[32];
     mc_sha256(got->data, got->nbytes, digest);
     if (memcmp(digest, want->sha256, 32) != 0)
-      *detail = digest_difference(c, got);
+      *detail = digest_difference(c, got, filled);
   } else {
-    *detail = first_difference(c, w, got);
+    *detail = first_difference(c, w, got, filled);
   }
   return *detail ? MC_VERDICT_WRONG_OUTPUT : MC_VERDICT_PASS;
 }
@@ -230,7 +278,7 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
                            mc_status_name(c->expected_error));
       return MC_VERDICT_MISSED_REJECTION;
     }
-    return compare_output(c, &r->output, detail);
+    return compare_output(c, &r->output, impl->fills_output, detail);
   case MC_OUTCOME_REJECTED:
     break;
   }

@@ -38,7 +38,7 @@
 
 enum {
   CANARY = 0xCB,
-  POISON = 0xA5,
+  POISON = MC_OUTPUT_FILL,
   ALT_STACK_BYTES = 64 * 1024,
   LOW_ADDRESSES = 65536,
   DATA_ALIGNMENT = 64 /* the ABI's promise for the data input */

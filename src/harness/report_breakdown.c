@@ -1,5 +1,5 @@
 /* --summary-by: where a run's failures cluster, one row per rank, element
-   type, mode or case file, most failures first. */
+   type, mode, case file or output size class, most failures first. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,10 +8,8 @@
 #include "harness/harness.h"
 
 static const char *const key_names[MC_SUMMARY_KEY_COUNT] = {
-    [MC_SUMMARY_RANK] = "rank",
-    [MC_SUMMARY_TYPE] = "type",
-    [MC_SUMMARY_MODE] = "mode",
-    [MC_SUMMARY_FILE] = "file",
+    [MC_SUMMARY_RANK] = "rank", [MC_SUMMARY_TYPE] = "type", [MC_SUMMARY_MODE] = "mode",
+    [MC_SUMMARY_FILE] = "file", [MC_SUMMARY_SIZE] = "size",
 };
 
 bool mc_summary_key_from_name(const char *name, mc_summary_key *key) {
@@ -29,7 +27,7 @@ const char *mc_summary_key_name(mc_summary_key key) {
 
 typedef struct row {
   char *value; /* the key's value, made safe for the terminal */
-  int rank;    /* by rank: sorted as a number, not as text (else 0) */
+  int rank;    /* by rank or size: sorted as this number, not as text (else 0) */
   int cases, pass, failed, xfail;
 } row;
 
@@ -37,6 +35,30 @@ typedef struct rows {
   row *items;
   int count, cap;
 } rows;
+
+/* The power of 2 at or below n (n >= 1). */
+static int floor_log2(int64_t n) {
+  int k = 0;
+  while (n >>= 1)
+    k++;
+  return k;
+}
+
+/* The size class of a result's expected output, "2^16..2^17-1", and in
+   *order where it sorts: a threshold where a kernel changes path shows as
+   the first class that fails. */
+static char *size_class(const mc_case_result *c, int *order) {
+  if (c->output_elements < 0) {
+    *order = -2;
+    return mc_strdupf("error expected");
+  }
+  if (c->output_elements == 0) {
+    *order = -1;
+    return mc_strdupf("0 (empty)");
+  }
+  *order = floor_log2(c->output_elements);
+  return *order ? mc_strdupf("2^%d..2^%d-1", *order, *order + 1) : mc_strdupf("1");
+}
 
 /* The key's value for one result (heap, unsafe text). */
 static char *value_of(const mc_case_result *c, mc_summary_key key) {
@@ -47,6 +69,10 @@ static char *value_of(const mc_case_result *c, mc_summary_key key) {
     return mc_strdupf("%s", mc_type_name((mc_type)c->data_type));
   case MC_SUMMARY_MODE:
     return mc_strdupf("%s", c->mode);
+  case MC_SUMMARY_SIZE: {
+    int order;
+    return size_class(c, &order);
+  }
   case MC_SUMMARY_FILE:
   case MC_SUMMARY_KEY_COUNT:
     break;
@@ -92,6 +118,8 @@ static void tabulate(const mc_run_report *r, mc_summary_key key, rows *t) {
     char *raw = value_of(&r->results[i], key);
     char *safe = mc_safe_text(raw); /* ids, files and modes come from case files */
     int rank = key == MC_SUMMARY_RANK ? r->results[i].rank : 0;
+    if (key == MC_SUMMARY_SIZE)
+      free(size_class(&r->results[i], &rank));
     count_into(row_of(t, safe, rank, &last), &r->results[i]);
     free(safe);
     free(raw);

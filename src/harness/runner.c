@@ -360,6 +360,7 @@ static void describe_case(mc_case_result *res, const mc_case *c) {
   res->inputs = mc_case_inputs_text(c);
   res->attributes = mc_case_attrs_text(c);
   snprintf(res->mode, sizeof res->mode, "%s", mc_case_mode(c));
+  res->output_elements = c->expect_error ? -1 : mc_tensor_elements(&c->expected.tensor);
   if (c->n_inputs > 0) {
     res->rank = c->inputs[0].tensor.rank;
     res->elements = mc_tensor_elements(&c->inputs[0].tensor);

@@ -17,20 +17,6 @@
 #define SHORT_ROW_ELEMENTS 16
 #define SHORT_DIFFERENCES 20
 
-static void element_text(mc_type t, uint64_t bits, char *buf, size_t n) {
-  const mc_type_info *info = mc_type_get(t);
-  if (t == MC_BOOLEAN)
-    snprintf(buf, n, "%s", bits ? (bits == 1 ? "true" : "0x??") : "false");
-  else if (mc_float_bits_text(t, bits, buf, n))
-    return;
-  else if (info && info->is_signed && info->bits < 64 && (bits >> (info->bits - 1)) & 1)
-    snprintf(buf, n, "%" PRId64, (int64_t)bits - ((int64_t)1 << info->bits));
-  else if (info && info->is_signed)
-    snprintf(buf, n, "%" PRId64, (int64_t)bits);
-  else
-    snprintf(buf, n, "%" PRIu64, bits);
-}
-
 static void index_text(int rank, const int64_t *shape, int64_t flat, bool last_as_colon, char *buf,
                        size_t n) {
   int64_t idx[MC_TENSOR_MAX_RANK];
@@ -73,7 +59,7 @@ static void print_elements(FILE *out, const mc_tensor *t, bool full) {
         break;
       }
       char v[64];
-      element_text(t->type, mc_load_bits(t->data, t->type, r * row + i), v, sizeof v);
+      mc_element_text(t->type, mc_load_bits(t->data, t->type, r * row + i), v, sizeof v);
       fprintf(out, " %s", v);
     }
     fprintf(out, "\n");
@@ -127,6 +113,9 @@ static void print_head(FILE *out, const mc_case *c, const char *file) {
     fprintf(out, "%s %s: %s\n", i ? "           " : "clauses    ", c->clauses[i],
             k ? k->summary : "(not a clause)");
   }
+  char *inputs = mc_case_inputs_text(c);
+  fprintf(out, "inputs      %s\n", inputs);
+  free(inputs);
   print_attributes(out, c);
 }
 
@@ -149,11 +138,18 @@ static const mc_tensor *expected_elements(const mc_case *c, mc_tensor *made) {
 /* Every differing element (the first SHORT_DIFFERENCES unless full), with
    where the got and expected values came from. */
 static void print_differences(FILE *out, const mc_case *c, const mc_tensor *want,
-                              const mc_tensor *got, bool full) {
-  int64_t n = mc_tensor_elements(want), differing = 0;
-  for (int64_t i = 0; i < n; i++)
-    differing += mc_load_bits(want->data, want->type, i) != mc_load_bits(got->data, got->type, i);
-  fprintf(out, "differing elements: %" PRId64 " of %" PRId64 "\n", differing, n);
+                              const mc_tensor *got, bool filled, bool full) {
+  int64_t n = mc_tensor_elements(want), differing = 0, unwritten = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t g = mc_load_bits(got->data, got->type, i);
+    bool differs = mc_load_bits(want->data, want->type, i) != g;
+    differing += differs;
+    unwritten += differs && filled && mc_holds_output_fill(got->type, i, g);
+  }
+  fprintf(out, "differing elements: %" PRId64 " of %" PRId64, differing, n);
+  if (unwritten)
+    fprintf(out, " (%" PRId64 " hold movconf's fill of the output buffer: unwritten)", unwritten);
+  fprintf(out, "\n");
   if (differing == 0)
     return;
   fprintf(out, "    %-18s %-16s %-16s %s\n", "index", "expected", "got", "provenance");
@@ -164,9 +160,9 @@ static void print_differences(FILE *out, const mc_case *c, const mc_tensor *want
       continue;
     char where[256], ws[64], gs[64];
     index_text(want->rank, want->shape, i, false, where, sizeof where);
-    element_text(want->type, w, ws, sizeof ws);
-    element_text(got->type, g, gs, sizeof gs);
-    char *from = mc_judge_provenance(c, w, g);
+    mc_element_text(want->type, w, ws, sizeof ws);
+    mc_element_text(got->type, g, gs, sizeof gs);
+    char *from = mc_judge_provenance(c, w, g, filled && mc_holds_output_fill(got->type, i, g));
     fprintf(out, "  ! %-18s %-16s %-16s %s\n", where, ws, gs,
             from[0] ? from + strlen("; the data input is index-filled: ") : "");
     free(from);
@@ -194,7 +190,7 @@ static mc_verdict print_answer(FILE *out, const mc_case *c, mc_impl *impl, bool 
         want && !c->expect_error && want->type == r.output.type && want->rank == r.output.rank &&
         memcmp(want->shape, r.output.shape, sizeof(int64_t) * (size_t)want->rank) == 0;
     if (comparable)
-      print_differences(out, c, want, &r.output, full);
+      print_differences(out, c, want, &r.output, impl->fills_output, full);
   }
   mc_tensor_free(&r.output);
   return v;
