@@ -49,6 +49,12 @@ refused clauses-json "$movconf" clauses --json case.json case.json
 has clauses-json.err 'json case.json is the same file as the case file case.json'
 expect "clauses-json: the case file is intact" cmp -s case.json original.json
 
+cp "$mock" plugin.so
+refused bench-json-plugin "$movconf" bench --quick --filter 's2d/*' --impl plugin:./plugin.so \
+  --json plugin.so
+has bench-json-plugin.err 'json plugin.so is the same file as the plugin ./plugin.so'
+expect "bench-json-plugin: the plugin is intact" cmp -s plugin.so "$mock"
+
 # ---- an output that cannot be written: found out before the run ----
 refused unwritable "$movconf" run case.json --write-expect missing/dir/x.json
 has unwritable.err 'write-expect missing/dir/x.json: cannot write'
@@ -74,6 +80,21 @@ expect "no temporary file left" sh -c '! ls | grep -q "\.tmp$"'
 chmod 640 same.json
 "$movconf" run --json same.json case.json >/dev/null 2>&1
 expect "a replaced report keeps its mode" test "$(stat -c %a same.json)" = 640
+
+# ---- a run ended by a signal: the old report stays, no temporary file ----
+echo '{"old": true}' >kept.json
+MOVCONF_MOCK_FAULT=hang@3 "$movconf" run --impl "plugin:$mock" --timeout 120 --json kept.json \
+  case.json >signal.out 2>&1 &
+run=$!
+tries=0 # until the run has made its temporary file (at most about 60 s)
+while ! ls | grep -q '^kept\.json\..*\.tmp$' && [ "$tries" -lt 600 ]; do
+  sleep 0.1
+  tries=$((tries + 1))
+done
+kill -TERM "$run" # (SIGINT: ignored by a background job of sh)
+wait "$run"
+expect "SIGTERM: the old report is intact" test "$(cat kept.json)" = '{"old": true}'
+expect "SIGTERM: no temporary file left" sh -c '! ls | grep -q "\.tmp$"'
 
 # ---- input file options at a FIFO: refused at once ----
 mkfifo fifo

@@ -146,6 +146,9 @@ bool mc_output_open(mc_output *o, const char *path);
 bool mc_output_commit(mc_output *o);
 /* Closes and removes the temporary file: the target is left as it was. */
 void mc_output_discard(mc_output *o);
+/* Removes the temporary files of the outputs being written (from a
+   handler of a signal that ends movconf: async-signal-safe). */
+void mc_output_remove_temporaries(void);
 /* Whether path could be written, checked early: a temporary file made and
    removed. False with errno. */
 bool mc_output_check(const char *path);

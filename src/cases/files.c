@@ -281,6 +281,30 @@ bool mc_same_file(const char *a, const char *b) {
   return same;
 }
 
+/* The temporary files being written, for mc_output_remove_temporaries
+   (a signal handler: only pointers set and cleared, no allocation), each
+   with the process that writes it: a forked child (a plugin's host, which
+   a hostile plugin may signal) never removes its parent's. */
+#define MAX_PENDING_OUTPUTS 16
+static char *volatile pending[MAX_PENDING_OUTPUTS];
+static volatile pid_t pending_writer[MAX_PENDING_OUTPUTS];
+
+static void track(char *tmp, bool on) {
+  for (int i = 0; i < MAX_PENDING_OUTPUTS; i++)
+    if (pending[i] == (on ? NULL : tmp)) {
+      pending_writer[i] = getpid();
+      pending[i] = on ? tmp : NULL;
+      return;
+    }
+}
+
+void mc_output_remove_temporaries(void) {
+  pid_t self = getpid();
+  for (int i = 0; i < MAX_PENDING_OUTPUTS; i++)
+    if (pending[i] && pending_writer[i] == self)
+      unlink(pending[i]);
+}
+
 bool mc_output_open(mc_output *o, const char *path) {
   *o = (mc_output){0};
   struct stat st;
@@ -299,8 +323,10 @@ bool mc_output_open(mc_output *o, const char *path) {
   if (fd >= 0 && exists)
     fchmod(fd, st.st_mode & 07777);
   o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  if (o->f)
+  if (o->f) {
+    track(o->tmp, true);
     return true;
+  }
   int error = errno;
   if (fd >= 0)
     close(fd);
@@ -324,8 +350,10 @@ bool mc_output_commit(mc_output *o) {
 void mc_output_discard(mc_output *o) {
   if (o->f)
     fclose(o->f);
-  if (o->tmp)
+  if (o->tmp) {
+    track(o->tmp, false);
     unlink(o->tmp); /* after a rename: nothing there any more */
+  }
   free(o->tmp);
   free(o->target);
   *o = (mc_output){0};
@@ -333,6 +361,10 @@ void mc_output_discard(mc_output *o) {
 
 bool mc_output_check(const char *path) {
   struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return false;
+  }
   if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
     return access(path, W_OK) == 0; /* opened and closed, a FIFO's reader would see its end */
   mc_output o;

@@ -146,8 +146,8 @@ int mc_cmd_bench(int argc, char **argv) {
     mc_bench_list(&o);
     return 0;
   }
-  const mc_named_file json = {"--json", o.json_path};
-  if (mc_check_outputs("bench", &json, 1, NULL, 0) >= 0)
+  const mc_named_file json = {"--json", o.json_path}, plugin = mc_plugin_input(o.impl);
+  if (mc_check_outputs("bench", &json, 1, &plugin, 1) >= 0)
     return 2;
   if (mc_bench_count(o.filter) == 0) {
     fprintf(stderr, "movconf bench: no workload matches '%s' (see movconf bench --list)\n",

@@ -102,6 +102,8 @@ typedef struct mc_named_file {
    on, else 2 with both named on stderr. */
 int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_outputs,
                      const mc_named_file *inputs, int n_inputs);
+/* The plugin an --impl names as an input (path NULL for other kinds). */
+mc_named_file mc_plugin_input(const char *impl_spec);
 /* The case files as inputs, with room for more after them (heap). */
 mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
 

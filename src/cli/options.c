@@ -16,8 +16,8 @@
 #define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
 
 const char mc_impl_options_help[] =
-    "  --impl SPEC             what to test: optimized (default), oracle, plugin:PATH.so\n"
-    "                          (spec/plugin-abi.md) or exec:'COMMAND ARGS'\n"
+    "  --impl SPEC             what to test: optimized (run's and fuzz's default), oracle,\n"
+    "                          plugin:PATH.so (spec/plugin-abi.md) or exec:'COMMAND ARGS'\n"
     "                          (spec/adapter-protocol.md)\n"
     "  --threads N             threads of the optimized kernels, 1 to 1024 (default:\n"
     "                          MOVCONF_THREADS, else the online CPUs)\n"

@@ -44,3 +44,8 @@ mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room) {
     inputs[i] = (mc_named_file){"the case file", files->paths[i]};
   return inputs;
 }
+
+mc_named_file mc_plugin_input(const char *impl_spec) {
+  bool plugin = impl_spec && strncmp(impl_spec, "plugin:", 7) == 0;
+  return (mc_named_file){"the plugin", plugin ? impl_spec + 7 : NULL};
+}

@@ -431,8 +431,7 @@ static int check_run_outputs(const run_options *o, const mc_path_list *files) {
   int n = files->count;
   mc_named_file *inputs = mc_case_file_inputs(files, 2);
   inputs[n++] = (mc_named_file){"--expect", o->expect_path};
-  if (strncmp(o->impl.spec, "plugin:", 7) == 0)
-    inputs[n++] = (mc_named_file){"the plugin", o->impl.spec + 7};
+  inputs[n++] = mc_plugin_input(o->impl.spec);
   int status = mc_check_outputs("run", outputs, 3, inputs, n);
   free(inputs);
   return status;
