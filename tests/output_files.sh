@@ -55,6 +55,9 @@ refused bench-json-plugin "$movconf" bench --quick --filter 's2d/*' --impl plugi
 has bench-json-plugin.err 'json plugin.so is the same file as the plugin ./plugin.so'
 expect "bench-json-plugin: the plugin is intact" cmp -s plugin.so "$mock"
 
+"$movconf" run case.json --json /dev/null --junit /dev/null >devnull.out 2>&1
+expect "a device is a stream: --json /dev/null --junit /dev/null runs" test $? -eq 0
+
 # ---- an output that cannot be written: found out before the run ----
 refused unwritable "$movconf" run case.json --write-expect missing/dir/x.json
 has unwritable.err 'write-expect missing/dir/x.json: cannot write'

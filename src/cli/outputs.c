@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -21,8 +22,10 @@ int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_ou
     const mc_named_file *out = &outputs[i];
     if (!out->path || strcmp(out->path, "-") == 0)
       continue;
-    const mc_named_file *clash = same_as(out->path, inputs, n_inputs);
-    if (!clash)
+    struct stat st; /* a device or FIFO is a stream: /dev/null may take two reports */
+    bool stream = stat(out->path, &st) == 0 && !S_ISREG(st.st_mode);
+    const mc_named_file *clash = stream ? NULL : same_as(out->path, inputs, n_inputs);
+    if (!clash && !stream)
       clash = same_as(out->path, outputs, i);
     if (clash) {
       fprintf(stderr, "movconf %s: %s %s is the same file as %s %s: nothing was written\n", command,

@@ -166,28 +166,24 @@ static ssize_t safe_stream_write(void *cookie, const char *data, size_t n) {
 
 static int safe_stream_close(void *cookie) {
   safe_stream *s = cookie;
-  bool ok = s->n_held == 0 || filter_write(s, "", 0, false);
-  free(s);
-  return ok ? 0 : -1;
+  return s->n_held == 0 || filter_write(s, "", 0, false) ? 0 : -1;
 }
 
-/* *f replaced by a filter over its descriptor; *f kept when that fails. */
-static void filter_stream(FILE **f, int buffering) {
-  safe_stream *s = calloc(1, sizeof *s);
-  int fd = fileno(*f);
+/* *f replaced by a filter over its descriptor (state s: static, as the
+   stream lives as long as the process); *f kept when that fails. */
+static void filter_stream(FILE **f, safe_stream *s, int buffering) {
   cookie_io_functions_t io = {.write = safe_stream_write, .close = safe_stream_close};
-  FILE *filtered = s && fd >= 0 ? fopencookie(s, "w", io) : NULL;
-  if (!filtered) {
-    free(s);
+  *s = (safe_stream){.fd = fileno(*f)};
+  FILE *filtered = s->fd >= 0 ? fopencookie(s, "w", io) : NULL;
+  if (!filtered)
     return;
-  }
-  s->fd = fd;
   setvbuf(filtered, NULL, buffering, BUFSIZ);
   fflush(*f);
   *f = filtered;
 }
 
 void mc_safe_standard_streams(void) {
-  filter_stream(&stdout, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
-  filter_stream(&stderr, _IONBF);
+  static safe_stream out, err;
+  filter_stream(&stdout, &out, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
+  filter_stream(&stderr, &err, _IONBF);
 }
