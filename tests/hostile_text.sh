@@ -29,6 +29,11 @@ cases = [
     {"id": "s2d/hostile/identity", "origin": hostile, "clauses": ["S2D-S2"],
      "inputs": {"data": data}, "attributes": {"block_size": 1, "mode": "blocks_first"},
      "expect": {"output": data}},
+    # Long valid UTF-8 (2-, 3- and 4-byte characters across every buffer
+    # boundary of the output): shown as it is.
+    {"id": "s2d/hostile/long-utf8", "origin": "\u00e9\u2713\U0001d11e" * 3000,
+     "clauses": ["S2D-S2"], "inputs": {"data": data},
+     "attributes": {"block_size": 1, "mode": "blocks_first"}, "expect": {"output": data}},
     # The mock plugin rejects a batch-11 input with hostile text (bad-text@11).
     {"id": "s2d/hostile/plugin-text", "origin": hostile, "clauses": ["S2D-S2"],
      "inputs": {"data": dict(data, shape=[11, 2, 1, 1])},
@@ -97,6 +102,13 @@ has "$out/gen.err" 'depth'
 has "$out/bench-plugin.err" 'plugin'
 has "$out/bench-filter.err" 's2d'
 has "$out/run-plugin.json" 'bad'
+
+expect "valid UTF-8 is kept whole, however the output is cut" "$python" -c '
+import sys
+want = "\u00e9\u2713\U0001d11e" * 3000
+for name in sys.argv[1:]:
+    assert ("origin      " + want + "\n") in open(name, encoding="utf-8").read(), name' \
+  "$out/show.out" "$out/show-plugin.out"
 
 # Every stream and file movconf wrote: no ESC, no BEL, valid UTF-8.
 expect "every output is free of ESC and BEL and valid UTF-8" "$python" - "$out" <<'PY'
