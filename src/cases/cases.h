@@ -3,6 +3,8 @@
 #ifndef MOVCONF_CASES_H
 #define MOVCONF_CASES_H
 
+#include <stdio.h>
+
 #include "movconf/ops.h"
 
 /* Loader limits: nothing a case file says can make the suite allocate
@@ -125,13 +127,41 @@ void mc_path_list_free(mc_path_list *list);
 
 /* Reads the file at path into a malloc'ed buffer of *len bytes, reading at
    most limit + 1 bytes (so *len > limit tells an oversized file). NULL with
-   an errno value in *error when it cannot be opened or read. */
+   an errno value in *error when it cannot be opened or read (EINVAL: not
+   a regular file, which could block a reader forever). */
 char *mc_read_file_bounded(const char *path, size_t limit, size_t *len, int *error);
 /* mkdir -p. */
 bool mc_make_dirs(const char *path);
-/* Writes through a temporary file and a rename, so that a reader never
-   sees half a file. */
+/* Every file movconf writes is written whole or not at all: to a temporary
+   file beside it (PATH.PID-N.tmp, so that the rename is atomic), which
+   replaces PATH (its mode kept; a symbolic link's target) only when
+   complete. A reader never sees half a file, two writers never mix, an
+   input read earlier is not emptied by the start of a run. A path that
+   exists and is not a regular file (a FIFO, /dev/stdout) is written in
+   place. An existing file that is not writable is refused. */
+typedef struct mc_output {
+  FILE *f;      /* where the text goes */
+  char *target; /* the file it will replace */
+  char *tmp;    /* NULL: written in place */
+} mc_output;
+/* False, with errno, when the file cannot be made (nothing left behind). */
+bool mc_output_open(mc_output *o, const char *path);
+/* Closes and renames the temporary file over the target; false when a
+   write failed (the target then left as it was). */
+bool mc_output_commit(mc_output *o);
+/* Closes and removes the temporary file: the target is left as it was. */
+void mc_output_discard(mc_output *o);
+/* Removes the temporary files of the outputs being written (from a
+   handler of a signal that ends movconf: async-signal-safe). */
+void mc_output_remove_temporaries(void);
+/* Whether path could be written, checked early: a temporary file made and
+   removed. False with errno. */
+bool mc_output_check(const char *path);
+/* Through mc_output: data, whole or not at all. */
 bool mc_write_file_atomic(const char *path, const void *data, size_t size);
+/* Whether two paths name one file: the same device and inode when either
+   exists, else the same path once symbolic links are resolved. */
+bool mc_same_file(const char *a, const char *b);
 
 /* SHA-256 of len bytes. */
 void mc_sha256(const void *data, size_t len, uint8_t digest[32]);

@@ -1,4 +1,5 @@
 /* Files on disk: finding case files, reading, writing. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cases/cases.h"
+#include "common/text.h"
 
 static bool push_path(mc_path_list *list, const char *dir, const char *name) {
   if (list->count == list->capacity) {
@@ -247,17 +249,138 @@ bool mc_make_dirs(const char *path) {
   return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
-bool mc_write_file_atomic(const char *path, const void *data, size_t size) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f)
+/* ---- outputs: written whole or not at all ---- */
+
+/* The path of the file a path names: symbolic links followed; for a file
+   that does not exist yet, its resolved folder and its name. Heap, or NULL
+   when the folder does not exist either. */
+static char *resolved_path(const char *path) {
+  char *whole = realpath(path, NULL);
+  if (whole)
+    return whole;
+  const char *slash = strrchr(path, '/');
+  char *dir = slash ? mc_strdupf("%.*s", (int)(slash - path), path) : mc_strdupf(".");
+  char *real_dir = realpath(*dir ? dir : "/", NULL);
+  free(dir);
+  if (!real_dir)
+    return NULL;
+  char *out = mc_strdupf("%s/%s", real_dir, slash ? slash + 1 : path);
+  free(real_dir);
+  return out;
+}
+
+bool mc_same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  bool a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+  if (a_exists || b_exists)
+    return a_exists && b_exists && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  char *ra = resolved_path(a), *rb = resolved_path(b);
+  bool same = strcmp(ra ? ra : a, rb ? rb : b) == 0;
+  free(ra);
+  free(rb);
+  return same;
+}
+
+/* The temporary files being written, for mc_output_remove_temporaries
+   (a signal handler: only pointers set and cleared, no allocation), each
+   with the process that writes it: a forked child (a plugin's host, which
+   a hostile plugin may signal) never removes its parent's. */
+#define MAX_PENDING_OUTPUTS 16
+static char *volatile pending[MAX_PENDING_OUTPUTS];
+static volatile pid_t pending_writer[MAX_PENDING_OUTPUTS];
+
+static void track(char *tmp, bool on) {
+  for (int i = 0; i < MAX_PENDING_OUTPUTS; i++)
+    if (pending[i] == (on ? NULL : tmp)) {
+      pending_writer[i] = getpid();
+      pending[i] = on ? tmp : NULL;
+      return;
+    }
+}
+
+void mc_output_remove_temporaries(void) {
+  pid_t self = getpid();
+  for (int i = 0; i < MAX_PENDING_OUTPUTS; i++)
+    if (pending[i] && pending_writer[i] == self)
+      unlink(pending[i]);
+}
+
+bool mc_output_open(mc_output *o, const char *path) {
+  *o = (mc_output){0};
+  struct stat st;
+  bool exists = stat(path, &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) { /* a FIFO, a terminal, /dev/stdout: a stream */
+    o->f = fopen(path, "w");
+    o->target = o->f ? mc_strdupf("%s", path) : NULL;
+    return o->f != NULL;
+  }
+  if (exists && access(path, W_OK) != 0)
+    return false; /* the user's read-only file stays so */
+  o->target = exists ? realpath(path, NULL) : mc_strdupf("%s", path);
+  static unsigned serial; /* two outputs of one process never share a name */
+  o->tmp = o->target ? mc_strdupf("%s.%ld-%u.tmp", o->target, (long)getpid(), serial++) : NULL;
+  int fd = o->tmp ? open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666) : -1;
+  if (fd >= 0 && exists)
+    fchmod(fd, st.st_mode & 07777);
+  o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  if (o->f) {
+    track(o->tmp, true);
+    return true;
+  }
+  int error = errno;
+  if (fd >= 0)
+    close(fd);
+  mc_output_discard(o);
+  errno = error;
+  return false;
+}
+
+bool mc_output_commit(mc_output *o) {
+  if (!o->f)
     return false;
-  bool ok = fwrite(data, 1, size, f) == size;
-  ok = fclose(f) == 0 && ok;
-  if (ok && rename(tmp, path) != 0)
-    ok = false;
-  if (!ok)
-    remove(tmp);
+  bool ok = !ferror(o->f);
+  ok = fclose(o->f) == 0 && ok;
+  o->f = NULL;
+  if (o->tmp && ok)
+    ok = rename(o->tmp, o->target) == 0;
+  mc_output_discard(o);
   return ok;
+}
+
+void mc_output_discard(mc_output *o) {
+  if (o->f)
+    fclose(o->f);
+  if (o->tmp) {
+    track(o->tmp, false);
+    unlink(o->tmp); /* after a rename: nothing there any more */
+  }
+  free(o->tmp);
+  free(o->target);
+  *o = (mc_output){0};
+}
+
+bool mc_output_check(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    errno = EISDIR;
+    return false;
+  }
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    return access(path, W_OK) == 0; /* opened and closed, a FIFO's reader would see its end */
+  mc_output o;
+  if (!mc_output_open(&o, path))
+    return false;
+  mc_output_discard(&o);
+  return true;
+}
+
+bool mc_write_file_atomic(const char *path, const void *data, size_t size) {
+  mc_output o;
+  if (!mc_output_open(&o, path))
+    return false;
+  if (fwrite(data, 1, size, o.f) != size) {
+    mc_output_discard(&o);
+    return false;
+  }
+  return mc_output_commit(&o);
 }

@@ -17,8 +17,8 @@ static const char bench_usage[] =
     "the kernels' output equals the oracle's bit for bit.\n"
     "\n"
     "options:\n"
-    "  --threads N    threads for the kernels and the memcpy (default: MOVCONF_THREADS,\n"
-    "                 else the online CPUs)\n"
+    "  --threads N    threads for the kernels and the memcpy, 1 to 1024 (default:\n"
+    "                 MOVCONF_THREADS, else the online CPUs)\n"
     "  --quick        smaller shapes (large dimensions divided by 4) and fewer runs, for CI\n"
     "  --filter GLOB  only workloads whose id matches GLOB, e.g. 's2d/*' or '*/f16'\n"
     "  --json FILE    also write every row as JSON\n"
@@ -61,37 +61,32 @@ static const char bench_usage[] =
     "Exit status: 0 when every selected workload ran and matched the oracle, 1 on a\n"
     "mismatch, a kernel error or an unwritable --json file, 2 usage.\n";
 
-static bool parse_threads(const char *text, int *out) {
-  char *end;
-  long v = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || v < 1 || v > MC_BENCH_MAX_THREADS)
-    return false;
-  *out = (int)v;
-  return true;
-}
+enum { OPT_QUICK = 1000, OPT_FILTER, OPT_JSON, OPT_LIST };
 
-enum { OPT_THREADS = 1000, OPT_QUICK, OPT_FILTER, OPT_JSON, OPT_LIST, OPT_IMPL };
-
+/* --impl and --threads are the implementation options of run, show and
+   fuzz (mc_apply_impl_option): the same limits, the same messages. */
 static const struct option bench_long_options[] = {
-    {"threads", required_argument, NULL, OPT_THREADS},
+    {"threads", required_argument, NULL, MC_OPT_THREADS},
     {"quick", no_argument, NULL, OPT_QUICK},
     {"filter", required_argument, NULL, OPT_FILTER},
     {"json", required_argument, NULL, OPT_JSON},
     {"list", no_argument, NULL, OPT_LIST},
-    {"impl", required_argument, NULL, OPT_IMPL},
+    {"impl", required_argument, NULL, MC_OPT_IMPL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 /* One option into o. Returns -1 to go on, else the exit status. */
 static int apply_option(int opt, const char *value, mc_bench_options *o, bool *list) {
+  mc_impl_choice impl = {.spec = o->impl, .options = {.threads = o->threads}};
+  int status;
   switch (opt) {
-  case OPT_THREADS:
-    if (parse_threads(value, &o->threads))
-      return -1;
-    fprintf(stderr, "movconf bench: --threads takes a number from 1 to %d, not '%s'\n",
-            MC_BENCH_MAX_THREADS, value);
-    return 2;
+  case MC_OPT_THREADS:
+  case MC_OPT_IMPL:
+    status = mc_apply_impl_option("bench", opt, value, &impl);
+    o->impl = impl.spec;
+    o->threads = impl.options.threads;
+    return status;
   case OPT_QUICK:
     o->quick = true;
     return -1;
@@ -103,9 +98,6 @@ static int apply_option(int opt, const char *value, mc_bench_options *o, bool *l
     return -1;
   case OPT_LIST:
     *list = true;
-    return -1;
-  case OPT_IMPL:
-    o->impl = value;
     return -1;
   case 'h':
     fputs(bench_usage, stdout);
@@ -155,6 +147,9 @@ int mc_cmd_bench(int argc, char **argv) {
     mc_bench_list(&o);
     return 0;
   }
+  const mc_named_file json = {"--json", o.json_path}, plugin = mc_plugin_input(o.impl);
+  if (mc_check_outputs("bench", &json, 1, &plugin, 1) >= 0)
+    return 2;
   if (mc_bench_count(o.filter) == 0) {
     fprintf(stderr, "movconf bench: no workload matches '%s' (see movconf bench --list)\n",
             o.filter);

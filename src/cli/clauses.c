@@ -112,15 +112,24 @@ static int clauses_with_files(const clauses_options *o, const mc_path_list *file
   return good && written ? 0 : 1;
 }
 
+/* --json can be written and is none of the case files. -1 to go on, else 2. */
+static int check_clauses_output(const clauses_options *o, const mc_path_list *files) {
+  const mc_named_file json = {"--json", o->json_path};
+  mc_named_file *inputs = mc_case_file_inputs(files, 0);
+  int status = mc_check_outputs("clauses", &json, 1, inputs, files->count);
+  free(inputs);
+  return status;
+}
+
 int mc_cmd_clauses(int argc, char **argv) {
   clauses_options o;
   int status = parse_clauses_options(argc, argv, &o);
   if (status < 0) {
     mc_path_list files;
-    if (mc_collect_case_files(o.n_paths, o.paths, &files))
-      status = clauses_with_files(&o, &files);
-    else
+    if (!mc_collect_case_files(o.n_paths, o.paths, &files))
       status = 2;
+    else if ((status = check_clauses_output(&o, &files)) < 0)
+      status = clauses_with_files(&o, &files);
     mc_path_list_free(&files);
   }
   return status;

@@ -68,6 +68,63 @@ bool mc_parse_threads(const char *text, int *out);
    (threads_option > 0). -1 to go on, else 2 (said on stderr). */
 int mc_check_threads_environment(const char *command, int threads_option);
 
+/* The options that choose an implementation under test and bound it:
+   one parser, one set of limits and one help text for every command that
+   runs one (run, show and fuzz take them all; bench --impl and --threads).
+   Their getopt values are these; a command's option table lists them with
+   MC_IMPL_LONG_OPTIONS. */
+enum {
+  MC_OPT_IMPL = 0x1000,
+  MC_OPT_THREADS,
+  MC_OPT_TIMEOUT,
+  MC_OPT_MEMORY_LIMIT,
+  MC_OPT_MAX_OUTPUT_BYTES,
+  MC_OPT_SANITIZE,
+  MC_OPT_FRESH_PROCESS
+};
+#define MC_IMPL_LONG_OPTIONS                                                                       \
+  {"impl", required_argument, NULL, MC_OPT_IMPL},                                                  \
+      {"threads", required_argument, NULL, MC_OPT_THREADS},                                        \
+      {"timeout", required_argument, NULL, MC_OPT_TIMEOUT},                                        \
+      {"memory-limit", required_argument, NULL, MC_OPT_MEMORY_LIMIT},                              \
+      {"max-output-bytes", required_argument, NULL, MC_OPT_MAX_OUTPUT_BYTES},                      \
+      {"sanitize", required_argument, NULL, MC_OPT_SANITIZE}, {                                    \
+    "fresh-process-per-case", no_argument, NULL, MC_OPT_FRESH_PROCESS                              \
+  }
+
+/* The implementation an --impl names (default "optimized") and its options. */
+typedef struct mc_impl_choice {
+  const char *spec;
+  mc_impl_options options;
+} mc_impl_choice;
+
+/* The defaults: optimized, 10 s timeout, 4096 MiB, MC_DEFAULT_MAX_OUTPUT_BYTES. */
+mc_impl_choice mc_impl_choice_default(void);
+/* True when opt (a getopt value) is one of MC_IMPL_LONG_OPTIONS. */
+bool mc_is_impl_option(int opt);
+/* Applies one of them: -1 to go on, else 2 with "movconf COMMAND: --NAME
+   takes ..., not 'VALUE'" on stderr. */
+int mc_apply_impl_option(const char *command, int opt, const char *value, mc_impl_choice *c);
+/* Their help text, one line group per option, as run, show and fuzz print it. */
+extern const char mc_impl_options_help[];
+
+/* A file a command reads or writes, and what it is to the user ("--json",
+   "the case file"). */
+typedef struct mc_named_file {
+  const char *name;
+  const char *path; /* NULL or "-" (standard output): none */
+} mc_named_file;
+/* Before a command starts: every output can be written (mc_output_check)
+   and none is the same file (mc_same_file) as an input or another output,
+   so that no report replaces a case file and no two reports mix. -1 to go
+   on, else 2 with both named on stderr. */
+int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_outputs,
+                     const mc_named_file *inputs, int n_inputs);
+/* The plugin an --impl names as an input (path NULL for other kinds). */
+mc_named_file mc_plugin_input(const char *impl_spec);
+/* The case files as inputs, with room for more after them (heap). */
+mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
+
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */
 int mc_usage_error(const char *command);

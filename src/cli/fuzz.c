@@ -24,13 +24,10 @@ static const char fuzz_usage[] =
     "movconf run --impl SPEC FILE. Failures that differ only in element type are one\n"
     "finding unless the failure depends on the type.\n"
     "\n"
-    "implementation (as for movconf run):\n"
-    "  --impl SPEC          optimized (default), oracle, plugin:PATH.so, exec:'COMMAND'\n"
-    "  --threads N          threads of the optimized kernels\n"
-    "  --timeout SECONDS    per request, for plugins and adapters (default 10)\n"
-    "  --memory-limit MB    address space a plugin's process may add (default 4096)\n"
-    "  --sanitize address   memory errors reported by AddressSanitizer/UBSan in a plugin\n"
-    "                       or adapter are the verdict memory-error (as in movconf run)\n"
+    "implementation (as for movconf run):\n";
+
+/* Then mc_impl_options_help, then: */
+static const char fuzz_usage_tail[] =
     "\n"
     "campaign:\n"
     "  --op OP              only this operation (BatchToSpace-2, b2s, ...)\n"
@@ -54,17 +51,13 @@ static const char fuzz_usage[] =
 
 typedef struct fuzz_cli {
   mc_fuzz_options campaign;
-  mc_impl_options impl;
+  mc_impl_choice impl;
   int jobs;
   const char *json_path;
 } fuzz_cli;
 
 enum {
-  OPT_IMPL = 256,
-  OPT_THREADS,
-  OPT_TIMEOUT,
-  OPT_MEMORY_LIMIT,
-  OPT_OP,
+  OPT_OP = 256,
   OPT_TYPE,
   OPT_TIME,
   OPT_RUNS,
@@ -73,15 +66,11 @@ enum {
   OPT_SHRINK_TIME,
   OPT_NO_LARGE,
   OPT_OUT,
-  OPT_JSON,
-  OPT_SANITIZE
+  OPT_JSON
 };
 
 static const struct option fuzz_options[] = {
-    {"impl", required_argument, NULL, OPT_IMPL},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
+    MC_IMPL_LONG_OPTIONS,
     {"op", required_argument, NULL, OPT_OP},
     {"type", required_argument, NULL, OPT_TYPE},
     {"time", required_argument, NULL, OPT_TIME},
@@ -92,7 +81,6 @@ static const struct option fuzz_options[] = {
     {"no-large", no_argument, NULL, OPT_NO_LARGE},
     {"out", required_argument, NULL, OPT_OUT},
     {"json", required_argument, NULL, OPT_JSON},
-    {"sanitize", required_argument, NULL, OPT_SANITIZE},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -107,21 +95,7 @@ static bool parse_count(const char *text, uint64_t *out) {
 /* The problem with an option's value, or NULL. */
 static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
   mc_fuzz_options *o = &f->campaign;
-  size_t mb;
   switch (opt) {
-  case OPT_IMPL:
-    o->impl_spec = v;
-    return NULL;
-  case OPT_THREADS:
-    return mc_parse_threads(v, &f->impl.threads) ? NULL : "takes a number from 1 to 1024";
-  case OPT_TIMEOUT:
-    return mc_parse_seconds(v, 86400, &f->impl.timeout_seconds) ? NULL
-                                                                : "takes seconds from 0 to 86400";
-  case OPT_MEMORY_LIMIT:
-    if (!mc_parse_size(v, &mb) || mb > ((size_t)1 << 24))
-      return "takes MiB from 0 (no limit) to 16777216";
-    f->impl.memory_limit_mb = mb;
-    return NULL;
   case OPT_OP:
     return (o->op = mc_op_from_option(v)) < 0 ? "takes an operation (BatchToSpace-2, b2s, ...)"
                                               : NULL;
@@ -147,34 +121,33 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
   case OPT_JSON:
     f->json_path = v;
     return NULL;
-  case OPT_SANITIZE:
-    f->impl.sanitize = strcmp(v, "address") == 0;
-    return f->impl.sanitize ? NULL : "takes address";
   }
   return NULL;
 }
 
 /* -1 to go on, else the exit status. */
 static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
-  *f = (fuzz_cli){.campaign = {.impl_spec = "optimized",
-                               .op = -1,
+  *f = (fuzz_cli){.campaign = {.op = -1,
                                .type = MC_TYPE_INVALID,
                                .seed = 1,
                                .out_dir = "movconf-findings",
                                .large_one_in = MC_FUZZ_LARGE_ONE_IN,
                                .shrink_seconds = 30},
-                  .impl = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
-                           .timeout_seconds = 10,
-                           .memory_limit_mb = 4096},
+                  .impl = mc_impl_choice_default(),
                   .jobs = 1};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", fuzz_options, NULL)) != -1) {
     if (opt == 'h') {
-      fputs(fuzz_usage, stdout);
+      printf("%s%s%s", fuzz_usage, mc_impl_options_help, fuzz_usage_tail);
       return 0;
     }
     if (opt == '?')
       return mc_option_error("fuzz", argv[optind - 1], fuzz_options);
+    if (mc_is_impl_option(opt)) {
+      if (mc_apply_impl_option("fuzz", opt, optarg, &f->impl) >= 0)
+        return 2;
+      continue;
+    }
     const char *problem = apply_option(f, opt, optarg ? optarg : "");
     if (problem) {
       fprintf(stderr, "movconf fuzz: --%s %s, not '%s'\n", mc_option_name(fuzz_options, opt),
@@ -188,6 +161,7 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
     fprintf(stderr, "movconf fuzz: unexpected argument '%s'\n", argv[optind]);
     return mc_usage_error("fuzz");
   }
+  f->campaign.impl_spec = f->impl.spec;
   if (f->campaign.seconds == 0 && f->campaign.runs == 0)
     f->campaign.seconds = 60;
   return -1;
@@ -220,12 +194,12 @@ int mc_cmd_fuzz(int argc, char **argv) {
   fuzz_cli f;
   int status = parse_fuzz_options(argc, argv, &f);
   if (status < 0)
-    status = mc_check_threads_environment("fuzz", f.impl.threads);
+    status = mc_check_threads_environment("fuzz", f.impl.options.threads);
   if (status >= 0)
     return status;
   progress prog = {.on = isatty(STDERR_FILENO) != 0, .start = mc_now_seconds()};
   mc_fuzz_stats s = {0};
-  status = mc_fuzz_run(&f.campaign, &f.impl, f.jobs, &s, on_progress, &prog);
+  status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, on_progress, &prog);
   double seconds = mc_now_seconds() - prog.start;
   if (status == 0) {
     show_progress(&prog, &s, s.n_findings, true);

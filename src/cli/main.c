@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "movconf/version.h"
+#include "harness/child.h"
 
 static const char usage[] =
     "movconf " MOVCONF_VERSION " - conformance suite for OpenVINO data-movement operations\n"
@@ -59,6 +60,8 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, MC_PLUGIN_HOST_COMMAND) == 0) /* a sanitized plugin host (--sanitize) */
     return mc_plugin_host_command(argc, argv);
+  mc_safe_standard_streams(); /* one rule for every command's output */
+  mc_child_guard_install();   /* a signal ends children and removes unfinished outputs */
   /* getopt_long names the program by argv[0] in its messages. */
   char program[64];
   snprintf(program, sizeof program, "movconf %s", cmd);

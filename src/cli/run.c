@@ -20,20 +20,10 @@ static const char run_usage[] =
     "expected type and shape, or rejects the input (with the expected error, when the\n"
     "implementation names errors).\n"
     "\n"
-    "implementation:\n"
-    "  --impl NAME             what to test: optimized (default), oracle, plugin:PATH.so\n"
-    "                          (spec/plugin-abi.md; a PATH without '/' that names a file\n"
-    "                          in the current folder is that file) or exec:'COMMAND ARGS'\n"
-    "                          (spec/adapter-protocol.md)\n"
-    "  --threads N             threads of the optimized kernels (default: MOVCONF_THREADS,\n"
-    "                          else the online CPUs)\n"
-    "  --timeout SECONDS       per case, for plugins and adapters (default 10; 0: none)\n"
-    "  --memory-limit MB       address space a plugin's process may add to what it starts\n"
-    "                          with (default 4096; 0: no limit)\n"
-    "  --max-output-bytes N    cap on one output (clause MC-L4; default 1073741824; at most\n"
-    "                          2^63-1)\n"
-    "  --fresh-process-per-case  plugins and adapters: a new process for every case\n"
-    "                          (default: one process serves cases until it fails)\n"
+    "implementation:\n";
+
+/* Then mc_impl_options_help, then: */
+static const char run_usage_tail[] =
     "  --require-named-errors  a rejection of an invalid input passes only when it names\n"
     "                          movconf's error; without a name it is wrong-error (for\n"
     "                          implementations that name errors)\n"
@@ -42,11 +32,6 @@ static const char run_usage[] =
     "  --op OP                 only cases of one operation (BatchToSpace-2, batch_to_space_2,\n"
     "                          b2s...)\n"
     "  --type TYPE             only cases whose data input has this element type (f32, u4...)\n"
-    "  --sanitize address      plugins and adapters run with AddressSanitizer and UBSan\n"
-    "                          reports collected: a report makes the case's verdict\n"
-    "                          memory-error (build the plugin with\n"
-    "                          -fsanitize=address,undefined; a plugin without it is\n"
-    "                          refused; spec/plugin-abi.md)\n"
     "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*')\n"
     "  --tier TIER             without PATHS: default (conformance/, under a second),\n"
     "                          large (conformance-large/: outputs to 2^24 elements, about\n"
@@ -95,20 +80,14 @@ static const char run_usage[] =
     "(in a build tree, the source tree).\n";
 
 typedef struct run_options {
-  const char *impl;
-  int threads; /* 0: the default */
+  mc_impl_choice impl;
   mc_case_filter filter;
   const char *expect_path;
   const char *json_path;
   const char *junit_path;
-  size_t max_output_bytes;
-  double timeout_seconds;
-  size_t memory_limit_mb;
   bool fail_fast;
   bool quiet;
-  bool fresh_process_per_case;
   const char *tier; /* which folders when no path is given; NULL: default */
-  bool sanitize;    /* --sanitize address */
   const char *write_expect_path;
   bool require_named_errors;
   double slow_seconds;
@@ -120,34 +99,24 @@ typedef struct run_options {
   char **paths;
 } run_options;
 
-/* Ten seconds: the slowest case of any tier takes about 0.3 s with the
-   built-in kernels or the oracle and about 4 s through a process adapter
-   (base64 over a pipe), so a timeout most likely means a hang; --slow marks
-   the slow ones (spec/runner.md, "Slow cases"). */
-#define DEFAULT_TIMEOUT_SECONDS 10.0
+/* The slowest case of any tier takes about 0.3 s with the built-in kernels
+   or the oracle and about 4 s through a process adapter (base64 over a
+   pipe), so --timeout's 10 s most likely means a hang; --slow marks the
+   slow ones (spec/runner.md, "Slow cases"). */
 #define DEFAULT_SLOW_SECONDS 2.0
-#define DEFAULT_MEMORY_LIMIT_MB 4096
-#define MAX_TIMEOUT_SECONDS 86400.0
-#define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
+#define MAX_SLOW_SECONDS 86400.0
 #define MAX_TIME_LIMIT_SECONDS (7 * 86400.0)
 
 enum {
-  OPT_IMPL = 256,
-  OPT_THREADS,
-  OPT_OP,
+  OPT_OP = 256,
   OPT_TYPE,
   OPT_CASE,
   OPT_EXPECT,
   OPT_JSON,
   OPT_JUNIT,
-  OPT_TIMEOUT,
-  OPT_MEMORY_LIMIT,
-  OPT_MAX_OUTPUT_BYTES,
   OPT_FAIL_FAST,
   OPT_QUIET,
-  OPT_FRESH_PROCESS,
   OPT_TIER,
-  OPT_SANITIZE,
   OPT_WRITE_EXPECT,
   OPT_EXPECT_GRANULARITY,
   OPT_REQUIRE_NAMED_ERRORS,
@@ -159,22 +128,16 @@ enum {
 };
 
 static const struct option run_long_options[] = {
-    {"impl", required_argument, NULL, OPT_IMPL},
-    {"threads", required_argument, NULL, OPT_THREADS},
+    MC_IMPL_LONG_OPTIONS,
     {"op", required_argument, NULL, OPT_OP},
     {"type", required_argument, NULL, OPT_TYPE},
     {"case", required_argument, NULL, OPT_CASE},
     {"expect", required_argument, NULL, OPT_EXPECT},
     {"json", required_argument, NULL, OPT_JSON},
     {"junit", required_argument, NULL, OPT_JUNIT},
-    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-    {"memory-limit", required_argument, NULL, OPT_MEMORY_LIMIT},
-    {"max-output-bytes", required_argument, NULL, OPT_MAX_OUTPUT_BYTES},
     {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
     {"quiet", no_argument, NULL, OPT_QUIET},
-    {"fresh-process-per-case", no_argument, NULL, OPT_FRESH_PROCESS},
     {"tier", required_argument, NULL, OPT_TIER},
-    {"sanitize", required_argument, NULL, OPT_SANITIZE},
     {"write-expect", required_argument, NULL, OPT_WRITE_EXPECT},
     {"expect-granularity", required_argument, NULL, OPT_EXPECT_GRANULARITY},
     {"require-named-errors", no_argument, NULL, OPT_REQUIRE_NAMED_ERRORS},
@@ -211,11 +174,6 @@ static const char *apply_triage_option(run_options *o, int opt, const char *valu
 /* Applies an option that takes a value; the problem with the value, or NULL. */
 static const char *apply_value_option(run_options *o, int opt, const char *value) {
   switch (opt) {
-  case OPT_IMPL:
-    o->impl = value;
-    return NULL;
-  case OPT_THREADS:
-    return mc_parse_threads(value, &o->threads) ? NULL : "takes a number from 1 to 1024";
   case OPT_OP:
     return (o->filter.op = mc_op_from_option(value)) < 0
                ? "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)"
@@ -233,9 +191,6 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
   case OPT_EXPECT_GRANULARITY:
     o->expect_by_group = strcmp(optarg, "group") == 0;
     return o->expect_by_group || strcmp(optarg, "case") == 0 ? NULL : "takes case or group";
-  case OPT_SANITIZE:
-    o->sanitize = strcmp(optarg, "address") == 0;
-    return o->sanitize ? NULL : "takes address";
   case OPT_TIER:
     o->tier = optarg;
     return strcmp(optarg, "default") == 0 || strcmp(optarg, "large") == 0 ||
@@ -252,47 +207,32 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
     o->junit_path = value;
     return NULL;
   case OPT_SLOW:
-    return mc_parse_seconds(value, MAX_TIMEOUT_SECONDS, &o->slow_seconds)
+    return mc_parse_seconds(value, MAX_SLOW_SECONDS, &o->slow_seconds)
                ? NULL
                : "takes seconds from 0 (never) to 86400";
-  case OPT_TIMEOUT:
-    return mc_parse_seconds(value, MAX_TIMEOUT_SECONDS, &o->timeout_seconds)
-               ? NULL
-               : "takes seconds from 0 (no timeout) to 86400";
-  case OPT_MEMORY_LIMIT:
-    return mc_parse_size(value, &o->memory_limit_mb) && o->memory_limit_mb <= MAX_MEMORY_LIMIT_MB
-               ? NULL
-               : "takes MiB from 0 (no limit) to 16777216";
-  case OPT_MAX_OUTPUT_BYTES:
-    /* Adapters read it as an int64 (spec/adapter-protocol.md). */
-    return mc_parse_size(value, &o->max_output_bytes) && o->max_output_bytes <= INT64_MAX
-               ? NULL
-               : "takes a byte count from 0 to 9223372036854775807";
   }
   return apply_triage_option(o, opt, value);
 }
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_run_options(int argc, char **argv, run_options *o) {
-  *o = (run_options){.impl = "optimized",
+  *o = (run_options){.impl = mc_impl_choice_default(),
                      .filter = {.op = MC_OP_INVALID, .type = MC_TYPE_INVALID},
-                     .max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
-                     .timeout_seconds = DEFAULT_TIMEOUT_SECONDS,
-                     .slow_seconds = DEFAULT_SLOW_SECONDS,
-                     .memory_limit_mb = DEFAULT_MEMORY_LIMIT_MB};
+                     .slow_seconds = DEFAULT_SLOW_SECONDS};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
     if (opt == 'h') {
-      fputs(run_usage, stdout);
+      printf("%s%s%s", run_usage, mc_impl_options_help, run_usage_tail);
       mc_print_data_root(stdout);
       return 0;
     }
-    if (opt == OPT_FAIL_FAST) {
+    if (mc_is_impl_option(opt)) {
+      if (mc_apply_impl_option("run", opt, optarg, &o->impl) >= 0)
+        return 2;
+    } else if (opt == OPT_FAIL_FAST) {
       o->fail_fast = true;
     } else if (opt == OPT_QUIET) {
       o->quiet = true;
-    } else if (opt == OPT_FRESH_PROCESS) {
-      o->fresh_process_per_case = true;
     } else if (opt == OPT_REQUIRE_NAMED_ERRORS) {
       o->require_named_errors = true;
     } else if (opt == '?') {
@@ -310,7 +250,7 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   }
   o->paths = argv + optind;
   o->n_paths = argc - optind;
-  return mc_check_threads_environment("run", o->threads);
+  return mc_check_threads_environment("run", o->impl.options.threads);
 }
 
 /* Exit status of a finished run: 0 only when nothing is a problem, at
@@ -352,42 +292,49 @@ static void warn_unexplained_expectations(const char *path, const mc_expectation
 }
 
 /* The report files, opened before the run so that a path that cannot be
-   written is a usage error (exit 2) and not found out after the whole run.
-   "-" is standard output; then the table goes to standard error. */
+   written is a usage error (exit 2) and not found out after the whole run;
+   each written whole to a temporary file that replaces it at the end
+   (mc_output). "-" is standard output; then the table goes to standard
+   error. */
 typedef struct report_files {
-  FILE *json, *junit;
+  mc_output json, junit;
   FILE *table;
 } report_files;
 
-static FILE *open_report(const char *option, const char *path) {
+static bool open_report(const char *option, const char *path, mc_output *out) {
   if (!path)
-    return NULL;
-  if (strcmp(path, "-") == 0)
-    return stdout;
-  FILE *f = fopen(path, "w");
-  if (!f)
-    fprintf(stderr, "movconf run: --%s %s: cannot write: %s\n", option, path, strerror(errno));
-  return f;
+    return true;
+  if (strcmp(path, "-") == 0) {
+    *out = (mc_output){.f = stdout};
+    return true;
+  }
+  if (mc_output_open(out, path))
+    return true;
+  fprintf(stderr, "movconf run: --%s %s: cannot write: %s\n", option, path, strerror(errno));
+  return false;
 }
 
-/* Closes a report stream (standard output is only flushed); false, with a
+/* A report that will not be written: the file it would replace stays. */
+static void discard_report(mc_output *out) {
+  if (out->f != stdout)
+    mc_output_discard(out);
+}
+
+/* Finishes a report (standard output is only flushed); false, with a
    message, when the report could not be written whole. */
-static bool close_report(FILE *f, const char *path, bool written) {
-  if (!f)
+static bool close_report(mc_output *out, const char *path, bool written) {
+  if (!out->f)
     return true;
-  bool ok = written && !ferror(f);
-  ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+  bool ok = written && !ferror(out->f);
+  if (out->f == stdout)
+    ok = fflush(stdout) == 0 && ok;
+  else if (ok)
+    ok = mc_output_commit(out);
+  else
+    mc_output_discard(out);
   if (!ok)
     fprintf(stderr, "movconf run: error writing %s\n", path);
   return ok;
-}
-
-/* A report that will not be written: its file (emptied when opened) goes. */
-static void discard_report(FILE *f, const char *path) {
-  if (f && f != stdout) {
-    fclose(f);
-    remove(path);
-  }
 }
 
 static bool open_reports(const run_options *o, report_files *r) {
@@ -397,14 +344,12 @@ static bool open_reports(const run_options *o, report_files *r) {
     fputs("movconf run: --json - and --junit - cannot both use standard output\n", stderr);
     return false;
   }
-  r->json = open_report("json", o->json_path);
-  r->junit = open_report("junit", o->junit_path);
-  if ((o->json_path && !r->json) || (o->junit_path && !r->junit)) {
-    discard_report(r->json, o->json_path);
-    discard_report(r->junit, o->junit_path);
+  if (!open_report("json", o->json_path, &r->json) ||
+      !open_report("junit", o->junit_path, &r->junit)) {
+    discard_report(&r->json);
     return false;
   }
-  if (r->json == stdout || r->junit == stdout)
+  if (r->json.f == stdout || r->junit.f == stdout)
     r->table = stderr;
   return true;
 }
@@ -432,29 +377,23 @@ static void run_files(mc_runner *runner, mc_live *live, const mc_path_list *file
 }
 
 static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations) {
-  mc_impl_options impl_options = {.max_output_bytes = o->max_output_bytes,
-                                  .threads = o->threads,
-                                  .timeout_seconds = o->timeout_seconds,
-                                  .memory_limit_mb = o->memory_limit_mb,
-                                  .fresh_process_per_case = o->fresh_process_per_case,
-                                  .sanitize = o->sanitize};
   report_files out;
   if (!open_reports(o, &out))
     return 2;
   char err[1024];
-  mc_impl *impl = mc_impl_open(o->impl, &impl_options, err, sizeof err);
+  mc_impl *impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
   if (!impl) {
     char *safe = mc_safe_text(err); /* it may quote what the implementation said */
     fprintf(stderr, "movconf run: %s\n", safe);
     free(safe);
-    discard_report(out.json, o->json_path);
-    discard_report(out.junit, o->junit_path);
+    discard_report(&out.json);
+    discard_report(&out.junit);
     return 2;
   }
   mc_run_report report = {.impl = impl->name,
                           .with_expectations = expectations != NULL,
                           .slow_seconds = o->slow_seconds,
-                          .timeout_seconds = o->timeout_seconds};
+                          .timeout_seconds = o->impl.options.timeout_seconds};
   mc_live live = {.report = &report,
                   .progress = isatty(STDERR_FILENO) != 0,
                   .announce = !o->quiet,
@@ -484,10 +423,10 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
               "--expect %s\n",
               entries, entries == 1 ? "" : "s", o->write_expect_path, o->write_expect_path);
   }
-  bool written =
-      close_report(out.json, o->json_path, !out.json || mc_report_write_json(&report, out.json));
-  written = close_report(out.junit, o->junit_path,
-                         !out.junit || mc_report_write_junit(&report, out.junit)) &&
+  bool written = close_report(&out.json, o->json_path,
+                              !out.json.f || mc_report_write_json(&report, out.json.f));
+  written = close_report(&out.junit, o->junit_path,
+                         !out.junit.f || mc_report_write_junit(&report, out.junit.f)) &&
             written;
   int status = run_status(&report);
   mc_runner_free(&runner);
@@ -505,6 +444,21 @@ int mc_tier_folders(const char *tier, char *paths[2]) {
   return n;
 }
 
+/* No report replaces an input (a case file, --expect, the plugin) or
+   another report; each can be written. -1 to go on, else 2. */
+static int check_run_outputs(const run_options *o, const mc_path_list *files) {
+  const mc_named_file outputs[] = {{"--json", o->json_path},
+                                   {"--junit", o->junit_path},
+                                   {"--write-expect", o->write_expect_path}};
+  int n = files->count;
+  mc_named_file *inputs = mc_case_file_inputs(files, 2);
+  inputs[n++] = (mc_named_file){"--expect", o->expect_path};
+  inputs[n++] = mc_plugin_input(o->impl.spec);
+  int status = mc_check_outputs("run", outputs, 3, inputs, n);
+  free(inputs);
+  return status;
+}
+
 int mc_cmd_run(int argc, char **argv) {
   run_options o;
   int status = parse_run_options(argc, argv, &o);
@@ -519,6 +473,8 @@ int mc_cmd_run(int argc, char **argv) {
     if (!have_files)
       status = 2;
   }
+  if (status < 0)
+    status = check_run_outputs(&o, &files);
   if (status < 0 && o.expect_path) {
     char err[1024];
     have_expectations = mc_expectations_load(o.expect_path, &expectations, err, sizeof err);

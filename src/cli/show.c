@@ -16,23 +16,24 @@ static const char show_usage[] =
     "given, the elements row by row) and the expected output or error. CASE_ID may be a\n"
     "glob ('d2s/spec/*'); every matching case is shown.\n"
     "\n"
-    "  --impl SPEC          also run the case on an implementation (as for movconf run:\n"
-    "                       optimized, oracle, plugin:PATH.so, exec:'COMMAND') and show\n"
-    "                       what it returned, its verdict, and each differing element\n"
-    "                       beside the expected one with the data element it came from\n"
-    "                       (when the data input is index-filled)\n"
-    "  --threads N, --timeout SECONDS, --memory-limit MB   as for movconf run\n"
     "  --full               every element and every difference, not the first rows\n"
     "  --tier TIER          without PATHS, look only in: default (conformance/), large\n"
     "                       (conformance-large/) or all (both)\n"
     "  -h, --help           show this text\n"
     "\n"
+    "implementation: with --impl, the case also runs on an implementation (as in\n"
+    "movconf run) and show prints what it returned, its verdict, and each differing\n"
+    "element beside the expected one with the data element it came from (when the\n"
+    "data input is index-filled):\n";
+
+/* Then mc_impl_options_help, then: */
+static const char show_usage_tail[] =
+    "\n"
     "Exit status: 0 shown (and, with --impl, passed), 1 not found or failed, 2 usage error.\n";
 
 typedef struct show_options {
   const char *id;
-  const char *impl;
-  mc_impl_options impl_options;
+  mc_impl_choice impl; /* spec NULL: no --impl */
   bool full;
   const char *tier; /* NULL: the default tier, then the large one */
   int n_paths;
@@ -41,39 +42,30 @@ typedef struct show_options {
 
 /* -1 to go on, else the exit status. */
 static int parse_show_options(int argc, char **argv, show_options *o) {
-  static const struct option options[] = {
-      {"impl", required_argument, NULL, 'i'},    {"threads", required_argument, NULL, 't'},
-      {"timeout", required_argument, NULL, 'T'}, {"memory-limit", required_argument, NULL, 'm'},
-      {"full", no_argument, NULL, 'f'},          {"tier", required_argument, NULL, 'r'},
-      {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
-  *o = (show_options){.impl_options = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
-                                       .timeout_seconds = 10,
-                                       .memory_limit_mb = 4096}};
+  static const struct option options[] = {MC_IMPL_LONG_OPTIONS,
+                                          {"full", no_argument, NULL, 'f'},
+                                          {"tier", required_argument, NULL, 'r'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+  *o = (show_options){.impl = mc_impl_choice_default()};
+  o->impl.spec = NULL;
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    bool ok = true;
     if (opt == 'h') {
-      fputs(show_usage, stdout);
+      printf("%s%s%s", show_usage, mc_impl_options_help, show_usage_tail);
       return 0;
-    } else if (opt == 'i') {
-      o->impl = optarg;
     } else if (opt == 'f') {
       o->full = true;
     } else if (opt == 'r') {
       o->tier = optarg;
-      ok = !strcmp(optarg, "default") || !strcmp(optarg, "large") || !strcmp(optarg, "all");
-    } else if (opt == 't') {
-      ok = mc_parse_threads(optarg, &o->impl_options.threads);
-    } else if (opt == 'T') {
-      ok = mc_parse_seconds(optarg, 86400, &o->impl_options.timeout_seconds);
-    } else if (opt == 'm') {
-      ok = mc_parse_size(optarg, &o->impl_options.memory_limit_mb);
-    } else {
+      if (strcmp(optarg, "default") && strcmp(optarg, "large") && strcmp(optarg, "all")) {
+        fprintf(stderr, "movconf show: --tier does not take '%s' (default, large or all)\n",
+                optarg);
+        return 2;
+      }
+    } else if (!mc_is_impl_option(opt)) {
       return mc_option_error("show", argv[optind - 1], options);
-    }
-    if (!ok) {
-      fprintf(stderr, "movconf show: --%s does not take '%s'\n", mc_option_name(options, opt),
-              optarg);
+    } else if (mc_apply_impl_option("show", opt, optarg, &o->impl) >= 0) {
       return 2;
     }
   }
@@ -129,12 +121,12 @@ int mc_cmd_show(int argc, char **argv) {
   show_options o;
   int status = parse_show_options(argc, argv, &o);
   if (status < 0)
-    status = mc_check_threads_environment("show", o.impl_options.threads);
+    status = mc_check_threads_environment("show", o.impl.options.threads);
   if (status >= 0)
     return status;
   mc_impl *impl = NULL;
   char err[1024];
-  if (o.impl && !(impl = mc_impl_open(o.impl, &o.impl_options, err, sizeof err))) {
+  if (o.impl.spec && !(impl = mc_impl_open(o.impl.spec, &o.impl.options, err, sizeof err))) {
     fprintf(stderr, "movconf show: %s\n", err);
     return 2;
   }

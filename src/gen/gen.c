@@ -40,14 +40,15 @@ typedef struct gen_file {
   int64_t max_values, max_inline_bytes;
 } gen_file;
 
-/* A progress line is on the terminal (show_progress): what comes next on
-   stderr erases it first. */
-static bool progress_shown;
+/* A progress line of this many characters is on the terminal
+   (show_progress): what comes next on stderr erases it first (with spaces:
+   stderr lets no escape sequence through, mc_safe_standard_streams). */
+static int progress_shown;
 
 static void erase_progress(void) {
-  if (progress_shown)
-    fputs("\r\033[K", stderr);
-  progress_shown = false;
+  if (progress_shown > 0)
+    fprintf(stderr, "\r%*s\r", progress_shown, "");
+  progress_shown = 0;
 }
 
 static int problem(const char *fmt, ...)
@@ -499,8 +500,8 @@ static const char case_separator[] = ",\n", file_tail[] = "\n  ]\n}\n";
    file there, compared as the text goes. */
 typedef struct gen_out {
   const char *path;
-  char *tmp_path; /* writing */
-  FILE *f;        /* writing: the temporary file; check: the file, NULL when missing */
+  mc_output written; /* writing: the temporary file (mc_output) */
+  FILE *f;           /* writing: written.f; check: the file, NULL when missing */
   bool check, differs, io_failed;
   size_t bytes; /* of text so far */
 } gen_out;
@@ -512,13 +513,12 @@ static int out_open(gen_out *out, const char *path, bool check) {
     out->f = fopen(path, "rb");
     return 0;
   }
-  /* Not *.json: a sweep never takes it for a group's file. */
-  out->tmp_path = mc_strdupf("%s.tmp%ld", path, (long)getpid());
-  out->f = fopen(out->tmp_path, "wb");
-  if (out->f)
+  /* Its temporary file is not *.json: a sweep never takes it for a group's file. */
+  if (mc_output_open(&out->written, path)) {
+    out->f = out->written.f;
     return 0;
-  problem("cannot write %s: %s", out->tmp_path, strerror(errno));
-  free(out->tmp_path);
+  }
+  problem("cannot write %s: %s", path, strerror(errno));
   return 2;
 }
 
@@ -530,7 +530,7 @@ static bool out_put(gen_out *out, const char *data, size_t n) {
     if (fwrite(data, 1, n, out->f) == n)
       return true;
     out->io_failed = true;
-    return !problem("cannot write %s: %s", out->tmp_path, strerror(errno));
+    return !problem("cannot write %s: %s", out->path, strerror(errno));
   }
   char old[1 << 14];
   while (n > 0 && !out->differs) {
@@ -556,14 +556,12 @@ static int out_close(gen_out *out, bool complete) {
       fclose(out->f);
     return rc;
   }
-  bool closed = fclose(out->f) == 0;
-  if (complete && (!closed || rename(out->tmp_path, out->path) != 0)) {
+  if (!complete) {
+    mc_output_discard(&out->written);
+  } else if (!mc_output_commit(&out->written)) {
     problem("cannot write %s: %s", out->path, strerror(errno));
     rc = 2;
   }
-  if (!complete || rc)
-    remove(out->tmp_path);
-  free(out->tmp_path);
   return rc;
 }
 
@@ -692,10 +690,10 @@ static void show_progress(progress *p, int made, int n, size_t bytes) {
   double now = p->on ? mc_now_seconds() : 0;
   if (!p->on || now - p->start < 1.0 || now - p->last < 0.1)
     return;
-  fprintf(stderr, "\r[gen] %s/%s: %d of %d cases, %.1f MiB", p->op, p->group, made, n,
-          (double)bytes / MIB);
+  int shown = fprintf(stderr, "\r[gen] %s/%s: %d of %d cases, %.1f MiB", p->op, p->group, made, n,
+                      (double)bytes / MIB);
   p->last = now;
-  progress_shown = true;
+  progress_shown = shown > 1 ? shown - 1 : 0;
 }
 
 /* Streams the group's case file to out, case by case. False (with a

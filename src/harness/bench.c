@@ -15,8 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/text.h"
 #include "harness/bench_impl.h"
 #include "harness/child.h"
+#include "harness/harness.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
@@ -694,11 +696,9 @@ static bool write_json(const char *path, const bench_row *rows, int n, const mc_
     cJSON_AddItemToArray(list, row_json(&rows[i], o->threads, impl_name));
   char *text = cJSON_Print(root);
   cJSON_Delete(root);
-  FILE *f = text ? fopen(path, "w") : NULL;
-  bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  ok = f && fclose(f) == 0 && ok;
-  if (!ok)
-    fprintf(stderr, "movconf bench: cannot write %s\n", path);
+  char *line = text ? mc_strdupf("%s\n", text) : NULL;
+  bool ok = line && mc_write_text_file(path, line); /* says why it could not */
+  free(line);
   cJSON_free(text);
   return ok;
 }

@@ -6,8 +6,6 @@
 
 #include <stdbool.h>
 
-#define MC_BENCH_MAX_THREADS 256
-
 typedef struct mc_bench_options {
   int threads;           /* kernels' and copies' threads; <= 0: mc_default_threads() */
   bool quick;            /* smaller shapes, fewer and shorter runs */

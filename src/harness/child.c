@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE /* syscall() */
 #include "harness/child.h"
 
+#include "cases/cases.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -203,6 +205,7 @@ void mc_child_end_all(void) {
 
 static void on_terminating_signal(int sig) {
   mc_child_end_all();
+  mc_output_remove_temporaries(); /* a report cut short leaves its target as it was */
   signal(sig, SIG_DFL);
   raise(sig); /* delivered when the handler returns: movconf dies of sig */
 }

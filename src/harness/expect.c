@@ -4,30 +4,26 @@
 #include "harness/harness.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads a whole file of at most MC_EXPECT_MAX_FILE_BYTES. */
+/* Reads a whole file of at most MC_EXPECT_MAX_FILE_BYTES; only a regular
+   file, as case discovery: a FIFO or a device would block the run. */
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(err, errlen, "%s: cannot open", path);
-    return NULL;
-  }
-  char *buf = malloc(MC_EXPECT_MAX_FILE_BYTES + 1);
-  size_t n = buf ? fread(buf, 1, MC_EXPECT_MAX_FILE_BYTES + 1, f) : 0;
-  bool failed = !buf || ferror(f);
-  fclose(f);
-  if (failed || n > MC_EXPECT_MAX_FILE_BYTES) {
+  int error = 0;
+  char *buf = mc_read_file_bounded(path, MC_EXPECT_MAX_FILE_BYTES, len, &error);
+  if (!buf || *len > MC_EXPECT_MAX_FILE_BYTES) {
     snprintf(err, errlen, "%s: %s", path,
-             failed ? "cannot read" : "larger than 16 MiB, the limit of an expectations file");
+             buf               ? "larger than 16 MiB, the limit of an expectations file"
+             : error == EINVAL ? "not a regular file"
+                               : strerror(error));
     free(buf);
     return NULL;
   }
-  *len = n;
   return buf;
 }
 

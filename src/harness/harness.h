@@ -226,7 +226,8 @@ typedef struct mc_run_report {
   char *stopped_early;
 } mc_run_report;
 
-/* Writes text to path; prints why and returns false when it cannot. */
+/* Writes text to path, whole or not at all (mc_output); prints why and
+   returns false when it cannot. */
 bool mc_write_text_file(const char *path, const char *text);
 
 /* Text an implementation supplied (or any text bound for a report), made
@@ -235,6 +236,14 @@ bool mc_write_text_file(const char *path, const char *text);
    C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
    of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
 char *mc_safe_text(const char *text);
+/* From here on, every byte written through stdout and stderr follows the
+   rule of mc_safe_text, except that newlines, tabs, carriage returns and
+   backslashes stay (movconf's own layout): no text that came from outside
+   can reach a terminal or a log as an escape sequence or invalid UTF-8,
+   whichever command or layer printed it. A write the descriptor refuses
+   for now (O_NONBLOCK set by a process sharing it) waits instead of
+   failing. Called once by main(), before anything is written. */
+void mc_safe_standard_streams(void);
 
 /* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);

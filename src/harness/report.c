@@ -1,5 +1,6 @@
 /* Reports of a run: the table people read, JSON and JUnit XML for machines. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,16 +363,18 @@ void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out
 /* ---- JSON ---- */
 
 bool mc_write_text_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "movconf: cannot write %s\n", path);
+  mc_output out;
+  if (!mc_output_open(&out, path)) {
+    fprintf(stderr, "movconf: cannot write %s: %s\n", path, strerror(errno));
     return false;
   }
-  bool ok = fputs(text, f) >= 0;
-  ok = fclose(f) == 0 && ok;
-  if (!ok)
-    fprintf(stderr, "movconf: error writing %s\n", path);
-  return ok;
+  if (fputs(text, out.f) < 0) {
+    mc_output_discard(&out);
+  } else if (mc_output_commit(&out)) {
+    return true;
+  }
+  fprintf(stderr, "movconf: error writing %s\n", path);
+  return false;
 }
 
 static const char *expect_state_name(mc_expect_state s) {

@@ -1,41 +1,54 @@
 /* Text an implementation supplied, made safe for every report: see
-   mc_safe_text in harness.h. */
+   mc_safe_text in harness.h; and every byte movconf writes to stdout and
+   stderr (mc_safe_standard_streams). */
+#define _GNU_SOURCE /* fopencookie */
+#include <errno.h>
+#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/text.h"
 #include "harness/harness.h"
 
+enum { INCOMPLETE = (size_t)-1 };
+
 /* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
-   forms, no surrogates, nothing above U+10FFFF) with its code point in *cp;
-   0 when the bytes there are not one. */
-static size_t utf8_sequence(const unsigned char *s, uint32_t *cp) {
+   forms, no surrogates, nothing above U+10FFFF) of the n bytes there, with
+   its code point in *cp; 0 when the bytes are not one; INCOMPLETE when the
+   n bytes are the right start of a longer sequence. */
+static size_t utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp) {
   unsigned char c = s[0];
-  size_t n = c < 0x80             ? 1
-             : (c & 0xE0) == 0xC0 ? 2
-             : (c & 0xF0) == 0xE0 ? 3
-             : (c & 0xF8) == 0xF0 ? 4
-                                  : 0;
-  if (n == 0)
+  size_t len = c < 0x80             ? 1
+               : (c & 0xE0) == 0xC0 ? 2
+               : (c & 0xF0) == 0xE0 ? 3
+               : (c & 0xF8) == 0xF0 ? 4
+                                    : 0;
+  if (len == 0)
     return 0;
-  uint32_t v = n == 1 ? c : c & (0x7Fu >> n);
-  for (size_t i = 1; i < n; i++) {
+  uint32_t v = len == 1 ? c : c & (0x7Fu >> len);
+  for (size_t i = 1; i < len; i++) {
+    if (i == n)
+      return INCOMPLETE;
     if ((s[i] & 0xC0) != 0x80)
-      return 0; /* also stops at the terminating NUL */
+      return 0;
     v = v << 6 | (s[i] & 0x3Fu);
   }
   static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-  if (v < least[n] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+  if (v < least[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
     return 0;
   *cp = v;
-  return n;
+  return len;
 }
 
-/* The escape that stands for code point cp in a report, or NULL when the
-   character is shown as it is. */
-static const char *escape_for(uint32_t cp, char *buf, size_t n) {
+/* The escape that stands for code point cp, or NULL when the character is
+   shown as it is. keep_layout: newline, tab, carriage return and backslash
+   are movconf's own layout and stay. */
+static const char *escape_for(uint32_t cp, bool keep_layout, char *buf, size_t n) {
+  if (keep_layout && (cp == '\\' || cp == '\n' || cp == '\t' || cp == '\r'))
+    return NULL;
   if (cp == '\\')
     return "\\\\";
   if (cp == '\n')
@@ -56,30 +69,121 @@ static const char *escape_for(uint32_t cp, char *buf, size_t n) {
   return NULL;
 }
 
-char *mc_safe_text(const char *text) {
-  const unsigned char *s = (const unsigned char *)(text ? text : "");
-  size_t len = strlen((const char *)s);
-  /* the longest escape, \u0085, is six bytes for two */
-  char *out = mc_realloc_or_abort(NULL, len * 6 + 1);
-  size_t o = 0;
-  while (*s) {
+/* The safe form of the n bytes at s into out (room for 6 bytes a byte:
+   the longest escape, \u0085, is six bytes for two); returns its length.
+   *used: the bytes taken, fewer than n when the last ones start a sequence
+   that more_may_come may complete. */
+static size_t escape_bytes(const unsigned char *s, size_t n, bool keep_layout, bool more_may_come,
+                           char *out, size_t *used) {
+  size_t i = 0, o = 0;
+  while (i < n) {
     uint32_t cp = 0;
-    size_t n = utf8_sequence(s, &cp);
+    size_t len = utf8_sequence(s + i, n - i, &cp);
+    if (len == INCOMPLETE && more_may_come)
+      break;
     char buf[16];
-    const char *escape = n ? escape_for(cp, buf, sizeof buf) : NULL;
-    if (n == 0) {
-      o += (size_t)sprintf(out + o, "\\x%02x", *s); /* a byte that is not UTF-8 */
-      n = 1;
+    const char *escape =
+        len && len != INCOMPLETE ? escape_for(cp, keep_layout, buf, sizeof buf) : NULL;
+    if (len == 0 || len == INCOMPLETE) {
+      o += (size_t)sprintf(out + o, "\\x%02x", s[i]); /* a byte that is not UTF-8 */
+      len = 1;
     } else if (escape) {
       size_t e = strlen(escape);
       memcpy(out + o, escape, e);
       o += e;
     } else {
-      memcpy(out + o, s, n);
-      o += n;
+      memcpy(out + o, s + i, len);
+      o += len;
     }
-    s += n;
+    i += len;
   }
-  out[o] = '\0';
+  *used = i;
+  return o;
+}
+
+char *mc_safe_text(const char *text) {
+  const unsigned char *s = (const unsigned char *)(text ? text : "");
+  size_t len = strlen((const char *)s), used;
+  char *out = mc_realloc_or_abort(NULL, len * 6 + 1);
+  out[escape_bytes(s, len, false, false, out, &used)] = '\0';
   return out;
+}
+
+/* ---- standard streams ---- */
+
+/* A standard stream's filter: the descriptor it writes to and the start of
+   a UTF-8 sequence a write cut (completed by the next one). */
+typedef struct safe_stream {
+  int fd;
+  unsigned char held[4];
+  size_t n_held;
+} safe_stream;
+
+/* All n bytes to fd, waiting when the descriptor was made non-blocking
+   (it may be shared with an implementation under test). */
+static bool write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+      poll(&pfd, 1, -1);
+      continue;
+    }
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    p += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+/* Escapes what is held and the n bytes at data, in chunks. */
+static bool filter_write(safe_stream *s, const char *data, size_t n, bool more_may_come) {
+  enum { CHUNK = 1024 };
+  unsigned char in[CHUNK + sizeof s->held];
+  char out[sizeof in * 6];
+  do {
+    size_t take = n < CHUNK ? n : CHUNK, used;
+    memcpy(in, s->held, s->n_held);
+    memcpy(in + s->n_held, data, take);
+    size_t have = s->n_held + take;
+    size_t o = escape_bytes(in, have, true, more_may_come || take < n, out, &used);
+    s->n_held = have - used; /* at most 3: a sequence's start */
+    memcpy(s->held, in + used, s->n_held);
+    if (!write_all(s->fd, out, o))
+      return false;
+    data += take;
+    n -= take;
+  } while (n > 0);
+  return true;
+}
+
+static ssize_t safe_stream_write(void *cookie, const char *data, size_t n) {
+  return filter_write(cookie, data, n, true) ? (ssize_t)n : -1;
+}
+
+static int safe_stream_close(void *cookie) {
+  safe_stream *s = cookie;
+  return s->n_held == 0 || filter_write(s, "", 0, false) ? 0 : -1;
+}
+
+/* *f replaced by a filter over its descriptor (state s: static, as the
+   stream lives as long as the process); *f kept when that fails. */
+static void filter_stream(FILE **f, safe_stream *s, int buffering) {
+  cookie_io_functions_t io = {.write = safe_stream_write, .close = safe_stream_close};
+  *s = (safe_stream){.fd = fileno(*f)};
+  FILE *filtered = s->fd >= 0 ? fopencookie(s, "w", io) : NULL;
+  if (!filtered)
+    return;
+  setvbuf(filtered, NULL, buffering, BUFSIZ);
+  fflush(*f);
+  *f = filtered;
+}
+
+void mc_safe_standard_streams(void) {
+  static safe_stream out, err;
+  filter_stream(&stdout, &out, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
+  filter_stream(&stderr, &err, _IONBF);
 }

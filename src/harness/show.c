@@ -97,17 +97,27 @@ static void print_tensor(FILE *out, const char *label, const mc_case_tensor *ct,
     print_elements(out, &ct->tensor, full);
 }
 
+/* A line of text from a case file or an implementation: made safe, so
+   that it stays one line and cannot drive the terminal. */
+static void print_outside_text(FILE *out, const char *label, const char *text) {
+  char *safe = mc_safe_text(text);
+  fprintf(out, "%s%s\n", label, safe);
+  free(safe);
+}
+
 static void print_attributes(FILE *out, const mc_case *c) {
   if (mc_op_attr_count(c->op) == 0)
     return;
   char *text = mc_case_attrs_text(c);
-  fprintf(out, "attributes %s\n", text);
+  print_outside_text(out, "attributes ", text);
   free(text);
 }
 
 static void print_head(FILE *out, const mc_case *c, const char *file) {
-  fprintf(out, "case        %s\nfile        %s\noperation   %s\norigin      %s\n", c->id, file,
-          mc_op_name(c->op), c->origin);
+  print_outside_text(out, "case        ", c->id);
+  print_outside_text(out, "file        ", file);
+  fprintf(out, "operation   %s\n", mc_op_name(c->op));
+  print_outside_text(out, "origin      ", c->origin);
   for (int i = 0; i < c->n_clauses; i++) {
     const mc_clause *k = mc_clause_find(c->clauses[i]);
     fprintf(out, "%s %s: %s\n", i ? "           " : "clauses    ", c->clauses[i],
@@ -180,8 +190,12 @@ static mc_verdict print_answer(FILE *out, const mc_case *c, mc_impl *impl, bool 
   impl->run(impl, &req, &r);
   char *detail = NULL;
   mc_verdict v = mc_judge(c, impl, &r, &detail);
-  fprintf(out, "\nimplementation  %s\nverdict         %s%s%s\n", impl->name, mc_verdict_name(v),
-          detail ? ": " : "", detail ? detail : "");
+  fputc('\n', out);
+  print_outside_text(out, "implementation  ", impl->name);
+  char *verdict =
+      mc_strdupf("%s%s%s", mc_verdict_name(v), detail ? ": " : "", detail ? detail : "");
+  print_outside_text(out, "verdict         ", verdict);
+  free(verdict);
   free(detail);
   if (r.outcome == MC_OUTCOME_OUTPUT) {
     mc_case_tensor got = {.tensor = r.output, .kind = MC_PAYLOAD_HEX};
