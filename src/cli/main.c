@@ -3,8 +3,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "movconf/version.h"
 #include "harness/child.h"
+#include "movconf/version.h"
 
 static const char usage[] =
     "movconf " MOVCONF_VERSION " - conformance suite for OpenVINO data-movement operations\n"
