@@ -14,12 +14,14 @@ _movconf_options() {
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
              --junit --quiet --slow --summary-by --help" ;;
-  show) echo "--impl --threads --timeout --memory-limit --full --help" ;;
+  show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
+              --fresh-process-per-case --full --tier --help" ;;
   check-cases) echo "--help" ;;
   bench) echo "--threads --quick --filter --json --list --impl --help" ;;
   clauses) echo "--op --json --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
-  fuzz) echo "--impl --threads --timeout --memory-limit --sanitize --op --type --time --runs --seed
+  fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
+              --fresh-process-per-case --op --type --time --runs --seed
               --jobs --shrink-time --no-large --out --json --help" ;;
   esac
 }
@@ -44,7 +46,7 @@ _movconf() {
   --type) values=$_movconf_types ;;
   --impl) values="optimized oracle plugin: exec:" ;;
   --tier) values="default large all" ;;
-  --summary-by) values="rank type mode file" ;;
+  --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
   --expect-granularity) values="case group" ;;
   --json | --junit | --expect | --write-expect)

@@ -244,6 +244,9 @@ char *mc_safe_text(const char *text);
    for now (O_NONBLOCK set by a process sharing it) waits instead of
    failing. Called once by main(), before anything is written. */
 void mc_safe_standard_streams(void);
+/* In a child that runs an implementation: stdout and stderr unfiltered
+   again (what the child writes is relayed, and made safe, by the runner). */
+void mc_plain_standard_streams(void);
 
 /* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);

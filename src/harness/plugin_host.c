@@ -908,6 +908,7 @@ static bool apply_memory_limit(size_t limit_mb, char *err, size_t errlen) {
 /* Keeps the plugin's chatter off movconf's stdout (the report goes there)
    and away from its stdin; ends the child with the parent. */
 static void isolate_stdio(void) {
+  mc_plain_standard_streams();
   dup2(STDERR_FILENO, STDOUT_FILENO);
   int devnull = open("/dev/null", O_RDONLY);
   if (devnull >= 0) {

@@ -169,6 +169,10 @@ static int safe_stream_close(void *cookie) {
   return s->n_held == 0 || filter_write(s, "", 0, false) ? 0 : -1;
 }
 
+/* The streams the filters replaced: a plugin's host process gives them
+   back to the plugin (its text is relayed, and made safe, by the runner). */
+static FILE *plain_stdout, *plain_stderr;
+
 /* *f replaced by a filter over its descriptor (state s: static, as the
    stream lives as long as the process); *f kept when that fails. */
 static void filter_stream(FILE **f, safe_stream *s, int buffering) {
@@ -184,6 +188,15 @@ static void filter_stream(FILE **f, safe_stream *s, int buffering) {
 
 void mc_safe_standard_streams(void) {
   static safe_stream out, err;
+  plain_stdout = stdout;
+  plain_stderr = stderr;
   filter_stream(&stdout, &out, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF);
   filter_stream(&stderr, &err, _IONBF);
+}
+
+void mc_plain_standard_streams(void) {
+  if (plain_stdout)
+    stdout = plain_stdout;
+  if (plain_stderr)
+    stderr = plain_stderr;
 }
