@@ -19,8 +19,19 @@
                       heap has it); built with -fsanitize=address
                       (plugin_planted_asan) and run with --sanitize address,
                       each case is a memory-error
+   Two BatchToSpace bugs of different cause, alone or together, for the
+   test that movconf fuzz keeps distinct bugs distinct (fuzz_distinct.sh):
+     b2s-crop-off-by-one  rank-3 data whose crops_begin on the last axis is
+                      not 0: every output row starts one element late (the
+                      last element repeats), at any size
+     b2s-thread-split     outputs of 2^16 elements or more: the rows (all
+                      axes but the last) split over 4 threads as rows/4 each,
+                      so the leftover rows are never written (they keep the
+                      output buffer's fill)
+     b2s-crop-and-split   both
    Unset or anything else: no fault. */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +79,32 @@ static void repeat_vector_tail(const movconf_plugin_request *request,
   mc_copy_element(o->data, n - 1, o->data, n - 2, (mc_type)o->type);
 }
 
+/* Element index of side input t, nonzero. */
+static int side_value_nonzero(const movconf_plugin_tensor *t, int64_t index) {
+  return index < t->shape[0] && mc_load_bits(t->data, (mc_type)t->type, index) != 0;
+}
+
+static void crop_off_by_one(const movconf_plugin_request *request, const movconf_plugin_output *o) {
+  const movconf_plugin_tensor *crops_begin = &request->inputs[2];
+  if (request->inputs[0].rank != 3 || o->rank != 3 || !side_value_nonzero(crops_begin, 2))
+    return;
+  int64_t width = o->shape[2], rows = element_count(o) / (width ? width : 1);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j + 1 < width; j++)
+      mc_copy_element(o->data, r * width + j, o->data, r * width + j + 1, (mc_type)o->type);
+}
+
+static void split_leaves_rows(const movconf_plugin_output *o) {
+  int64_t n = element_count(o);
+  if (n < 65536 || o->rank < 1 || o->shape[o->rank - 1] == 0)
+    return;
+  int64_t width = o->shape[o->rank - 1], rows = n / width;
+  int64_t written = rows / 4 * 4;
+  int64_t bits = mc_type_bits((mc_type)o->type);
+  int64_t from = (written * width * bits) / 8; /* whole bytes: every type here is >= 8 bits */
+  memset((uint8_t *)o->data + from, 0xA5, (size_t)((n * bits + 7) / 8 - from));
+}
+
 /* Reads the byte just past a heap copy of the data input. */
 static void read_past_copy(const movconf_plugin_request *request) {
   size_t n = (size_t)request->inputs[0].nbytes;
@@ -94,6 +131,12 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
     swap_first_two(output);
   if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
     repeat_vector_tail(request, output);
+  bool both = strcmp(fault, "b2s-crop-and-split") == 0;
+  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE &&
+      (both || !strcmp(fault, "b2s-crop-off-by-one")))
+    crop_off_by_one(request, output);
+  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE && (both || !strcmp(fault, "b2s-thread-split")))
+    split_leaves_rows(output);
   return status;
 }
 

@@ -40,7 +40,7 @@ static void optimized_run(mc_impl *self, const mc_request *req, mc_impl_result *
   if (s == MC_OK && (s = mc_tensor_alloc(&result->output, type, rank, shape, cap)) != MC_OK)
     s = mc_fail(&err, s, NULL, "cannot allocate the output");
   if (s == MC_OK) {
-    memset(result->output.data, 0xA5, result->output.nbytes);
+    memset(result->output.data, MC_OUTPUT_FILL_BYTE, result->output.nbytes);
     s = mc_optimized_run_into(req, self->options.threads, &result->output, &err);
     if (s != MC_OK)
       mc_tensor_free(&result->output);

@@ -31,7 +31,12 @@
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
 
-enum { CANARY = 0xCB, POISON = 0xA5, ALT_STACK_BYTES = 64 * 1024, LOW_ADDRESSES = 65536 };
+enum {
+  CANARY = 0xCB,
+  POISON = MC_OUTPUT_FILL_BYTE,
+  ALT_STACK_BYTES = 64 * 1024,
+  LOW_ADDRESSES = 65536
+};
 
 typedef struct region {
   uintptr_t begin, end; /* [begin, end) */
