@@ -29,9 +29,16 @@
                       so the leftover rows are never written (they keep the
                       output buffer's fill)
      b2s-crop-and-split   both
+   And for the tests that every finding reproduces (fuzz_distinct.sh):
+     d2s-swap-after-first-call  d2s-swap from the process's second call on:
+                      a fresh process running one case passes (flaky)
+     cap-wrong-error  an output above the request's max_output_bytes is
+                      rejected naming batch_not_divisible, not
+                      output_too_large: a failure only under a small cap
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +124,17 @@ static void read_past_copy(const movconf_plugin_request *request) {
   free(copy);
 }
 
+/* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
+static int output_shape(const movconf_plugin_request *request, movconf_plugin_output *output,
+                        movconf_plugin_message *message) {
+  int status = inner->output_shape(request, output, message);
+  const char *fault = getenv("MOVCONF_PLANTED");
+  if (status == MOVCONF_PLUGIN_REJECTED && fault && strcmp(fault, "cap-wrong-error") == 0 &&
+      strcmp(message->error, "output_too_large") == 0)
+    snprintf(message->error, sizeof message->error, "batch_not_divisible");
+  return status;
+}
+
 static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   const char *fault = getenv("MOVCONF_PLANTED");
@@ -128,6 +146,10 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
   if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
     shift_last_quarter(output);
   if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+    swap_first_two(output);
+  static int calls;
+  if (strcmp(fault, "d2s-swap-after-first-call") == 0 && ++calls > 1 &&
+      request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
     swap_first_two(output);
   if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
     repeat_vector_tail(request, output);
@@ -153,5 +175,6 @@ const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
   table = *inner;
   table.name = "movconf-optimized-with-a-planted-fault";
   table.run = run;
+  table.output_shape = output_shape;
   return &table;
 }
