@@ -38,8 +38,8 @@
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -330,7 +330,7 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
           s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0);
   int confirmed = mc_fuzz_confirmed_findings(s);
   fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");
-  if (s->first_finding_at)
+  if (confirmed && s->first_finding_at)
     fprintf(out, " (the first after %.1f s)", s->first_finding_at - s->started);
   fprintf(out, "%s\n", confirmed ? ":" : "");
   for (int i = 0; i < s->n_findings; i++)
