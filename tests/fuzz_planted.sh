@@ -64,7 +64,7 @@ has "$work/b2s/out.txt" "index-filled: got came from data"
 # 2. DepthToSpace, first two elements swapped whatever the type: one finding.
 fuzz d2s d2s-swap --op d2s --runs 2000 --out findings
 expect "d2s: exit status 1, not $status" test "$status" -eq 1
-one_finding d2s "*/depth_to_space_1-wrong-output-any-type.json"
+one_finding d2s "*/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
 if [ -n "$found" ]; then
   n=$(data_elements "$found")
   expect "d2s: shrunk data of $n elements, a handful" test "$n" -le 8
@@ -86,5 +86,5 @@ has "$work/clean/out.txt" "^1000 runs"
 # 4. The default output folder is ./movconf-findings of the working folder.
 fuzz default d2s-swap --op d2s --runs 300
 expect "default: the finding is in ./movconf-findings" \
-  test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-any-type.json"
+  test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
 expect_report

@@ -22,7 +22,7 @@ _movconf_options() {
   gen) echo "--out --op --check --generators --help" ;;
   fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --op --type --time --runs --seed
-              --jobs --shrink-time --no-large --out --json --help" ;;
+              --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
   esac
 }
 

@@ -1,8 +1,11 @@
 /* movconf fuzz: options and the progress line; the campaign, its worker
    processes and its summary are the harness's (mc_fuzz_run). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -21,8 +24,13 @@ static const char fuzz_usage[] =
     "Every failure is shrunk (fewer axes, smaller dimensions, blocks, crops, pads and\n"
     "attributes, element type toward u8, index-filled data) while it fails the same way,\n"
     "and each distinct finding is written once as a readable case file, re-runnable with\n"
-    "movconf run --impl SPEC FILE. Failures that differ only in element type are one\n"
-    "finding unless the failure depends on the type.\n"
+    "movconf run --impl SPEC FILE. A finding is keyed by what its shrunk case shows of\n"
+    "the cause: operation, verdict, the mismatch (unwritten elements, elements from\n"
+    "elsewhere, the expected error), rank, output size class (below 4 Ki, 4 Ki, 64 Ki,\n"
+    "1 Mi elements), the side inputs and attributes that are not neutral, and the\n"
+    "element type unless the failure does not depend on it; shrinking keeps the key, so\n"
+    "two bugs stay two findings. At the end each finding is re-run from its file alone\n"
+    "in a fresh process; one that does not fail the same way is reported as flaky.\n"
     "\n"
     "implementation (as for movconf run):\n";
 
@@ -32,21 +40,28 @@ static const char fuzz_usage_tail[] =
     "campaign:\n"
     "  --op OP              only this operation (BatchToSpace-2, b2s, ...)\n"
     "  --type TYPE          only data of this element type (f32, u4, ...)\n"
-    "  --time SECONDS       stop after this long (default 60 unless --runs is given)\n"
+    "  --time SECONDS       stop after this long (default 60 unless --runs is given); the\n"
+    "                       whole campaign, shrinking and the findings' re-runs included,\n"
+    "                       ends within SECONDS plus one --timeout (and a second to start\n"
+    "                       the re-runs), however the implementation behaves\n"
     "  --runs N             stop after this many requests (over all jobs)\n"
     "  --seed N             the generator's seed (default 1): the same seed, the same\n"
     "                       requests\n"
     "  --jobs N             worker processes, each with its own implementation (default 1)\n"
     "  --shrink-time SECONDS  time to shrink one failure (default 30)\n"
     "  --no-large           no large requests\n"
+    "  --max-findings N     stop once N distinct findings are in\n"
     "\n"
     "output:\n"
     "  --out DIR            where findings go (default ./movconf-findings; never movconf's\n"
-    "                       own conformance/ unless you name it)\n"
+    "                       own conformance/ unless you name it); checked writable before\n"
+    "                       the campaign starts, created only when something is found\n"
     "  --json FILE          also write the summary and findings as JSON\n"
     "  -h, --help           show this text\n"
     "\n"
-    "A progress line goes to a terminal's stderr; the summary to stdout.\n"
+    "Progress goes to stderr: a line kept up to date on a terminal, else a line every\n"
+    "5 s (CI logs); the summary, with the time to the first finding, to stdout. Text\n"
+    "from the implementation is made safe (escapes, invalid UTF-8) in every output.\n"
     "Exit status: 0 nothing found, 1 a finding, 2 usage or start-up error.\n";
 
 typedef struct fuzz_cli {
@@ -66,7 +81,8 @@ enum {
   OPT_SHRINK_TIME,
   OPT_NO_LARGE,
   OPT_OUT,
-  OPT_JSON
+  OPT_JSON,
+  OPT_MAX_FINDINGS
 };
 
 static const struct option fuzz_options[] = {
@@ -81,6 +97,7 @@ static const struct option fuzz_options[] = {
     {"no-large", no_argument, NULL, OPT_NO_LARGE},
     {"out", required_argument, NULL, OPT_OUT},
     {"json", required_argument, NULL, OPT_JSON},
+    {"max-findings", required_argument, NULL, OPT_MAX_FINDINGS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -121,6 +138,9 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
   case OPT_JSON:
     f->json_path = v;
     return NULL;
+  case OPT_MAX_FINDINGS:
+    return mc_parse_count(v, 1, 1000000, &o->max_findings) ? NULL
+                                                           : "takes a number from 1 to 1000000";
   }
   return NULL;
 }
@@ -167,23 +187,97 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
   return -1;
 }
 
+/* ---- the output folder, checked before the campaign ---- */
+
+/* The first folder of dir's path that does not exist (heap), or NULL when
+   dir exists. */
+static char *first_missing(const char *dir) {
+  char *prefix = mc_strdupf("%s", dir);
+  for (char *p = prefix + 1;; p++) {
+    if (*p != '/' && *p)
+      continue;
+    char keep = *p;
+    *p = '\0';
+    struct stat st;
+    if (stat(prefix, &st) != 0)
+      return prefix;
+    if (!keep)
+      break;
+    *p = keep;
+  }
+  free(prefix);
+  return NULL;
+}
+
+/* Removes dir and its parents up to and including top (folders this check
+   made, still empty). */
+static void remove_made(char *dir, const char *top) {
+  for (;;) {
+    rmdir(dir);
+    char *slash = strrchr(dir, '/');
+    if (strcmp(dir, top) == 0 || !slash || slash == dir)
+      return;
+    *slash = '\0';
+  }
+}
+
+/* Whether findings can be written in dir: made if need be, a folder, a
+   file created and removed there; what this made is removed again, so that
+   nothing is left when nothing is found. */
+static bool out_dir_writable(const char *dir) {
+  char *missing = first_missing(dir);
+  bool ok = mc_make_dirs(dir);
+  struct stat st;
+  if (ok && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+    errno = ENOTDIR;
+    ok = false;
+  }
+  char *probe = mc_strdupf("%s/.movconf-fuzz-probe-XXXXXX", dir);
+  int fd = ok ? mkstemp(probe) : -1;
+  if (ok && fd < 0)
+    ok = false;
+  int saved = errno;
+  if (fd >= 0) {
+    close(fd);
+    unlink(probe);
+  }
+  free(probe);
+  if (missing) {
+    char *made = mc_strdupf("%s", dir);
+    remove_made(made, missing);
+    free(made);
+    free(missing);
+  }
+  errno = saved;
+  return ok;
+}
+
 /* ---- progress ---- */
 
+/* Seconds between progress lines when stderr is not a terminal (a CI log). */
+#define LOG_PROGRESS_SECONDS 5.0
+
 typedef struct progress {
-  bool on;
+  bool terminal;
   double start, last;
 } progress;
 
 static void show_progress(progress *p, const mc_fuzz_stats *s, int findings, bool final) {
   double now = mc_now_seconds();
-  if (!p->on || (!final && now - p->last < 0.1))
+  if (!p->terminal && (final || now - p->last < LOG_PROGRESS_SECONDS))
+    return;
+  if (p->terminal && !final && now - p->last < 0.1)
     return;
   p->last = now;
   double elapsed = now - p->start;
-  fprintf(stderr, "\r[fuzz] %" PRIu64 " runs, %.0f runs/s, %d finding%s, %.0f%% unsupported  %s",
-          s->runs, elapsed > 0 ? (double)s->runs / elapsed : 0.0, findings,
-          findings == 1 ? "" : "s",
-          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0, final ? "\n" : "");
+  fprintf(stderr, "%s[fuzz] %.0f s: %" PRIu64 " runs, %.0f runs/s, %d finding%s",
+          p->terminal ? "\r" : "", elapsed, s->runs, elapsed > 0 ? (double)s->runs / elapsed : 0.0,
+          findings, findings == 1 ? "" : "s");
+  if (s->first_finding_at)
+    fprintf(stderr, " (the first after %.1f s)", s->first_finding_at - p->start);
+  fprintf(stderr, ", %.0f%% unsupported  %s",
+          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0,
+          final || !p->terminal ? "\n" : "");
 }
 
 static void on_progress(void *ctx, const mc_fuzz_stats *s) {
@@ -197,17 +291,23 @@ int mc_cmd_fuzz(int argc, char **argv) {
     status = mc_check_threads_environment("fuzz", f.impl.options.threads);
   if (status >= 0)
     return status;
-  progress prog = {.on = isatty(STDERR_FILENO) != 0, .start = mc_now_seconds()};
+  if (!out_dir_writable(f.campaign.out_dir)) {
+    fprintf(stderr, "movconf fuzz: --out %s cannot hold findings: %s\n", f.campaign.out_dir,
+            strerror(errno));
+    return 2;
+  }
+  double now = mc_now_seconds();
+  progress prog = {.terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now};
   mc_fuzz_stats s = {0};
   status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, on_progress, &prog);
   double seconds = mc_now_seconds() - prog.start;
   if (status == 0) {
-    show_progress(&prog, &s, s.n_findings, true);
+    show_progress(&prog, &s, mc_fuzz_confirmed_findings(&s), true);
     mc_fuzz_print_summary(stdout, &f.campaign, f.jobs, &s, seconds);
     if (f.json_path && !mc_fuzz_write_json(f.json_path, &f.campaign, f.jobs, &s, seconds))
       status = 2;
     else
-      status = s.n_findings ? 1 : 0;
+      status = mc_fuzz_confirmed_findings(&s) ? 1 : 0;
   }
   mc_fuzz_stats_free(&s);
   return status;

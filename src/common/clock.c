@@ -14,6 +14,13 @@ double mc_deadline_after(double seconds) {
   return seconds > 0 ? mc_now_seconds() + seconds : MC_NO_DEADLINE;
 }
 
+double mc_deadline_within(double seconds, double stop_at) {
+  double deadline = mc_deadline_after(seconds);
+  if (stop_at <= 0)
+    return deadline;
+  return deadline == MC_NO_DEADLINE || stop_at < deadline ? stop_at : deadline;
+}
+
 int mc_deadline_passed(double deadline) {
   return deadline != MC_NO_DEADLINE && mc_now_seconds() >= deadline;
 }

@@ -9,6 +9,9 @@ double mc_now_seconds(void);
 #define MC_NO_DEADLINE (-1.0)
 /* The deadline seconds from now; MC_NO_DEADLINE when seconds <= 0. */
 double mc_deadline_after(double seconds);
+/* The earlier of mc_deadline_after(seconds) and stop_at (a time on this
+   clock after which nothing may wait; <= 0: none). */
+double mc_deadline_within(double seconds, double stop_at);
 /* True once the deadline has passed (never for MC_NO_DEADLINE). */
 int mc_deadline_passed(double deadline);
 /* Milliseconds left until the deadline, for poll(): 0 once it has passed,

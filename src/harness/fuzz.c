@@ -52,23 +52,42 @@ static bool next_request(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *
   return mc_fuzz_large_request(g, op, o->type, r);
 }
 
+/* The cause key of r's failure (outcome) with the type's part: the type,
+   or any-type when the failure does not depend on it. */
+static void finding_key(const mc_owned_request *r, const mc_fuzz_outcome *o, bool any_type,
+                        char *key, size_t size) {
+  char cause[128];
+  mc_fuzz_cause_key(r, o, cause, sizeof cause);
+  snprintf(key, size, "%s-%s", cause, any_type ? "any-type" : mc_type_name(r->tensors[0].type));
+}
+
+/* r with index-filled data of type, judged: whether it fails with the same
+   cause key as want; *detail and *outcome are that run's. */
+static bool same_cause_as(mc_impl *impl, mc_owned_request *r, mc_type type, const char *want,
+                          char **detail, mc_fuzz_outcome *outcome) {
+  mc_tensor shape_of = r->tensors[0];
+  if (!mc_owned_request_set_data(r, type, shape_of.rank, shape_of.shape, 0))
+    return false;
+  mc_fuzz_judge(impl, r, detail, outcome);
+  char got[128];
+  mc_fuzz_cause_key(r, outcome, got, sizeof got);
+  return !outcome->out_of_time && strcmp(got, want) == 0;
+}
+
 /* Whether the failure survives a change of element type (to u8 and to
-   f32): then it does not depend on the type. */
-static bool type_independent(mc_impl *impl, const mc_owned_request *r, mc_verdict verdict,
-                             mc_status expected) {
+   f32) with its cause: then it does not depend on the type. */
+static bool type_independent(mc_impl *impl, const mc_owned_request *r, const mc_fuzz_outcome *o) {
   static const mc_type probes[] = {MC_U8, MC_F32};
+  char want[128];
+  mc_fuzz_cause_key(r, o, want, sizeof want);
   for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
     mc_owned_request other;
     if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &other))
       return false;
-    mc_tensor shape_of = r->tensors[0];
-    bool same = false;
-    if (mc_owned_request_set_data(&other, probes[i], shape_of.rank, shape_of.shape, 0)) {
-      char *detail = NULL;
-      mc_status s;
-      same = mc_fuzz_judge(impl, &other, &detail, &s) == verdict && s == expected;
-      free(detail);
-    }
+    char *detail = NULL;
+    mc_fuzz_outcome got;
+    bool same = same_cause_as(impl, &other, probes[i], want, &detail, &got);
+    free(detail);
     mc_owned_request_free(&other);
     if (!same)
       return false;
@@ -99,19 +118,30 @@ static void cite_clauses(const mc_fuzz_case *fc, mc_case_out *c) {
       c->clauses[c->n_clauses++] = k->id;
 }
 
+/* Where a finding goes: OUT/KEY.json, or for a worker of several a hidden
+   file beside it that the parent renames once it has chosen among the
+   workers' findings of one key (fuzz_jobs.c). */
+static char *finding_path(const mc_fuzz_options *o, const char *key) {
+  if (o->stop_flag)
+    return mc_strdupf("%s/.%s.worker%d.json", o->out_dir, key, o->worker);
+  return mc_strdupf("%s/%s.json", o->out_dir, key);
+}
+
 /* The case file of a finding: the shrunk request, the oracle's expectation. */
 static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
   mc_fuzz_case fc;
   mc_fuzz_case_make(r, &fc);
-  char id[160], origin[600];
+  char id[200], origin[700], cap[80] = "";
   snprintf(id, sizeof id, "%s/findings/%s", mc_op_clause_prefix(r->req.op), f->key);
   for (char *p = id; *p; p++)
     *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+  if (r->max_output_bytes != MC_DEFAULT_MAX_OUTPUT_BYTES)
+    snprintf(cap, sizeof cap, "; re-run with " MC_FUZZ_CAP_OPTION "%zu", r->max_output_bytes);
   snprintf(origin, sizeof origin,
            "movconf fuzz --impl '%s' --seed %" PRIu64 " (worker %d, run %" PRIu64
-           "), shrunk in %d steps; expected %s computed by the movconf oracle (src/oracle)",
+           "), shrunk in %d steps; expected %s computed by the movconf oracle (src/oracle)%s",
            o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps,
-           fc.c.expect_error ? "error" : "output");
+           fc.c.expect_error ? "error" : "output", cap);
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = &r->req,
@@ -130,9 +160,13 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
       "A finding of movconf fuzz, shrunk: re-run it with movconf run --impl SPEC FILE");
   mc_write_case(&t, &c);
   mc_text_printf(&t, "\n  ]\n}\n");
-  f->file = mc_strdupf("%s/%s.json", o->out_dir, f->key);
+  f->file = finding_path(o, f->key);
   f->id = mc_strdupf("%s", id);
   bool ok = !t.oom && mc_make_dirs(o->out_dir) && mc_write_file_atomic(f->file, t.p, t.len);
+  if (!ok) {
+    free(f->file);
+    f->file = NULL;
+  }
   mc_text_free(&t);
   mc_fuzz_case_free(&fc);
   return ok;
@@ -140,12 +174,15 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
 
 /* For a failure that does not depend on the type: the narrowest of u8, u16
    and u32 whose index fill does not wrap, so that every data element is
-   distinct and the runner can say which input element an output came from. */
-static void make_index_readable(mc_impl *impl, mc_owned_request *r, mc_verdict v,
-                                mc_status expected) {
+   distinct and the runner can say which input element an output came from
+   (taken when the failure keeps its cause; *detail and *o follow). */
+static void make_index_readable(mc_impl *impl, mc_owned_request *r, char **detail,
+                                mc_fuzz_outcome *o) {
   static const mc_type widths[] = {MC_U8, MC_U16, MC_U32};
   const mc_tensor *d = &r->tensors[0];
   int64_t n = mc_tensor_elements(d);
+  char want[128];
+  mc_fuzz_cause_key(r, o, want, sizeof want);
   for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) {
     if (n > ((int64_t)1 << mc_type_bits(widths[i])))
       continue;
@@ -154,92 +191,119 @@ static void make_index_readable(mc_impl *impl, mc_owned_request *r, mc_verdict v
     mc_owned_request wider;
     if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &wider))
       return;
-    mc_tensor shape_of = *d;
-    char *detail = NULL;
-    mc_status s;
-    bool same = mc_owned_request_set_data(&wider, widths[i], shape_of.rank, shape_of.shape, 0) &&
-                mc_fuzz_judge(impl, &wider, &detail, &s) == v && s == expected;
-    free(detail);
-    if (same) {
+    char *why = NULL;
+    mc_fuzz_outcome got;
+    if (same_cause_as(impl, &wider, widths[i], want, &why, &got)) {
       mc_owned_request_free(r);
       *r = wider;
       mc_owned_request_link(r);
+      free(*detail);
+      *detail = why;
+      *o = got;
     } else {
       mc_owned_request_free(&wider);
+      free(why);
     }
     return;
   }
 }
 
-/* Whether a finding already covers a failure of this op, verdict and type
-   (one that does not depend on the type covers every type): then shrinking
-   it again would only find the same bug. */
-static bool covered(const mc_fuzz_stats *s, mc_op op, mc_verdict v, mc_type type) {
-  for (int i = 0; i < s->n_findings; i++) {
-    const mc_fuzz_finding *f = &s->findings[i];
-    if (f->op == op && f->verdict == v && (f->any_type || f->type == type))
+/* The raw keys (cause and type, before shrinking) of the failures already
+   shrunk: another failure with one of them is the same bug again, not
+   worth the shrinking time. */
+typedef struct tried_keys {
+  char (*keys)[160];
+  int n;
+} tried_keys;
+
+static bool tried_before(tried_keys *t, const char *key) {
+  for (int i = 0; i < t->n; i++)
+    if (strcmp(t->keys[i], key) == 0)
       return true;
-  }
+  t->keys = mc_realloc_or_abort(t->keys, (size_t)(t->n + 1) * sizeof *t->keys);
+  snprintf(t->keys[t->n++], sizeof *t->keys, "%s", key);
   return false;
 }
 
-/* A failing request: shrunk, keyed, and written unless a finding of the
-   same key exists. */
-static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
-                           mc_verdict seen, uint64_t run, mc_fuzz_stats *s) {
-  if (covered(s, r->req.op, seen, r->tensors[0].type))
-    return;
-  char *detail = NULL;
-  int steps = mc_fuzz_shrink(impl, r, o->shrink_seconds, &detail);
-  free(detail);
-  mc_status expected;
-  mc_verdict v = mc_fuzz_judge(impl, r, &detail, &expected);
-  if (v == MC_VERDICT_PASS || v == MC_VERDICT_UNSUPPORTED) {
-    free(detail); /* it did not fail again: nothing to report */
-    return;
-  }
-  bool any_type = type_independent(impl, r, v, expected);
-  if (any_type) {
-    make_index_readable(impl, r, v, expected);
-    free(detail);
-    v = mc_fuzz_judge(impl, r, &detail, &expected);
-  }
-  char key[128];
-  snprintf(key, sizeof key, "%s-%s-%s", mc_op_slug(r->req.op), mc_verdict_name(v),
-           any_type ? "any-type" : mc_type_name(r->tensors[0].type));
-  if (!mc_verdict_is_failure(v) || known_finding(s, key)) {
-    free(detail);
-    return;
-  }
-  mc_fuzz_finding *grown = realloc(s->findings, (size_t)(s->n_findings + 1) * sizeof *grown);
-  if (!grown)
-    abort();
-  s->findings = grown;
+static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_owned_request *r,
+                        const char *key, const mc_fuzz_outcome *v, bool any_type, uint64_t run,
+                        int steps, char *detail) {
+  s->findings = mc_realloc_or_abort(s->findings, (size_t)(s->n_findings + 1) * sizeof *s->findings);
   mc_fuzz_finding *f = &s->findings[s->n_findings++];
   *f = (mc_fuzz_finding){.op = r->req.op,
-                         .verdict = v,
+                         .verdict = v->verdict,
                          .type = r->tensors[0].type,
                          .any_type = any_type,
                          .rank = r->tensors[0].rank,
                          .run = run,
                          .shrink_steps = steps,
-                         .detail = detail};
+                         .detail = mc_safe_text(detail),
+                         .max_output_bytes = r->max_output_bytes,
+                         .found_at = mc_now_seconds()};
+  free(detail);
+  if (!s->first_finding_at)
+    s->first_finding_at = f->found_at;
   snprintf(f->key, sizeof f->key, "%s", key);
   if (!write_finding(o, r, f))
-    fprintf(stderr, "movconf fuzz: cannot write %s\n", f->file ? f->file : o->out_dir);
+    fprintf(stderr, "movconf fuzz: cannot write the finding %s under %s\n", key, o->out_dir);
 }
 
-static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, double deadline) {
+/* A failing request (seen: its outcome, detail: that run's): shrunk while
+   it keeps its cause, keyed, and written unless a finding of the same key
+   exists. */
+static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+                           const mc_fuzz_outcome *seen, char *detail, uint64_t run,
+                           mc_fuzz_stats *s, tried_keys *tried) {
+  char key[160];
+  finding_key(r, seen, false, key, sizeof key);
+  if (tried_before(tried, key)) {
+    free(detail);
+    return;
+  }
+  double deadline = mc_now_seconds() + o->shrink_seconds;
+  if (o->stop_at > 0 && o->stop_at < deadline)
+    deadline = o->stop_at;
+  char *shrunk_detail = NULL;
+  mc_fuzz_outcome v;
+  int steps = mc_fuzz_shrink(impl, r, deadline, &shrunk_detail, &v);
+  if (v.out_of_time) { /* not even judged again: what the campaign saw stands */
+    free(shrunk_detail);
+    v = *seen;
+    steps = 0;
+  } else {
+    free(detail);
+    detail = shrunk_detail;
+  }
+  if (!mc_verdict_is_failure(v.verdict)) {
+    free(detail); /* it did not fail again: nothing to report */
+    return;
+  }
+  bool any_type = type_independent(impl, r, &v);
+  if (any_type)
+    make_index_readable(impl, r, &detail, &v);
+  finding_key(r, &v, any_type, key, sizeof key);
+  if (known_finding(s, key)) {
+    free(detail);
+    return;
+  }
+  add_finding(s, o, r, key, &v, any_type, run, steps, detail);
+}
+
+static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s) {
   if (o->runs > 0 && s->runs >= o->runs)
     return true;
-  return o->seconds > 0 && mc_now_seconds() >= deadline;
+  if (o->max_findings > 0 && s->n_findings >= o->max_findings)
+    return true;
+  if (o->stop_flag && *o->stop_flag)
+    return true;
+  return o->stop_at > 0 && mc_now_seconds() >= o->stop_at;
 }
 
 void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
   mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
-  double deadline = mc_now_seconds() + o->seconds;
-  while (!campaign_over(o, s, deadline)) {
+  tried_keys tried = {0};
+  while (!campaign_over(o, s)) {
     mc_owned_request r;
     bool large;
     if (!next_request(&g, o, &r, &large)) {
@@ -250,19 +314,26 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     s->runs_by_op[r.req.op]++;
     s->large_runs += large;
     char *detail = NULL;
-    mc_verdict v = mc_fuzz_judge(impl, &r, &detail, NULL);
-    free(detail);
-    if (v == MC_VERDICT_UNSUPPORTED) {
+    mc_fuzz_outcome v;
+    mc_fuzz_judge(impl, &r, &detail, &v);
+    if (v.out_of_time) {
+      s->runs--; /* cut short by --time: not a run */
+      s->runs_by_op[r.req.op]--;
+      s->large_runs -= large;
+    } else if (v.verdict == MC_VERDICT_UNSUPPORTED) {
       s->unsupported++;
-    } else if (mc_verdict_is_failure(v)) {
+    } else if (mc_verdict_is_failure(v.verdict)) {
       s->failures++;
       s->failures_by_op[r.req.op]++;
-      record_failure(impl, o, &r, v, run, s);
+      record_failure(impl, o, &r, &v, detail, run, s, &tried);
+      detail = NULL;
     }
+    free(detail);
     mc_owned_request_free(&r);
     if (progress)
       progress(ctx, s);
   }
+  free(tried.keys);
 }
 
 void mc_fuzz_stats_free(mc_fuzz_stats *s) {

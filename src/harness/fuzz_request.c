@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cases/payload.h"
+#include "common/clock.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
@@ -100,18 +101,59 @@ void mc_fuzz_case_free(mc_fuzz_case *fc) {
   memset(fc, 0, sizeof *fc);
 }
 
+/* Whether most elements that differ from the oracle's still hold the fill
+   the output buffer starts with (MC_OUTPUT_FILL in every byte): the
+   implementation did not write them. Most, since a narrow type's data may
+   hold the fill's value too. */
+static bool has_unwritten(const mc_tensor *got, const mc_tensor *want) {
+  if (got->type != want->type || got->nbytes != want->nbytes || !got->data)
+    return false;
+  uint8_t fill[16]; /* a sub-byte element's fill depends on its place in the byte */
+  memset(fill, MC_OUTPUT_FILL, sizeof fill);
+  int64_t per_word = 64 / (int64_t)mc_type_bits(got->type);
+  int64_t n = mc_tensor_elements(got), filled = 0, other = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t g = mc_load_bits(got->data, got->type, i);
+    if (g != mc_load_bits(want->data, want->type, i))
+      g == mc_load_bits(fill, got->type, i % per_word) ? filled++ : other++;
+  }
+  return filled > other;
+}
+
+static bool past_stop(const mc_impl *impl) {
+  return impl->options.stop_at > 0 && mc_now_seconds() >= impl->options.stop_at;
+}
+
 mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
-                         mc_status *expected) {
+                         mc_fuzz_outcome *outcome) {
+  mc_fuzz_outcome o = {.verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1};
+  if (past_stop(impl)) {
+    o.out_of_time = true;
+    if (outcome)
+      *outcome = o;
+    return o.verdict;
+  }
   mc_fuzz_case fc;
   mc_fuzz_case_make(r, &fc);
   mc_impl_result result;
   memset(&result, 0, sizeof result);
   impl->options.max_output_bytes = r->max_output_bytes; /* the oracle's cap, or verdicts differ */
   impl->run(impl, &r->req, &result);
-  mc_verdict v = mc_judge(&fc.c, impl, &result, detail);
+  o.verdict = mc_judge(&fc.c, impl, &result, detail);
+  o.expected = fc.oracle_status;
+  if (fc.oracle_status == MC_OK)
+    o.output_elements = mc_tensor_elements(&fc.c.expected.tensor);
+  o.unwritten =
+      o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result.output, &fc.c.expected.tensor);
+  if (o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) {
+    o = (mc_fuzz_outcome){
+        .verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1, .out_of_time = true};
+    free(*detail);
+    *detail = NULL;
+  }
   mc_tensor_free(&result.output);
-  if (expected)
-    *expected = fc.oracle_status;
+  if (outcome)
+    *outcome = o;
   mc_fuzz_case_free(&fc);
-  return v;
+  return o.verdict;
 }

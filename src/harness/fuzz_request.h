@@ -48,17 +48,74 @@ typedef struct mc_fuzz_case {
 void mc_fuzz_case_make(const mc_owned_request *r, mc_fuzz_case *out);
 void mc_fuzz_case_free(mc_fuzz_case *fc);
 
-/* One run of the implementation on r, judged against the oracle: the
-   verdict, (heap, NULL on pass) its detail, and (when expected is not NULL)
-   the oracle's status: MC_OK or the error it expects. */
-mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
-                         mc_status *expected);
+/* How a finding's file asks for an output cap other than movconf run's
+   default (in its origin), which the re-run at the end applies. */
+#define MC_FUZZ_CAP_OPTION "--max-output-bytes "
 
-/* Shrinks r in place toward a minimal request the implementation fails the
-   same way (same verdict, same oracle status), for at most seconds; *detail
-   (heap) is the verdict's detail on the final request. Returns the steps
-   taken. */
-int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double seconds, char **detail);
+/* What one judged run shows. */
+typedef struct mc_fuzz_outcome {
+  mc_verdict verdict;
+  mc_status expected;      /* the oracle's status: MC_OK or the error it expects */
+  int64_t output_elements; /* of the oracle's output; -1 when it expects an error */
+  bool unwritten;          /* a differing element still holds the output buffer's fill */
+  /* The implementation's stop_at (the campaign's --time) came first: the
+     run has no verdict (it says unsupported), whatever it did. */
+  bool out_of_time;
+} mc_fuzz_outcome;
+
+/* One run of the implementation on r, judged against the oracle: the
+   verdict, (heap, NULL on pass) its detail, and (when outcome is not NULL)
+   what the run shows about a failure's cause. A call cut short by
+   impl->options.stop_at, or one not made because it has passed, is
+   out_of_time with the verdict unsupported. */
+mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
+                         mc_fuzz_outcome *outcome);
+
+/* What a failure shows about its cause (fuzz_cause.c): what must stay
+   exactly (operation, verdict, the shape of the mismatch or the expected
+   error) and what a shrink step may only lessen, never add to (rank, the
+   output's size class, the side inputs and attributes not neutral: a block
+   of 1, a crop or pad of 0, an attribute of 1, mode blocks_first, auto_pad
+   valid), so that the shrunk case's key names the conditions the failure
+   needs. */
+typedef enum mc_fuzz_mismatch {
+  MC_FUZZ_MISMATCH_UNKNOWN, /* not a wrong output, or elements narrower than a byte */
+  MC_FUZZ_MISMATCH_UNWRITTEN,
+  MC_FUZZ_MISMATCH_MISPLACED
+} mc_fuzz_mismatch;
+
+typedef struct mc_fuzz_cause {
+  char exact[96];            /* "<op slug>-<verdict>[-expected-<error>]" */
+  mc_fuzz_mismatch mismatch; /* may become known while shrinking, never change */
+  int rank, size_class;
+  unsigned not_neutral; /* bit i: side input i; bit MC_MAX_INPUTS + j: attribute j of the op */
+} mc_fuzz_cause;
+
+/* The value of a string attribute that changes nothing: mode
+   blocks_first, auto_pad valid. */
+const char *mc_fuzz_neutral_string(mc_attr id);
+void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fuzz_cause *c);
+/* Whether a shrink step from was to now keeps the failure's cause. */
+bool mc_fuzz_cause_kept(const mc_fuzz_cause *was, const mc_fuzz_cause *now);
+
+/* The key of a failure's cause, without the element type:
+   "<op slug>-<verdict>[-unwritten|-misplaced|-expected-<error>]-rank<R>-
+   <small|4ki+|64ki+|1mi+>[-<side input or attribute not neutral>]...". */
+void mc_fuzz_cause_key(const mc_owned_request *r, const mc_fuzz_outcome *o, char *key, size_t size);
+
+/* Shrinks r in place toward a minimal request the implementation fails
+   with the same cause key, until deadline (mc_now_seconds()); *detail
+   (heap) and *outcome are the verdict's on the final request. Returns the
+   steps taken. */
+int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double deadline, char **detail,
+                   mc_fuzz_outcome *outcome);
+
+/* Re-runs every written finding of s from its file alone, each in a fresh
+   process with a fresh implementation (impl's options, the file's output
+   cap), and marks each reproduced or flaky; with o->stop_at, they end
+   within one --timeout and a second (fuzz_rerun.c). */
+void mc_fuzz_rerun_findings(const mc_fuzz_options *o, const mc_impl_options *impl,
+                            mc_fuzz_stats *s);
 
 /* A reproducible stream of random numbers (splitmix64 of a seed). */
 typedef struct mc_rng {

@@ -1,9 +1,11 @@
 /* Shrinking a failing request to a small readable one that fails the same
    way (like Hypothesis or QuickCheck): greedy, one simplification at a time
-   - index-filled data, a simpler element type, fewer axes, smaller
-   dimensions, blocks, crops, pads and attributes toward 1 or 0 - keeping a
-   step only when the implementation still gets the same verdict on a case
-   the oracle judges the same way (same expected error, or an output). */
+   - the output cap movconf run uses, index-filled data, a simpler element
+   type, fewer axes, smaller dimensions, blocks, crops, pads and attributes
+   toward 1 or 0 - keeping a step only when the failure keeps its cause
+   (mc_fuzz_cause_kept: the same verdict, expected error and shape of the
+   mismatch; rank, size class and the side inputs and attributes not
+   neutral never more than before). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,15 +13,16 @@
 #include "harness/fuzz_request.h"
 #include "movconf/tensor.h"
 
-/* What a failure must keep to count as the same one. */
+/* What a failure must keep to count as the same one: its cause key. */
 typedef struct signature {
-  mc_verdict verdict;
-  mc_status expected; /* the oracle's status: MC_OK or the error it expects */
+  mc_fuzz_outcome outcome;
+  mc_fuzz_cause cause;
 } signature;
 
 static signature signature_of(mc_impl *impl, const mc_owned_request *r, char **detail) {
   signature s;
-  s.verdict = mc_fuzz_judge(impl, r, detail, &s.expected);
+  mc_fuzz_judge(impl, r, detail, &s.outcome);
+  mc_fuzz_cause_of(r, &s.outcome, &s.cause);
   return s;
 }
 
@@ -56,6 +59,15 @@ static bool shrunk_value(int64_t v, int64_t floor_value, int j, int64_t *out) {
 }
 
 #define VALUE_VARIANTS 63
+
+/* The cap movconf run applies by default, so that the finding fails the
+   same way when re-run without --max-output-bytes. */
+static bool default_cap(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  if (k > 0 || cur->max_output_bytes == MC_DEFAULT_MAX_OUTPUT_BYTES || !clone(cur, cand))
+    return false;
+  cand->max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES;
+  return true;
+}
 
 static bool data_from_zero(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   if (k > 0 || (cur->data_fill == MC_PAYLOAD_FILL_COUNTER && cur->fill_start == 0))
@@ -113,6 +125,96 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
   return refill(cand, d->type, rank, shape);
 }
 
+static bool batch_op(mc_op op) {
+  return op == MC_OP_BATCH_TO_SPACE || op == MC_OP_SPACE_TO_BATCH;
+}
+
+/* Value i of side input `input` of a batch operation, or the neutral one. */
+static int64_t side_at(const mc_owned_request *r, int input, int i) {
+  int64_t v;
+  return input < r->req.n_inputs && mc_side_value(&r->tensors[input], i, &v) ? v
+                                                                             : (input == 1 ? 1 : 0);
+}
+
+/* BatchToSpace and SpaceToBatch: the block of axis k (> 0) made 1, its
+   factor moved between that axis and the batch, so that the output keeps
+   its shape (a bug that depends on the output's shape, a thread split say,
+   then keeps failing without the block). */
+static bool block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  if (!batch_op(cur->req.op) || k < 1 || k >= d->rank || cur->req.n_inputs < 2)
+    return false;
+  int64_t b = side_at(cur, 1, k), shape[MC_TENSOR_MAX_RANK];
+  memcpy(shape, d->shape, sizeof shape);
+  if (b <= 1)
+    return false;
+  if (cur->req.op == MC_OP_BATCH_TO_SPACE) { /* [N, D] -> [N/b, D*b]: the output keeps its shape */
+    if (shape[0] % b != 0)
+      return false;
+    shape[0] /= b;
+    shape[k] *= b;
+  } else { /* [N, D] -> [N*b, D/b], without pads on the axis */
+    if (shape[k] % b != 0 || side_at(cur, 2, k) != 0 || side_at(cur, 3, k) != 0)
+      return false;
+    shape[0] *= b;
+    shape[k] /= b;
+  }
+  if (!clone(cur, cand))
+    return false;
+  mc_store_bits(cand->tensors[1].data, cand->tensors[1].type, k, 1);
+  return refill(cand, d->type, d->rank, shape);
+}
+
+/* BatchToSpace and SpaceToBatch: a crop (BatchToSpace: of a multiple of
+   the axis's block) or pad made 0, the data's axis shortened or lengthened
+   to match, so that the output keeps its shape. Variant k: crops or pads
+   begin (k even) or end (k odd) of axis k / 2. */
+static bool side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  int input = 2 + k % 2, axis = k / 2;
+  if (!batch_op(cur->req.op) || input >= cur->req.n_inputs || axis >= d->rank)
+    return false;
+  int64_t side = side_at(cur, input, axis), block = side_at(cur, 1, axis);
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  memcpy(shape, d->shape, sizeof shape);
+  if (side <= 0 || block <= 0)
+    return false;
+  if (cur->req.op == MC_OP_BATCH_TO_SPACE) { /* output D*B - crops */
+    if (side % block != 0 || shape[axis] < side / block)
+      return false;
+    shape[axis] -= side / block;
+  } else { /* output (D + pads) / B */
+    shape[axis] += side;
+  }
+  if (!clone(cur, cand))
+    return false;
+  mc_store_bits(cand->tensors[input].data, cand->tensors[input].type, axis, 0);
+  return refill(cand, d->type, d->rank, shape);
+}
+
+/* BatchToSpace and SpaceToBatch: axes k and k+1 (k + 1 not the last, both
+   with block 1 and no crops or pads) merged into one: one rank less, the
+   same output elements and rows. */
+static bool merge_axes(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  if (!batch_op(cur->req.op) || k + 2 >= d->rank || d->rank <= min_rank(cur->req.op))
+    return false;
+  for (int a = k; a <= k + 1; a++)
+    if (side_at(cur, 1, a) != 1 || side_at(cur, 2, a) != 0 || side_at(cur, 3, a) != 0)
+      return false;
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  int rank = 0;
+  for (int a = 0; a < d->rank; a++)
+    if (a != k + 1)
+      shape[rank++] = a == k ? d->shape[k] * d->shape[k + 1] : d->shape[a];
+  if (!clone(cur, cand))
+    return false;
+  for (int i = 1; i < cand->req.n_inputs; i++)
+    if (!drop_side_element(&cand->tensors[i], k + 1))
+      return false;
+  return refill(cand, d->type, rank, shape);
+}
+
 /* Dimension k / VALUE_VARIANTS of the data, shrunk toward 1. */
 static bool smaller_dim(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const mc_tensor *d = &cur->tensors[0];
@@ -164,6 +266,25 @@ static int64_t *attribute_value(mc_op op, mc_attrs *a, int flat) {
   return NULL;
 }
 
+/* String attribute k of the op made neutral: mode blocks_first, auto_pad valid. */
+static bool neutral_string(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  if (k >= mc_op_attr_count(cur->req.op))
+    return false;
+  mc_attr id = mc_op_attr(cur->req.op, k);
+  if (mc_attr_kind_of(id) != MC_ATTR_KIND_STRING)
+    return false;
+  const char *now = mc_attrs_string(&cur->req.attrs, id);
+  const char *neutral = mc_fuzz_neutral_string(id);
+  if (!now || strcmp(now, neutral) == 0 || !clone(cur, cand))
+    return false;
+  free(cand->strings[id]);
+  cand->strings[id] = strdup(neutral);
+  if (!cand->strings[id])
+    return false;
+  mc_owned_request_link(cand);
+  return true;
+}
+
 /* Attribute value k / VALUE_VARIANTS, shrunk toward 1. */
 static bool smaller_attribute(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   mc_attrs probe = cur->req.attrs;
@@ -180,19 +301,27 @@ static const struct {
   move_fn make;
   int variants;
 } moves[] = {
+    {default_cap, 1},
     {data_from_zero, 1},
     {simpler_type, 6},
     {drop_axis, MC_TENSOR_MAX_RANK},
+    {block_into_data, MC_TENSOR_MAX_RANK},
+    {side_into_data, 2 * MC_TENSOR_MAX_RANK},
+    {merge_axes, MC_TENSOR_MAX_RANK},
     {smaller_dim, VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
     {smaller_side_value, VALUE_VARIANTS * 3 * MC_TENSOR_MAX_RANK},
     {smaller_attribute, VALUE_VARIANTS *(1 + 3 * MC_MAX_ATTR_LEN)},
+    {neutral_string, MC_ATTR_COUNT},
 };
 
-int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double seconds, char **detail) {
+int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double deadline, char **detail,
+                   mc_fuzz_outcome *outcome) {
   char *first = NULL;
   signature want = signature_of(impl, r, &first);
   *detail = first;
-  double deadline = mc_now_seconds() + seconds;
+  *outcome = want.outcome;
+  if (want.outcome.out_of_time || !mc_verdict_is_failure(want.outcome.verdict))
+    return 0;
   int steps = 0;
   bool progress = true;
   while (progress && mc_now_seconds() < deadline) {
@@ -205,7 +334,11 @@ int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double seconds, char **de
         bool same = false;
         if (moves[m].make(r, k, &cand)) {
           signature got = signature_of(impl, &cand, &why);
-          same = got.verdict == want.verdict && got.expected == want.expected;
+          same = !got.outcome.out_of_time && mc_fuzz_cause_kept(&want.cause, &got.cause);
+          if (same) {
+            *outcome = got.outcome;
+            want = got;
+          }
         }
         if (same) {
           mc_owned_request_free(r);

@@ -66,6 +66,10 @@ typedef struct mc_impl_options {
      report makes the case's verdict memory-error. Plugins then run without
      the memory limit (the sanitizer reserves terabytes of address space). */
   bool sanitize;
+  /* mc_now_seconds() after which no call or start-up of an isolated
+     implementation waits any longer, whatever its timeout (movconf fuzz's
+     --time); <= 0: none. */
+  double stop_at;
 } mc_impl_options;
 
 /* The timing request of the adapter protocol (spec/adapter-protocol.md):
@@ -417,27 +421,39 @@ typedef struct mc_fuzz_options {
   const char *out_dir;   /* where findings are written */
   int large_one_in;      /* MC_FUZZ_LARGE_ONE_IN; 0: never large */
   double shrink_seconds; /* per finding */
+  int max_findings;      /* stop once this many distinct findings are in; 0: no limit */
+  /* Set by mc_fuzz_run: the mc_now_seconds() at which the campaign stops
+     (start + seconds; 0: none), which bounds every call, shrinking
+     included; and a flag the parent raises to stop every worker (NULL: none). */
+  double stop_at;
+  volatile int *stop_flag;
 } mc_fuzz_options;
 
 /* A distinct failure, shrunk and written. */
 typedef struct mc_fuzz_finding {
-  char key[128]; /* "<op slug>-<verdict>-<type or any-type>": one finding per key */
-  char *file;    /* the case file written */
+  char key[160]; /* mc_fuzz_cause_key, then "-<type or any-type>": one finding per key */
+  char *file;    /* the case file written; NULL when it could not be */
   char *id;      /* its case id */
   mc_op op;
   mc_verdict verdict;
   mc_type type;  /* of the shrunk request's data */
   bool any_type; /* the failure does not depend on the element type */
   int rank;      /* of the shrunk request's data */
-  char *detail;  /* the verdict's detail on the shrunk request */
+  char *detail;  /* the verdict's detail on the shrunk request (made safe) */
   uint64_t run;  /* which run found it */
   int shrink_steps;
+  size_t max_output_bytes; /* the request's output cap */
+  double found_at;         /* mc_now_seconds() when it was recorded */
+  /* Re-run from its file alone in a fresh process at the end: */
+  enum { MC_FUZZ_NOT_RERUN, MC_FUZZ_REPRODUCED, MC_FUZZ_FLAKY } rerun;
 } mc_fuzz_finding;
 
 typedef struct mc_fuzz_stats {
   uint64_t runs, unsupported, failures, large_runs;
   uint64_t discarded; /* drawn bytes that decode to nothing */
   uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT];
+  double started;          /* mc_now_seconds() when the campaign started */
+  double first_finding_at; /* mc_now_seconds() of the first finding; 0: none */
   mc_fuzz_finding *findings;
   int n_findings;
 } mc_fuzz_stats;
@@ -458,6 +474,9 @@ typedef void (*mc_fuzz_progress)(void *ctx, const mc_fuzz_stats *s);
    implementation cannot be opened (said on stderr). */
 int mc_fuzz_run(const mc_fuzz_options *o, const mc_impl_options *impl_options, int jobs,
                 mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx);
+/* The findings that are not flaky (that a re-run from their file alone
+   reproduced, or that could not be re-run in time). */
+int mc_fuzz_confirmed_findings(const mc_fuzz_stats *s);
 /* The summary table: runs and failures per operation, rates, findings. */
 void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const mc_fuzz_stats *s,
                            double seconds);

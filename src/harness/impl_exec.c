@@ -58,6 +58,7 @@ typedef struct adapter {
   char *command;
   char *label;    /* impl->name: "NAME VERSION (exec: COMMAND)" */
   double timeout; /* per request and for the handshake, seconds; <= 0: none */
+  double stop_at; /* mc_impl_options.stop_at */
   pid_t pid;      /* 0: not running */
   int in_fd;      /* the adapter's stdin */
   int out_fd;     /* the adapter's stdout */
@@ -471,7 +472,8 @@ static bool start(adapter *a, char *why, size_t whylen) {
   if (!spawn(a, why, whylen))
     return false;
   size_t line_len = 0;
-  io_status s = read_line(a, mc_deadline_after(a->timeout), HANDSHAKE_MAX_BYTES, &line_len);
+  io_status s =
+      read_line(a, mc_deadline_within(a->timeout, a->stop_at), HANDSHAKE_MAX_BYTES, &line_len);
   char problem[400];
   if (s != IO_OK) {
     siginfo_t info;
@@ -831,7 +833,7 @@ static void report_timeout(adapter *a, mc_impl_result *r, uint64_t id, bool repl
 static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t max_output_bytes,
                      mc_impl_result *r) {
   uint64_t id = ++a->last_id;
-  double deadline = mc_deadline_after(a->timeout);
+  double deadline = mc_deadline_within(a->timeout, a->stop_at);
   r->fresh_start = a->served == 0;
   a->served++;
   a->previous_call = a->last_call;
@@ -1025,6 +1027,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   snprintf(label, sizeof label, "exec:%.150s", command);
   mc_child_text_init(&a->text, label);
   a->timeout = options->timeout_seconds; /* <= 0: none */
+  a->stop_at = options->stop_at;
   char why[400];
   if (options->sanitize && !mc_sanitizer_open(&a->sanitizer, why, sizeof why)) {
     snprintf(err, errlen, "%.400s", why);

@@ -195,7 +195,8 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   s->served = 0;
   s->retire = false;
   mc_wire_reply r;
-  io_status io = recv_all(s->fd, &r, sizeof r, mc_deadline_after(impl->options.timeout_seconds));
+  io_status io = recv_all(s->fd, &r, sizeof r,
+                          mc_deadline_within(impl->options.timeout_seconds, impl->options.stop_at));
   char how[128];
   if (io == IO_TIMEOUT) {
     snprintf(err, errlen, "loading %s took longer than %g s", s->path,
@@ -390,7 +391,7 @@ static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res) 
 }
 
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res) {
-  double deadline = mc_deadline_after(self->options.timeout_seconds);
+  double deadline = mc_deadline_within(self->options.timeout_seconds, self->options.stop_at);
   io_status io = send_request(s, req, self->options.max_output_bytes, self->calls, deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */

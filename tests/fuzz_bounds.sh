@@ -1,0 +1,79 @@
+#!/bin/sh
+# movconf fuzz keeps its own bounds and output (issues 20 and 21):
+# - against an implementation that hangs on every request, the whole
+#   campaign (shrinking and the findings' re-runs included) ends within
+#   --time plus one --timeout (asserted with a wide margin for a loaded
+#   machine);
+# - an --out that cannot hold findings is refused before the campaign;
+# - text from the implementation (escape sequences) and from the command
+#   line (bytes that are not UTF-8) reaches no output raw;
+# - off a terminal, a progress line every few seconds; the time to the
+#   first finding; --max-findings stops early.
+# usage: fuzz_bounds.sh MOVCONF PLUGIN ADAPTER WORKDIR
+set -u
+. "$(dirname "$0")/expect.sh"
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+movconf=$(absolute "$1") plugin=$(absolute "$2") adapter=$(absolute "$3") work=$(absolute "$4")
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 2
+
+now() { python3 -c 'import time; print(time.monotonic())'; }
+# within NAME LIMIT ARGS...: movconf fuzz ARGS ends within LIMIT seconds.
+within() {
+  name=$1 limit=$2
+  shift 2
+  start=$(now)
+  "$movconf" fuzz "$@" >"$name.out" 2>"$name.err"
+  status=$?
+  took=$(python3 -c "import sys; print(round($(now) - $start, 1))")
+  expect "$name: ended in $took s (at most $limit), status $status" \
+    python3 -c "import sys; sys.exit(not ($took <= $limit and $status in (0, 1)))"
+}
+
+# 1. A hanging implementation: each request times out; --time bounds all.
+hang="exec:python3 $adapter hang"
+within hang-5 12 --impl "$hang" --op d2s --time 5 --timeout 2 --out hang5
+within hang-8 16 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
+has hang-8.out "distinct finding"
+
+# 2. --out that cannot be written: exit 2 before the campaign, said.
+echo not a folder >plain
+for out in plain plain/below /proc/movconf-findings; do
+  "$movconf" fuzz --runs 10 --out "$out" >bad-out.out 2>bad-out.err
+  status=$?
+  expect "--out $out: exit status 2, not $status" test "$status" -eq 2
+  has bad-out.err "cannot hold findings"
+  expect "--out $out: no summary" test ! -s bad-out.out
+done
+expect "the regular file is untouched" grep -qx "not a folder" plain
+"$movconf" fuzz --runs 20 --out new/deeper >clean-out.out 2>&1
+expect "a writable --out with nothing found is not left behind" test ! -e new
+
+# 3. Hostile text: escapes from the implementation, a byte that is not
+# UTF-8 in the command line (a shell comment); no output carries them raw.
+within hostile 60 --impl "exec:python3 $adapter text #$(printf '\377')" --op d2s --time 5 \
+  --out hostile --json hostile.json
+has hostile.out "valid input rejected"
+for f in hostile.out hostile.err hostile.json; do
+  expect "$f: no ESC or BEL, valid UTF-8" python3 -c '
+import sys
+b = open(sys.argv[1], "rb").read()
+assert b"\x1b" not in b and b"\x07" not in b, "raw escape"
+b.decode("utf-8")' "$f"
+done
+expect "hostile.json parses" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' hostile.json
+
+# 4. Progress off a terminal, the first finding's time, --max-findings.
+within progress 60 --impl optimized --op d2s --time 7 --out progress
+has progress.err '^\[fuzz\] [0-9]* s: [0-9]* runs'
+within first 50 --impl "plugin:$plugin" --op d2s --time 40 --max-findings 1 --out first \
+  --json first.json
+expect "--max-findings 1: stopped early with one finding" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["seconds"] < 30, s["seconds"]
+assert len(s["findings"]) == 1, s["findings"]
+assert 0 <= s["first_finding_seconds"] <= s["seconds"], s' first.json
+has first.out "distinct finding (the first after [0-9.]* s)"
+expect_report

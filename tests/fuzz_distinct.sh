@@ -1,0 +1,100 @@
+#!/bin/sh
+# movconf fuzz keeps distinct bugs distinct and every finding reproducible
+# (issue 21), against the planted faults of tests/plugin_planted.c:
+# - two BatchToSpace bugs of different cause (a rank-3 crop off by one at
+#   any size, a thread split that leaves rows unwritten above 2^16
+#   elements) give two findings, each failing with its own bug alone and
+#   passing with the other alone;
+# - with two jobs, the summary and each finding file describe the same
+#   shrunk case (its steps, the run's own detail of the file);
+# - a failure that a fresh process does not reproduce is flaky, not a
+#   finding (exit 0);
+# - a failure that needs a small output cap records the cap in its file,
+#   and reproduces with it.
+# usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR
+set -u
+. "$(dirname "$0")/expect.sh"
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 2
+
+# fuzz NAME FAULT ARGS...: a campaign with findings in NAME/, summary NAME.json.
+fuzz() {
+  name=$1 fault=$2
+  shift 2
+  MOVCONF_PLANTED=$fault "$movconf" fuzz --impl "plugin:$plugin" --seed 1 --out "$name" \
+    --json "$name.json" "$@" >"$name.out" 2>"$name.err"
+  status=$?
+}
+# verdict FAULT FILE: the verdict line of movconf run on FILE with FAULT planted.
+run_with() {
+  MOVCONF_PLANTED=$1 "$movconf" run --quiet --impl "plugin:$plugin" "$2" >/dev/null 2>&1
+}
+
+# 1. Two bugs, two findings; each is its own bug's.
+fuzz two b2s-crop-and-split --op b2s --runs 600 --shrink-time 60
+expect "two: exit status 1, not $status" test "$status" -eq 1
+set -- two/*.json
+expect "two bugs give two findings: $*" test $# -eq 2
+crop=0 split=0
+for f in "$@"; do
+  if run_with b2s-crop-off-by-one "$f" && ! run_with b2s-thread-split "$f"; then
+    split=$((split + 1))
+  elif ! run_with b2s-crop-off-by-one "$f" && run_with b2s-thread-split "$f"; then
+    crop=$((crop + 1))
+  fi
+done
+expect "one finding fails with the crop bug alone and passes with the split alone" test $crop -eq 1
+expect "one finding fails with the split bug alone and passes with the crop alone" test $split -eq 1
+
+# 2. Two jobs: the summary and the files agree.
+fuzz jobs d2s-swap --op d2s --time 15 --jobs 2
+expect "jobs: exit status 1, not $status" test "$status" -eq 1
+expect "jobs: each finding's steps and detail are its file's" python3 -c '
+import json, os, subprocess, sys
+movconf, plugin = sys.argv[2], sys.argv[3]
+s = json.load(open(sys.argv[1]))
+assert s["findings"], s
+for f in s["findings"]:
+    case = json.load(open(f["file"]))["cases"][0]
+    assert "shrunk in %d steps" % f["shrink_steps"] in case["origin"], (f, case["origin"])
+    run = subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, f["file"]],
+                         capture_output=True, text=True, env=dict(os.environ, MOVCONF_PLANTED="d2s-swap"))
+    assert f["detail"] in run.stdout, (f["detail"], run.stdout)
+' jobs.json "$movconf" "$plugin"
+expect "jobs: no worker file left" sh -c '! ls -A jobs | grep -q "^\."'
+
+# 3. A failure only from a process's second call: flaky, not a finding.
+fuzz flaky d2s-swap-after-first-call --op d2s --runs 300
+expect "flaky: exit status 0, not $status" test "$status" -eq 0
+has flaky.out "^0 distinct findings"
+has flaky.out "flaky: not reproduced alone"
+expect "flaky: listed as flaky in --json" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert not s["findings"] and s["flaky"], s' flaky.json
+
+# 4. A failure under a small output cap: the file records the cap.
+fuzz cap cap-wrong-error --op d2s --runs 1000
+expect "cap: exit status 1, not $status" test "$status" -eq 1
+expect "cap: a finding under a small cap records it and fails the same way only with it" python3 -c '
+import json, os, re, subprocess, sys
+movconf, plugin = sys.argv[2], sys.argv[3]
+s = json.load(open(sys.argv[1]))
+assert all(f["rerun"] == "reproduced alone" for f in s["findings"]), s
+capped = [f for f in s["findings"] if f["max_output_bytes"] != 1 << 30]
+assert capped, s
+for f in capped:
+    origin = json.load(open(f["file"]))["cases"][0]["origin"]
+    cap = re.search(r"--max-output-bytes (\d+)", origin)
+    assert cap and int(cap.group(1)) == f["max_output_bytes"], (origin, f)
+    run = lambda *extra: subprocess.run([movconf, "run", "--impl", "plugin:" + plugin,
+                                         *extra, f["file"]], capture_output=True, text=True,
+                                        env=dict(os.environ, MOVCONF_PLANTED="cap-wrong-error"))
+    capped_run = run("--max-output-bytes", cap.group(1))
+    assert capped_run.returncode == 1 and re.search(r"^wrong-error: ", capped_run.stdout, re.M), capped_run.stdout
+    assert not re.search(r"^wrong-error: ", run().stdout, re.M), f  # the cap is what makes it this failure
+' cap.json "$movconf" "$plugin"
+expect_report
