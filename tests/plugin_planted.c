@@ -138,125 +138,124 @@ static void restore_unwritten(const movconf_plugin_output *o, int64_t from, cons
                               int64_t base) {
   for (int64_t i = from; copy && i < element_count(o); i++)
     mc_copy_element(o->data, i, copy, i - base, (mc_type)o->type);
+}
 
-  /* Element index of side input t, nonzero. */
-  static int side_value_nonzero(const movconf_plugin_tensor *t, int64_t index) {
-    return index < t->shape[0] && mc_load_bits(t->data, (mc_type)t->type, index) != 0;
-  }
+/* Element index of side input t, nonzero. */
+static int side_value_nonzero(const movconf_plugin_tensor *t, int64_t index) {
+  return index < t->shape[0] && mc_load_bits(t->data, (mc_type)t->type, index) != 0;
+}
 
-  static void crop_off_by_one(const movconf_plugin_request *request,
-                              const movconf_plugin_output *o) {
-    const movconf_plugin_tensor *crops_begin = &request->inputs[2];
-    if (request->inputs[0].rank != 3 || o->rank != 3 || !side_value_nonzero(crops_begin, 2))
-      return;
-    int64_t width = o->shape[2], rows = element_count(o) / (width ? width : 1);
-    for (int64_t r = 0; r < rows; r++)
-      for (int64_t j = 0; j + 1 < width; j++)
-        mc_copy_element(o->data, r * width + j, o->data, r * width + j + 1, (mc_type)o->type);
-  }
+static void crop_off_by_one(const movconf_plugin_request *request, const movconf_plugin_output *o) {
+  const movconf_plugin_tensor *crops_begin = &request->inputs[2];
+  if (request->inputs[0].rank != 3 || o->rank != 3 || !side_value_nonzero(crops_begin, 2))
+    return;
+  int64_t width = o->shape[2], rows = element_count(o) / (width ? width : 1);
+  for (int64_t r = 0; r < rows; r++)
+    for (int64_t j = 0; j + 1 < width; j++)
+      mc_copy_element(o->data, r * width + j, o->data, r * width + j + 1, (mc_type)o->type);
+}
 
-  static void split_leaves_rows(const movconf_plugin_output *o) {
-    int64_t n = element_count(o);
-    if (n < 65536 || o->rank < 1 || o->shape[o->rank - 1] == 0)
-      return;
-    int64_t width = o->shape[o->rank - 1], rows = n / width;
-    int64_t written = rows / 4 * 4;
-    int64_t bits = mc_type_bits((mc_type)o->type);
-    int64_t from = (written * width * bits) / 8; /* whole bytes: every type here is >= 8 bits */
-    memset((uint8_t *)o->data + from, 0xA5, (size_t)((n * bits + 7) / 8 - from));
-  }
+static void split_leaves_rows(const movconf_plugin_output *o) {
+  int64_t n = element_count(o);
+  if (n < 65536 || o->rank < 1 || o->shape[o->rank - 1] == 0)
+    return;
+  int64_t width = o->shape[o->rank - 1], rows = n / width;
+  int64_t written = rows / 4 * 4;
+  int64_t bits = mc_type_bits((mc_type)o->type);
+  int64_t from = (written * width * bits) / 8; /* whole bytes: every type here is >= 8 bits */
+  memset((uint8_t *)o->data + from, 0xA5, (size_t)((n * bits + 7) / 8 - from));
+}
 
-  /* Reads the byte just past a heap copy of the data input. */
-  static void read_past_copy(const movconf_plugin_request *request) {
-    size_t n = (size_t)request->inputs[0].nbytes;
-    uint8_t *copy = malloc(n ? n : 1);
-    if (!copy)
-      return;
-    memcpy(copy, request->inputs[0].data, n);
-    volatile uint8_t past = copy[n ? n : 1]; /* the planted one-byte over-read */
-    (void)past;
-    free(copy);
-  }
+/* Reads the byte just past a heap copy of the data input. */
+static void read_past_copy(const movconf_plugin_request *request) {
+  size_t n = (size_t)request->inputs[0].nbytes;
+  uint8_t *copy = malloc(n ? n : 1);
+  if (!copy)
+    return;
+  memcpy(copy, request->inputs[0].data, n);
+  volatile uint8_t past = copy[n ? n : 1]; /* the planted one-byte over-read */
+  (void)past;
+  free(copy);
+}
 
-  /* Undefined behaviour that leaves the output alone. */
-  static void undefined_behaviour(const char *fault, const movconf_plugin_request *request) {
-    volatile int big = INT_MAX, zero = 0, sink = 0;
-    const void *volatile none = NULL;
-    volatile size_t no_bytes = 0;
-    if (strcmp(fault, "signed-overflow") == 0)
-      sink = big + request->inputs[0].rank;
-    else if (strcmp(fault, "divide-by-zero") == 0)
-      sink = request->inputs[0].rank / zero; /* then SIGFPE, unless UBSan's report ends it */
-    else if (strcmp(fault, "memcpy-null") == 0)
-      memcpy((void *)&sink, none, no_bytes);
-    (void)sink;
-  }
+/* Undefined behaviour that leaves the output alone. */
+static void undefined_behaviour(const char *fault, const movconf_plugin_request *request) {
+  volatile int big = INT_MAX, zero = 0, sink = 0;
+  const void *volatile none = NULL;
+  volatile size_t no_bytes = 0;
+  if (strcmp(fault, "signed-overflow") == 0)
+    sink = big + request->inputs[0].rank;
+  else if (strcmp(fault, "divide-by-zero") == 0)
+    sink = request->inputs[0].rank / zero; /* then SIGFPE, unless UBSan's report ends it */
+  else if (strcmp(fault, "memcpy-null") == 0)
+    memcpy((void *)&sink, none, no_bytes);
+  (void)sink;
+}
 
 #ifdef PLANTED_CXX
-  void planted_throw_and_catch(void);
+void planted_throw_and_catch(void);
 #endif
 
-  /* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
-  static int output_shape(const movconf_plugin_request *request, movconf_plugin_output *output,
-                          movconf_plugin_message *message) {
-    int status = inner->output_shape(request, output, message);
-    const char *fault = getenv("MOVCONF_PLANTED");
-    if (status == MOVCONF_PLUGIN_REJECTED && fault && strcmp(fault, "cap-wrong-error") == 0 &&
-        strcmp(message->error, "output_too_large") == 0)
-      snprintf(message->error, sizeof message->error, "batch_not_divisible");
-    return status;
-  }
+/* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
+static int output_shape(const movconf_plugin_request *request, movconf_plugin_output *output,
+                        movconf_plugin_message *message) {
+  int status = inner->output_shape(request, output, message);
+  const char *fault = getenv("MOVCONF_PLANTED");
+  if (status == MOVCONF_PLUGIN_REJECTED && fault && strcmp(fault, "cap-wrong-error") == 0 &&
+      strcmp(message->error, "output_too_large") == 0)
+    snprintf(message->error, sizeof message->error, "batch_not_divisible");
+  return status;
+}
 
-  static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
-                 movconf_plugin_message *message) {
-    const char *fault = getenv("MOVCONF_PLANTED");
-    if (fault && strcmp(fault, "overread") == 0)
-      read_past_copy(request);
-    if (fault)
-      undefined_behaviour(fault, request);
+static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
+               movconf_plugin_message *message) {
+  const char *fault = getenv("MOVCONF_PLANTED");
+  if (fault && strcmp(fault, "overread") == 0)
+    read_past_copy(request);
+  if (fault)
+    undefined_behaviour(fault, request);
 #ifdef PLANTED_CXX
-    planted_throw_and_catch();
+  planted_throw_and_catch();
 #endif
-    int64_t unwritten = fault ? first_unwritten(fault, output) : 0, base = 0;
-    uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
-    int status = inner->run(request, output, message);
-    restore_unwritten(output, unwritten, before, base);
-    free(before);
-    if (status != MOVCONF_PLUGIN_OK || !fault)
-      return status;
-    if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
-      shift_last_quarter(output);
-    if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
-      swap_first_two(output);
-    static int calls;
-    if (strcmp(fault, "d2s-swap-after-first-call") == 0 && ++calls > 1 &&
-        request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
-      swap_first_two(output);
-    if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
-      repeat_vector_tail(request, output);
-    bool both = strcmp(fault, "b2s-crop-and-split") == 0;
-    if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE &&
-        (both || !strcmp(fault, "b2s-crop-off-by-one")))
-      crop_off_by_one(request, output);
-    if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE &&
-        (both || !strcmp(fault, "b2s-thread-split")))
-      split_leaves_rows(output);
+  int64_t unwritten = fault ? first_unwritten(fault, output) : 0, base = 0;
+  uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
+  int status = inner->run(request, output, message);
+  restore_unwritten(output, unwritten, before, base);
+  free(before);
+  if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;
-  }
+  if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
+    shift_last_quarter(output);
+  if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+    swap_first_two(output);
+  static int calls;
+  if (strcmp(fault, "d2s-swap-after-first-call") == 0 && ++calls > 1 &&
+      request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+    swap_first_two(output);
+  if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
+    repeat_vector_tail(request, output);
+  bool both = strcmp(fault, "b2s-crop-and-split") == 0;
+  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE &&
+      (both || !strcmp(fault, "b2s-crop-off-by-one")))
+    crop_off_by_one(request, output);
+  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE && (both || !strcmp(fault, "b2s-thread-split")))
+    split_leaves_rows(output);
+  return status;
+}
 
-  const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
-    void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
-    void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
-    if (!sym)
-      return NULL;
-    movconf_plugin_entry_fn entry;
-    memcpy(&entry, &sym, sizeof entry);
-    inner = entry(abi_version);
-    if (!inner)
-      return NULL;
-    table = *inner;
-    table.name = "movconf-optimized-with-a-planted-fault";
-    table.run = run;
-    table.output_shape = output_shape;
-    return &table;
-  }
+const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
+  void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
+  void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
+  if (!sym)
+    return NULL;
+  movconf_plugin_entry_fn entry;
+  memcpy(&entry, &sym, sizeof entry);
+  inner = entry(abi_version);
+  if (!inner)
+    return NULL;
+  table = *inner;
+  table.name = "movconf-optimized-with-a-planted-fault";
+  table.run = run;
+  table.output_shape = output_shape;
+  return &table;
+}
