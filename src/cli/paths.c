@@ -31,6 +31,13 @@ static void program_dir(char *out, size_t n) {
   *(slash ? slash : out) = '\0';
 }
 
+/* dir/name into out; false when it does not fit (a truncated path names
+   another file). */
+static bool join_path(char *out, size_t n, const char *dir, const char *name) {
+  int len = snprintf(out, n, "%s/%s", dir, name);
+  return len >= 0 && (size_t)len < n;
+}
+
 const mc_data_location *mc_data_root(void) {
   static mc_data_location root;
   if (root.how)
@@ -43,10 +50,10 @@ const mc_data_location *mc_data_root(void) {
   }
   char bin[4096], candidate[sizeof root.dir];
   program_dir(bin, sizeof bin);
-  snprintf(candidate, sizeof candidate, "%s/%s", bin, BUILD_TREE_LINK);
-  bool built = is_directory(candidate);
+  bool built =
+      join_path(candidate, sizeof candidate, bin, BUILD_TREE_LINK) && is_directory(candidate);
   if (!built) /* installed: share/movconf beside bin/ (or missing, said later) */
-    snprintf(candidate, sizeof candidate, "%s/%s", bin, MOVCONF_DATA_FROM_BIN);
+    join_path(candidate, sizeof candidate, bin, MOVCONF_DATA_FROM_BIN);
   if (!realpath(candidate, root.dir))
     snprintf(root.dir, sizeof root.dir, "%s", candidate);
   root.how = built ? "the source tree, through the build tree's " BUILD_TREE_LINK " link"
