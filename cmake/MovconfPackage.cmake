@@ -1,7 +1,7 @@
 # The Debian package: cpack -G DEB (from the build folder) writes
 # movconf_<version>_<arch>.deb of what cmake --install installs, under /usr.
 # Its dependencies come from dpkg-shlibdeps (Debian's dpkg-dev): libc6 and
-# libcjson1 for bin/movconf.
+# libcjson1 and libssl3 (libcrypto) for bin/movconf.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME movconf)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

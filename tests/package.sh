@@ -22,6 +22,7 @@ expect "package version $version (movconf --version)" test "$(dpkg-deb -f "$deb"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
 expect "depends on libcjson1" sh -c 'echo "$1" | grep -qE "(^|, )libcjson1( |,|$)"' - "$depends"
+expect "depends on libssl3" sh -c 'echo "$1" | grep -qE "(^|, )libssl3( |,|$)"' - "$depends"
 expect "depends on libc6" sh -c 'echo "$1" | grep -qE "(^|, )libc6( |,|$)"' - "$depends"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/files.txt"
