@@ -114,7 +114,7 @@ static bool shards_fit(const shard_report *s, int n) {
 
 static char *copy_of(const cJSON *obj, const char *key) {
   const char *text = string_of(obj, key);
-  return text ? mc_strdupf("%s", text) : NULL;
+  return text ? mc_unsafe_text(text) : NULL; /* the writer makes it safe again */
 }
 
 static mc_expect_state expect_state_from_name(const char *name) {
@@ -195,7 +195,7 @@ static void add_load_errors(mc_run_report *r, const shard_report *s) {
       continue;
     r->load_errors =
         mc_realloc_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
-    r->load_errors[r->n_load_errors++] = mc_strdupf("%s", item->valuestring);
+    r->load_errors[r->n_load_errors++] = mc_unsafe_text(item->valuestring);
   }
 }
 
@@ -217,9 +217,11 @@ static void add_stop(mc_run_report *r, const shard_report *s) {
       string_of(cJSON_GetObjectItemCaseSensitive(s->root, "summary"), "stopped_early");
   if (!why)
     return;
+  char *text = mc_unsafe_text(why);
   char *joined = r->stopped_early
-                     ? mc_strdupf("%s\nshard %d/%d: %s", r->stopped_early, s->index, s->count, why)
-                     : mc_strdupf("shard %d/%d: %s", s->index, s->count, why);
+                     ? mc_strdupf("%s\nshard %d/%d: %s", r->stopped_early, s->index, s->count, text)
+                     : mc_strdupf("shard %d/%d: %s", s->index, s->count, text);
+  free(text);
   free(r->stopped_early);
   r->stopped_early = joined;
 }
@@ -229,22 +231,35 @@ static int compare_position(const void *pa, const void *pb) {
   return (a->position > b->position) - (a->position < b->position);
 }
 
+static int compare_id(const void *pa, const void *pb) {
+  return strcmp(((const mc_case_result *)pa)->id, ((const mc_case_result *)pb)->id);
+}
+
+/* The case that two shards ran (by id or by position), or NULL. */
+static const mc_case_result *repeated(mc_run_report *r, int (*order)(const void *, const void *)) {
+  qsort(r->results, (size_t)r->count, sizeof *r->results, order);
+  for (int i = 1; i < r->count; i++)
+    if (order(&r->results[i], &r->results[i - 1]) == 0)
+      return &r->results[i];
+  return NULL;
+}
+
 /* The cases in the whole run's order; false when two shards ran one case. */
 static bool order_cases(mc_run_report *r) {
-  qsort(r->results, (size_t)r->count, sizeof *r->results, compare_position);
-  for (int i = 1; i < r->count; i++)
-    if (r->results[i].position == r->results[i - 1].position ||
-        strcmp(r->results[i].id, r->results[i - 1].id) == 0) {
-      fprintf(stderr, "movconf report merge: case '%s' is in more than one shard\n",
-              r->results[i].id);
-      return false;
-    }
-  return true;
+  const mc_case_result *twice = repeated(r, compare_id);
+  if (!twice)
+    twice = repeated(r, compare_position);
+  if (twice) {
+    char *safe = mc_safe_text(twice->id);
+    fprintf(stderr, "movconf report merge: case '%s' is in more than one shard\n", safe);
+    free(safe);
+  }
+  return !twice;
 }
 
 static bool merge(const shard_report *s, int n, mc_run_report *r) {
   const cJSON *first = cJSON_GetObjectItemCaseSensitive(s[0].root, "shard");
-  *r = (mc_run_report){.impl = s[0].impl,
+  *r = (mc_run_report){.impl = mc_unsafe_text(s[0].impl), /* freed by mc_cmd_report_merge */
                        .with_expectations = cJSON_IsTrue(
                            cJSON_GetObjectItemCaseSensitive(first, "with_expectations")),
                        .slow_seconds = number_of(
@@ -306,8 +321,11 @@ static int write_merged(const merge_opts *o, const mc_run_report *r) {
   if (!mc_open_reports("report merge", o->json_path, o->junit_path, &out))
     return 2;
   mc_report_print_table(r, !o->quiet, out.table);
-  if (r->stopped_early)
-    fprintf(out.table, "\n%s\n", r->stopped_early);
+  if (r->stopped_early) {
+    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
+    fprintf(out.table, "\n%s\n", safe);
+    free(safe);
+  }
   bool written = mc_close_report("report merge", &out.json, o->json_path,
                                  !out.json.f || mc_report_write_json(r, out.json.f));
   written = mc_close_report("report merge", &out.junit, o->junit_path,
@@ -334,6 +352,7 @@ int mc_cmd_report_merge(int argc, char **argv) {
   mc_run_report report = {0};
   ok = ok && merge(shards, n, &report);
   status = ok ? write_merged(&o, &report) : 2;
+  free((char *)report.impl);
   mc_run_report_free(&report);
   for (int i = 0; i < n; i++)
     cJSON_Delete(shards[i].root);

@@ -247,6 +247,9 @@ bool mc_write_text_file(const char *path, const char *text);
    C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
    of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
 char *mc_safe_text(const char *text);
+/* The text mc_safe_text made safe, back as it was (a report read again,
+   e.g. by report merge, is written as the run wrote it). Heap. */
+char *mc_unsafe_text(const char *safe);
 /* From here on, every byte written through stdout and stderr follows the
    rule of mc_safe_text, except that newlines, tabs, carriage returns and
    backslashes stay (movconf's own layout): no text that came from outside
