@@ -4,7 +4,7 @@
 # (bash-completion loads it on first use); or: source tools/movconf-completion.bash
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
-_movconf_commands="run show check-cases bench clauses gen fuzz help"
+_movconf_commands="run show check-cases bench clauses gen fuzz report help"
 _movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 b2s s2b s2d d2s eip"
 _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16 bf16 f32 f64"
 
@@ -13,14 +13,16 @@ _movconf_options() {
   run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
-             --junit --quiet --slow --summary-by --help" ;;
-  show) echo "--impl --threads --timeout --memory-limit --full --help" ;;
+             --junit --quiet --slow --summary-by --shard --help" ;;
+  show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case
+              --sanitize --tier --full --help" ;;
   check-cases) echo "--help" ;;
   bench) echo "--threads --quick --filter --json --list --impl --help" ;;
   clauses) echo "--op --json --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
-  fuzz) echo "--impl --threads --timeout --memory-limit --sanitize --op --type --time --runs --seed
+  fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case --sanitize --op --type --time --runs --seed
               --jobs --shrink-time --no-large --out --json --help" ;;
+  report) echo "--json --junit --quiet --help" ;; # report merge's
   esac
 }
 
@@ -44,7 +46,7 @@ _movconf() {
   --type) values=$_movconf_types ;;
   --impl) values="optimized oracle plugin: exec:" ;;
   --tier) values="default large all" ;;
-  --summary-by) values="rank type mode file" ;;
+  --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
   --expect-granularity) values="case group" ;;
   --json | --junit | --expect | --write-expect)
@@ -59,13 +61,17 @@ _movconf() {
     ;;
   --threads | --timeout | --memory-limit | --max-output-bytes | --case | --max-failures | \
     --max-timeouts | --time-limit | --slow | --filter | --time | --runs | --seed | --jobs | \
-    --shrink-time)
+    --shrink-time | --shard)
     return
     ;;
   esac
   if [ -n "$values" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
     case "${COMPREPLY[0]}" in *:) compopt -o nospace 2>/dev/null ;; esac
+    return
+  fi
+  if [ "$cmd" = report ] && [ "$COMP_CWORD" -eq 2 ]; then
+    mapfile -t COMPREPLY < <(compgen -W "merge html --help" -- "$cur")
     return
   fi
   if [ "$cmd" = help ]; then
