@@ -165,6 +165,10 @@ void mc_discard_report(mc_output *out);
 /* Finishes a report (standard output is only flushed); false, with a
    message, when the report could not be written whole. */
 bool mc_close_report(const char *command, mc_output *out, const char *path, bool written);
+/* Writes r to the reports opened (JSON, JUnit) and finishes them; false
+   when one could not be written whole. */
+bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
+                      const char *json_path, const char *junit_path);
 /* Exit status of a finished run: 0 only when nothing is a problem, at
    least one case actually ran and the run was not stopped early. */
 int mc_run_status(const char *command, const mc_run_report *r);

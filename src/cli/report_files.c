@@ -57,6 +57,15 @@ bool mc_open_reports(const char *command, const char *json_path, const char *jun
   return true;
 }
 
+bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
+                      const char *json_path, const char *junit_path) {
+  bool written = mc_close_report(command, &out->json, json_path,
+                                 !out->json.f || mc_report_write_json(r, out->json.f));
+  return mc_close_report(command, &out->junit, junit_path,
+                         !out->junit.f || mc_report_write_junit(r, out->junit.f)) &&
+         written;
+}
+
 int mc_run_status(const char *command, const mc_run_report *r) {
   int ran = 0;
   for (int i = 0; i < r->count; i++)

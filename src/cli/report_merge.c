@@ -326,11 +326,7 @@ static int write_merged(const merge_opts *o, const mc_run_report *r) {
     fprintf(out.table, "\n%s\n", safe);
     free(safe);
   }
-  bool written = mc_close_report("report merge", &out.json, o->json_path,
-                                 !out.json.f || mc_report_write_json(r, out.json.f));
-  written = mc_close_report("report merge", &out.junit, o->junit_path,
-                            !out.junit.f || mc_report_write_junit(r, out.junit.f)) &&
-            written;
+  bool written = mc_write_reports("report merge", &out, r, o->json_path, o->junit_path);
   int status = mc_run_status("report merge", r);
   return written ? status : 1;
 }

@@ -362,11 +362,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
               "--expect %s\n",
               entries, entries == 1 ? "" : "s", o->write_expect_path, o->write_expect_path);
   }
-  bool written = mc_close_report("run", &out.json, o->json_path,
-                                 !out.json.f || mc_report_write_json(&report, out.json.f));
-  written = mc_close_report("run", &out.junit, o->junit_path,
-                            !out.junit.f || mc_report_write_junit(&report, out.junit.f)) &&
-            written;
+  bool written = mc_write_reports("run", &out, &report, o->json_path, o->junit_path);
   int status = mc_run_status("run", &report);
   mc_runner_free(&runner);
   mc_run_report_free(&report);
