@@ -104,6 +104,11 @@ d["cases"][0]["id"] = json.load(open("kernels-1.json"))["cases"][0]["id"]; d["sh
 json.dump(d, open("overlap-2.json", "w"))'
 refused overlap "is in more than one shard" \
   "$movconf" report merge kernels-1.json overlap-2.json kernels-3.json kernels-4.json
+# A shard's report with a case taken out (cut short, or edited).
+"$python" -c 'import json; d = json.load(open("kernels-3.json")); del d["cases"][5]
+json.dump(d, open("short-3.json", "w"))'
+refused short "the shards have [0-9]* cases of the [0-9]* selected" \
+  "$movconf" report merge kernels-1.json kernels-2.json short-3.json kernels-4.json
 refused output-is-input "same file" \
   "$movconf" report merge kernels-1.json kernels-2.json kernels-3.json kernels-4.json \
   --json kernels-1.json

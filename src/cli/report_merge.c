@@ -272,7 +272,17 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
     add_process_faults(r, &s[i]);
     add_stop(r, &s[i]);
   }
-  return order_cases(r);
+  if (!order_cases(r))
+    return false;
+  int selected = (int)number_of(first, "selected_cases");
+  if (r->count != selected && !r->stopped_early && r->n_load_errors == 0) {
+    fprintf(stderr,
+            "movconf report merge: the shards have %d cases of the %d selected, and none "
+            "stopped early: a report is not whole\n",
+            r->count, selected);
+    return false;
+  }
+  return true;
 }
 
 typedef struct merge_options_t {
