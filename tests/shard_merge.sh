@@ -98,6 +98,11 @@ refused other-selection "not shards of the same run" \
   "$movconf" report merge s2d-1.json kernels-2.json kernels-3.json kernels-4.json
 refused not-a-shard "kernels-whole.json is not the JSON report of a shard" \
   "$movconf" report merge kernels-whole.json
+echo '{"shard":' >broken.json
+refused broken "broken.json: not a JSON report (does not parse)" \
+  "$movconf" report merge kernels-1.json broken.json
+refused no-reports "give the JSON reports of the shards" "$movconf" report merge
+refused unknown-subcommand "unknown subcommand 'bogus'" "$movconf" report bogus
 # A report whose positions collide (a hand-edited or corrupted shard).
 "$python" -c 'import json; d = json.load(open("kernels-2.json")); d["shard"]["index"] = 1
 d["cases"][0]["id"] = json.load(open("kernels-1.json"))["cases"][0]["id"]; d["shard"]["index"] = 2
