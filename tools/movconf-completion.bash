@@ -4,7 +4,7 @@
 # (bash-completion loads it on first use); or: source tools/movconf-completion.bash
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
-_movconf_commands="run show check-cases bench clauses gen fuzz help"
+_movconf_commands="run show check-cases bench clauses gen fuzz report help"
 _movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 b2s s2b s2d d2s eip"
 _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16 bf16 f32 f64"
 
@@ -13,7 +13,7 @@ _movconf_options() {
   run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
-             --junit --quiet --slow --summary-by --help" ;;
+             --junit --quiet --slow --summary-by --shard --help" ;;
   show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --full --tier --help" ;;
   check-cases) echo "--help" ;;
@@ -23,6 +23,7 @@ _movconf_options() {
   fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --op --type --time --runs --seed
               --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
+  report) echo "--json --junit --quiet --help" ;; # report merge's
   esac
 }
 
@@ -61,13 +62,17 @@ _movconf() {
     ;;
   --threads | --timeout | --memory-limit | --max-output-bytes | --case | --max-failures | \
     --max-timeouts | --time-limit | --slow | --filter | --time | --runs | --seed | --jobs | \
-    --shrink-time)
+    --shrink-time | --shard)
     return
     ;;
   esac
   if [ -n "$values" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
     case "${COMPREPLY[0]}" in *:) compopt -o nospace 2>/dev/null ;; esac
+    return
+  fi
+  if [ "$cmd" = report ] && [ "$COMP_CWORD" -eq 2 ]; then
+    mapfile -t COMPREPLY < <(compgen -W "merge html --help" -- "$cur")
     return
   fi
   if [ "$cmd" = help ]; then

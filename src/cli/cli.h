@@ -18,6 +18,30 @@ int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
 int mc_cmd_show(int argc, char **argv);
+/* movconf report: merge (src/cli/report.c), html (src/cli/report_html.c). */
+int mc_cmd_report(int argc, char **argv);
+int mc_cmd_report_merge(int argc, char **argv);
+int mc_cmd_report_html(int argc, char **argv);
+
+/* run --shard K/N (src/cli/shard.c): the selected cases, each given to one
+   of N shards, heaviest first to the lightest shard so far (cost: the
+   elements a case moves in and out); deterministic and disjoint. */
+#define MC_MAX_SHARDS 1024
+typedef struct mc_shard_plan {
+  mc_shard_info info;
+  struct shard_entry *entries; /* sorted by id */
+  int n;
+} mc_shard_plan;
+/* "K/N" with 1 <= K <= N <= MC_MAX_SHARDS. */
+bool mc_parse_shard(const char *text, int *k, int *n);
+/* Loads the files and shares their cases selected by filter among n shards. */
+void mc_shard_plan_make(const mc_path_list *files, const mc_case_filter *filter, int k, int n,
+                        mc_shard_plan *p);
+/* An mc_case_filter keep function: the case is in the plan's shard. */
+bool mc_shard_keep(void *ctx, const mc_case *c);
+/* Each result's place in the whole selection (mc_case_result position). */
+void mc_shard_set_positions(const mc_shard_plan *p, mc_run_report *r);
+void mc_shard_plan_free(mc_shard_plan *p);
 
 /* Where movconf's own folders (conformance/, conformance-large/,
    generators/, spec/) are: $MOVCONF_DATA_DIR when set; else, installed,
@@ -124,6 +148,30 @@ int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_ou
 mc_named_file mc_plugin_input(const char *impl_spec);
 /* The case files as inputs, with room for more after them (heap). */
 mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
+
+/* The report files of run and report merge, opened before the work so that
+   a path that cannot be written is a usage error (exit 2) and not found out
+   at the end; each written whole to a temporary file that replaces it at
+   the end (mc_output). "-" is standard output; then the table goes to
+   standard error. (src/cli/report_files.c) */
+typedef struct mc_report_files {
+  mc_output json, junit;
+  FILE *table;
+} mc_report_files;
+bool mc_open_reports(const char *command, const char *json_path, const char *junit_path,
+                     mc_report_files *r);
+/* A report that will not be written: the file it would replace stays. */
+void mc_discard_report(mc_output *out);
+/* Finishes a report (standard output is only flushed); false, with a
+   message, when the report could not be written whole. */
+bool mc_close_report(const char *command, mc_output *out, const char *path, bool written);
+/* Writes r to the reports opened (JSON, JUnit) and finishes them; false
+   when one could not be written whole. */
+bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
+                      const char *json_path, const char *junit_path);
+/* Exit status of a finished run: 0 only when nothing is a problem, at
+   least one case actually ran and the run was not stopped early. */
+int mc_run_status(const char *command, const mc_run_report *r);
 
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */

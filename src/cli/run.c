@@ -95,6 +95,7 @@ typedef struct run_options {
   int max_failures, max_timeouts;        /* 0: no limit */
   double time_limit;                     /* 0: none */
   bool summary_by[MC_SUMMARY_KEY_COUNT]; /* the breakdowns asked for */
+  int shard_index, shard_count;          /* --shard K/N; 0/0: the whole selection */
   int n_paths;
   char **paths;
 } run_options;
@@ -124,7 +125,8 @@ enum {
   OPT_MAX_FAILURES,
   OPT_MAX_TIMEOUTS,
   OPT_TIME_LIMIT,
-  OPT_SUMMARY_BY
+  OPT_SUMMARY_BY,
+  OPT_SHARD
 };
 
 static const struct option run_long_options[] = {
@@ -146,6 +148,7 @@ static const struct option run_long_options[] = {
     {"max-timeouts", required_argument, NULL, OPT_MAX_TIMEOUTS},
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"summary-by", required_argument, NULL, OPT_SUMMARY_BY},
+    {"shard", required_argument, NULL, OPT_SHARD},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -162,6 +165,10 @@ static const char *apply_triage_option(run_options *o, int opt, const char *valu
     return mc_parse_seconds(value, MAX_TIME_LIMIT_SECONDS, &o->time_limit)
                ? NULL
                : "takes seconds from 0 (no limit) to 604800";
+  case OPT_SHARD:
+    return mc_parse_shard(value, &o->shard_index, &o->shard_count)
+               ? NULL
+               : "takes K/N, the K-th of N shards (1 <= K <= N <= 1024)";
   case OPT_SUMMARY_BY:
     if (!mc_summary_key_from_name(value, &key))
       return "takes rank, type, mode, file or size";
@@ -253,20 +260,6 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   return mc_check_threads_environment("run", o->impl.options.threads);
 }
 
-/* Exit status of a finished run: 0 only when nothing is a problem, at
-   least one case actually ran and the run was not stopped early. */
-static int run_status(const mc_run_report *r) {
-  int ran = 0;
-  for (int i = 0; i < r->count; i++)
-    ran += r->results[i].verdict != MC_VERDICT_UNSUPPORTED;
-  if (r->count == 0)
-    fputs("movconf run: no case was selected\n", stderr);
-  else if (ran == 0)
-    fputs("movconf run: the implementation supports none of the selected cases\n", stderr);
-  int problems = mc_report_problems(r) + mc_report_unattributed_faults(r);
-  return problems == 0 && r->n_load_errors == 0 && ran > 0 && !r->stopped_early ? 0 : 1;
-}
-
 static void warn_unused_expectations(const mc_expectations *e) {
   for (int i = 0; e && i < e->count; i++)
     if (e->items[i].matched == 0)
@@ -291,69 +284,6 @@ static void warn_unexplained_expectations(const char *path, const mc_expectation
             unexplained, e->count, path, cases, cases == 1 ? "" : "s");
 }
 
-/* The report files, opened before the run so that a path that cannot be
-   written is a usage error (exit 2) and not found out after the whole run;
-   each written whole to a temporary file that replaces it at the end
-   (mc_output). "-" is standard output; then the table goes to standard
-   error. */
-typedef struct report_files {
-  mc_output json, junit;
-  FILE *table;
-} report_files;
-
-static bool open_report(const char *option, const char *path, mc_output *out) {
-  if (!path)
-    return true;
-  if (strcmp(path, "-") == 0) {
-    *out = (mc_output){.f = stdout};
-    return true;
-  }
-  if (mc_output_open(out, path))
-    return true;
-  fprintf(stderr, "movconf run: --%s %s: cannot write: %s\n", option, path, strerror(errno));
-  return false;
-}
-
-/* A report that will not be written: the file it would replace stays. */
-static void discard_report(mc_output *out) {
-  if (out->f != stdout)
-    mc_output_discard(out);
-}
-
-/* Finishes a report (standard output is only flushed); false, with a
-   message, when the report could not be written whole. */
-static bool close_report(mc_output *out, const char *path, bool written) {
-  if (!out->f)
-    return true;
-  bool ok = written && !ferror(out->f);
-  if (out->f == stdout)
-    ok = fflush(stdout) == 0 && ok;
-  else if (ok)
-    ok = mc_output_commit(out);
-  else
-    mc_output_discard(out);
-  if (!ok)
-    fprintf(stderr, "movconf run: error writing %s\n", path);
-  return ok;
-}
-
-static bool open_reports(const run_options *o, report_files *r) {
-  *r = (report_files){.table = stdout};
-  if (o->json_path && o->junit_path && strcmp(o->json_path, "-") == 0 &&
-      strcmp(o->junit_path, "-") == 0) {
-    fputs("movconf run: --json - and --junit - cannot both use standard output\n", stderr);
-    return false;
-  }
-  if (!open_report("json", o->json_path, &r->json) ||
-      !open_report("junit", o->junit_path, &r->junit)) {
-    discard_report(&r->json);
-    return false;
-  }
-  if (r->json.f == stdout || r->junit.f == stdout)
-    r->table = stderr;
-  return true;
-}
-
 /* After the table: the breakdowns asked for, then why the run stopped. */
 static void print_after_table(const run_options *o, const mc_run_report *r, FILE *out) {
   for (int k = 0; k < MC_SUMMARY_KEY_COUNT; k++)
@@ -376,9 +306,10 @@ static void run_files(mc_runner *runner, mc_live *live, const mc_path_list *file
   mc_live_finish(live);
 }
 
-static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations) {
-  report_files out;
-  if (!open_reports(o, &out))
+static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations,
+                   const mc_shard_plan *shard) {
+  mc_report_files out;
+  if (!mc_open_reports("run", o->json_path, o->junit_path, &out))
     return 2;
   char err[1024];
   mc_impl *impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
@@ -386,20 +317,26 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
     char *safe = mc_safe_text(err); /* it may quote what the implementation said */
     fprintf(stderr, "movconf run: %s\n", safe);
     free(safe);
-    discard_report(&out.json);
-    discard_report(&out.junit);
+    mc_discard_report(&out.json);
+    mc_discard_report(&out.junit);
     return 2;
   }
   mc_run_report report = {.impl = impl->name,
                           .with_expectations = expectations != NULL,
                           .slow_seconds = o->slow_seconds,
-                          .timeout_seconds = o->impl.options.timeout_seconds};
+                          .timeout_seconds = o->impl.options.timeout_seconds,
+                          .shard = shard ? &shard->info : NULL};
   mc_live live = {.report = &report,
                   .progress = isatty(STDERR_FILENO) != 0,
                   .announce = !o->quiet,
                   .files = files->count};
+  mc_case_filter filter = o->filter;
+  if (shard) {
+    filter.keep = mc_shard_keep;
+    filter.keep_ctx = (void *)shard;
+  }
   mc_runner runner = {.impl = impl,
-                      .filter = o->filter,
+                      .filter = filter,
                       .expectations = expectations,
                       .report = &report,
                       .fail_fast = o->fail_fast,
@@ -411,6 +348,8 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                       .starting = mc_live_starting,
                       .observer_ctx = &live};
   run_files(&runner, &live, files);
+  if (shard)
+    mc_shard_set_positions(shard, &report);
   mc_report_print_table(&report, !o->quiet, out.table);
   print_after_table(o, &report, out.table);
   warn_unused_expectations(expectations);
@@ -423,12 +362,8 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
               "--expect %s\n",
               entries, entries == 1 ? "" : "s", o->write_expect_path, o->write_expect_path);
   }
-  bool written = close_report(&out.json, o->json_path,
-                              !out.json.f || mc_report_write_json(&report, out.json.f));
-  written = close_report(&out.junit, o->junit_path,
-                         !out.junit.f || mc_report_write_junit(&report, out.junit.f)) &&
-            written;
-  int status = run_status(&report);
+  bool written = mc_write_reports("run", &out, &report, o->json_path, o->junit_path);
+  int status = mc_run_status("run", &report);
   mc_runner_free(&runner);
   mc_run_report_free(&report);
   mc_impl_close(impl);
@@ -483,8 +418,13 @@ int mc_cmd_run(int argc, char **argv) {
       status = 2;
     }
   }
+  mc_shard_plan shard = {0};
+  if (status < 0 && o.shard_count > 0)
+    mc_shard_plan_make(&files, &o.filter, o.shard_index, o.shard_count, &shard);
   if (status < 0)
-    status = run_all(&o, &files, have_expectations ? &expectations : NULL);
+    status = run_all(&o, &files, have_expectations ? &expectations : NULL,
+                     o.shard_count > 0 ? &shard : NULL);
+  mc_shard_plan_free(&shard);
   mc_expectations_free(&expectations);
   mc_path_list_free(&files);
   return status;

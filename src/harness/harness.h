@@ -197,6 +197,7 @@ typedef struct mc_case_result {
   int64_t output_elements; /* of the expected output; -1 when the case expects an error */
   bool index_filled;       /* the data input is index-filled: provenance is shown */
   double seconds;          /* the implementation's time on the case, re-runs included */
+  int position;            /* in a shard's report: its place in the whole selection */
 } mc_case_result;
 
 /* True when the case makes the run fail: an unexpected failure or an
@@ -228,7 +229,17 @@ typedef struct mc_run_report {
      3 failures reached --max-failures 3; 41 selected cases did not run"
      (heap); NULL when it ran to the end. */
   char *stopped_early;
+  const struct mc_shard_info *shard; /* run --shard: which part; NULL for a whole run */
 } mc_run_report;
+
+/* A run of one shard of a selection (run --shard K/N): recorded in the
+   JSON report so that report merge can join the shards of one selection. */
+typedef struct mc_shard_info {
+  int index, count;   /* K and N, 1 <= K <= N */
+  char selection[17]; /* hex hash of the selected case ids, in order, and N */
+  int selected;       /* cases in the whole selection */
+  double cost;        /* this shard's expected cost (element counts) */
+} mc_shard_info;
 
 /* Writes text to path, whole or not at all (mc_output); prints why and
    returns false when it cannot. */
@@ -240,6 +251,9 @@ bool mc_write_text_file(const char *path, const char *text);
    C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
    of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
 char *mc_safe_text(const char *text);
+/* The text mc_safe_text made safe, back as it was (a report read again,
+   e.g. by report merge, is written as the run wrote it). Heap. */
+char *mc_unsafe_text(const char *safe);
 /* From here on, every byte written through stdout and stderr follows the
    rule of mc_safe_text, except that newlines, tabs, carriage returns and
    backslashes stay (movconf's own layout): no text that came from outside
@@ -348,6 +362,9 @@ typedef struct mc_case_filter {
   int op;                /* mc_op, or MC_OP_INVALID for all */
   int type;              /* mc_type of the data input, or MC_TYPE_INVALID for all */
   const char *case_glob; /* fnmatch pattern over case ids; NULL: all */
+  /* A further choice (run --shard), or NULL. */
+  bool (*keep)(void *ctx, const mc_case *c);
+  void *keep_ctx;
 } mc_case_filter;
 
 bool mc_case_selected(const mc_case *c, const mc_case_filter *f);

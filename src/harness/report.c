@@ -426,6 +426,8 @@ static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
   if (c->rejection != MC_REJECTION_NONE)
     cJSON_AddStringToObject(item, "rejection",
                             c->rejection == MC_REJECTION_NAMED ? "named" : "unnamed");
+  if (r->shard)
+    cJSON_AddNumberToObject(item, "position", c->position);
   return item;
 }
 
@@ -440,10 +442,24 @@ static cJSON *json_process_fault(const mc_process_fault *p) {
   return item;
 }
 
+/* Which shard of which selection (run --shard), for report merge. */
+static void add_shard(cJSON *root, const mc_run_report *r) {
+  cJSON *s = cJSON_AddObjectToObject(root, "shard");
+  cJSON_AddNumberToObject(s, "index", r->shard->index);
+  cJSON_AddNumberToObject(s, "count", r->shard->count);
+  cJSON_AddStringToObject(s, "selection", r->shard->selection);
+  cJSON_AddNumberToObject(s, "selected_cases", r->shard->selected);
+  cJSON_AddNumberToObject(s, "cost", r->shard->cost);
+  cJSON_AddBoolToObject(s, "with_expectations", r->with_expectations);
+  cJSON_AddNumberToObject(s, "timeout_seconds", r->timeout_seconds);
+}
+
 bool mc_report_write_json(const mc_run_report *r, FILE *out) {
   cJSON *root = cJSON_CreateObject();
   cJSON_AddStringToObject(root, "movconf_version", MOVCONF_VERSION);
   add_safe_string(root, "implementation", r->impl);
+  if (r->shard)
+    add_shard(root, r);
   tally per_op[MC_OP_COUNT], total;
   tally_all(r, per_op, &total);
   cJSON *summary = cJSON_AddObjectToObject(root, "summary");

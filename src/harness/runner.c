@@ -45,7 +45,9 @@ bool mc_case_selected(const mc_case *c, const mc_case_filter *f) {
     return false;
   if (f->type != MC_TYPE_INVALID && (c->n_inputs < 1 || (int)c->inputs[0].tensor.type != f->type))
     return false;
-  return !f->case_glob || fnmatch(f->case_glob, c->id, 0) == 0;
+  if (f->case_glob && fnmatch(f->case_glob, c->id, 0) != 0)
+    return false;
+  return !f->keep || f->keep(f->keep_ctx, c);
 }
 
 /* ---- calls, numbered as the implementation numbers them ---- */

@@ -200,3 +200,68 @@ void mc_plain_standard_streams(void) {
   if (plain_stderr)
     stderr = plain_stderr;
 }
+
+static int hex_value(const char *s, int digits) {
+  int v = 0;
+  for (int i = 0; i < digits; i++) {
+    char c = s[i];
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (d < 0)
+      return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/* The UTF-8 bytes of code point cp (below 0x10000) into out; their count. */
+static size_t utf8_encode(uint32_t cp, char *out) {
+  if (cp < 0x80) {
+    out[0] = (char)cp;
+    return 1;
+  }
+  if (cp < 0x800) {
+    out[0] = (char)(0xC0 | (cp >> 6));
+    out[1] = (char)(0x80 | (cp & 0x3F));
+    return 2;
+  }
+  out[0] = (char)(0xE0 | (cp >> 12));
+  out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+  out[2] = (char)(0x80 | (cp & 0x3F));
+  return 3;
+}
+
+/* The escape at s (after its backslash) into out; the characters it took. */
+static size_t unescape_one(const char *s, char *out, size_t *o) {
+  static const char plain[] = "\\\\n\nr\rt\t";
+  for (int i = 0; plain[i]; i += 2)
+    if (*s == plain[i]) {
+      out[(*o)++] = plain[i + 1];
+      return 1;
+    }
+  int v = *s == 'x' ? hex_value(s + 1, 2) : *s == 'u' ? hex_value(s + 1, 4) : -1;
+  if (v < 0) {
+    out[(*o)++] = '\\'; /* not an escape of mc_safe_text: kept */
+    return 0;
+  }
+  if (*s == 'x') {
+    if (v) /* a NUL cannot have been in the text */
+      out[(*o)++] = (char)v;
+    return 3;
+  }
+  *o += utf8_encode((uint32_t)v, out + *o);
+  return 5;
+}
+
+char *mc_unsafe_text(const char *safe) {
+  size_t n = strlen(safe);
+  char *out = mc_realloc_or_abort(NULL, n + 1);
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (safe[i] == '\\' && i + 1 < n)
+      i += unescape_one(safe + i + 1, out, &o);
+    else
+      out[o++] = safe[i];
+  }
+  out[o] = '\0';
+  return out;
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# run --shard K/N and report merge: four shards of the default tier, merged,
+# give the unsharded run's report (same cases in the same order, same
+# verdicts and summary, same exit status), with the built-in kernels and
+# with a plugin that fails DepthToSpace; the shards are balanced by cost;
+# bad --shard values, and missing, repeated and foreign shards are refused.
+# usage: shard_merge.sh MOVCONF PLUGIN_PLANTED WORK_DIR PYTHON
+set -u
+movconf=$1 planted=$2 work=$3 python=$4
+rm -rf "$work"
+mkdir -p "$work"
+. "$(dirname "$0")/expect.sh"
+cd "$work" || exit 1
+
+# same_report WHOLE MERGED: the cases (ids, verdicts, details, expectations,
+# everything but timings), their order and the summary are the same.
+same_report() {
+  "$python" - "$1" "$2" <<'PY'
+import json, sys
+whole, merged = (json.load(open(p)) for p in sys.argv[1:3])
+def strip(report):
+    for c in report["cases"]:
+        c.pop("seconds", None)
+        c.pop("slow", None)
+    for k in ("seconds", "slow"):
+        report["summary"].pop(k, None)
+    return report
+whole, merged = strip(whole), strip(merged)
+if "shard" in merged or any("position" in c for c in merged["cases"]):
+    sys.exit("the merged report still has shard fields")
+for key in ("cases", "summary", "invalid_files", "process_faults", "implementation"):
+    if whole[key] != merged[key]:
+        sys.exit("%s differ" % key)
+print("%d cases, summary %s" % (len(whole["cases"]), json.dumps(whole["summary"])))
+PY
+}
+
+# sharded NAME STATUS RUN-ARGS...: the unsharded run, four shards and their
+# merge; the merge exits as the whole run (STATUS) and reports the same.
+sharded() {
+  name=$1 status=$2; shift 2
+  "$movconf" run --quiet --json "$name-whole.json" "$@" >"$name-whole.out" 2>&1
+  expect "$name: the whole run exits $status" test $? -eq "$status"
+  for k in 1 2 3 4; do
+    "$movconf" run --quiet --shard $k/4 --json "$name-$k.json" "$@" >"$name-$k.out" 2>&1
+  done
+  "$movconf" report merge --quiet --json "$name-merged.json" --junit "$name-merged.xml" \
+    "$name-4.json" "$name-2.json" "$name-1.json" "$name-3.json" >"$name-merged.out" 2>&1
+  expect "$name: the merge exits $status" test $? -eq "$status"
+  expect "$name: the merged report is the whole run's" same_report "$name-whole.json" \
+    "$name-merged.json"
+  expect "$name: the merged table is the whole run's" \
+    sh -c 'grep -q "^total" "$1" && test "$(sed -n "1,/^total/p" "$1")" = "$(sed -n "1,/^total/p" "$2")"' table \
+    "$name-whole.out" "$name-merged.out"
+  expect "$name: the merged JUnit report parses" "$python" -c \
+    'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$name-merged.xml"
+}
+
+sharded kernels 0
+MOVCONF_PLANTED=d2s-swap sharded planted 1 --impl "plugin:$planted"
+
+# The shards are disjoint, cover the selection, and are balanced: each
+# shard's cost within 2x of the mean (cost: elements moved, by the shard's
+# own cases, not the figure the shard reports).
+expect "kernels: shards disjoint, complete and balanced" "$python" - kernels-*.json <<'PY'
+import json, sys
+whole = json.load(open("kernels-whole.json"))
+shards = [json.load(open("kernels-%d.json" % k)) for k in range(1, 5)]
+ids = [c["id"] for s in shards for c in s["cases"]]
+assert len(ids) == len(set(ids)), "a case is in two shards"
+assert sorted(ids) == sorted(c["id"] for c in whole["cases"]), "cases missing"
+assert len({s["shard"]["selection"] for s in shards}) == 1
+costs = [s["shard"]["cost"] for s in shards]
+mean = sum(costs) / len(costs)
+print("cases per shard", [len(s["cases"]) for s in shards], "costs", costs)
+assert all(mean / 2 <= c <= mean * 2 for c in costs), costs
+PY
+
+# refused NAME TEXT COMMAND...: exit 2 and TEXT on stderr.
+refused() {
+  name=$1 text=$2; shift 2
+  "$@" >"$name.out" 2>"$name.err"
+  expect "$name: exit 2 (got $?)" test $? -eq 2
+  has "$name.err" "$text"
+}
+refused shard-zero "takes K/N" "$movconf" run --shard 0/4
+refused shard-above "takes K/N" "$movconf" run --shard 5/4
+refused shard-text "takes K/N" "$movconf" run --shard 1/4x
+refused shard-many "takes K/N" "$movconf" run --shard 1/1025
+refused missing "shard 3/4 of selection .* is missing" \
+  "$movconf" report merge kernels-1.json kernels-2.json kernels-4.json
+refused twice "shard 2/4 is given twice: kernels-2.json and kernels-2.json" \
+  "$movconf" report merge kernels-1.json kernels-2.json kernels-2.json kernels-3.json kernels-4.json
+refused foreign "kernels-1.json (shard 1/4 of selection [0-9a-f]*, optimized) and planted-2.json .* are not shards of the same run" \
+  "$movconf" report merge kernels-1.json planted-2.json kernels-3.json kernels-4.json
+"$movconf" run --quiet --op s2d --shard 1/4 --json s2d-1.json >/dev/null 2>&1
+refused other-selection "not shards of the same run" \
+  "$movconf" report merge s2d-1.json kernels-2.json kernels-3.json kernels-4.json
+refused not-a-shard "kernels-whole.json is not the JSON report of a shard" \
+  "$movconf" report merge kernels-whole.json
+echo '{"shard":' >broken.json
+refused broken "broken.json: not a JSON report (does not parse)" \
+  "$movconf" report merge kernels-1.json broken.json
+refused no-reports "give the JSON reports of the shards" "$movconf" report merge
+refused unknown-subcommand "unknown subcommand 'bogus'" "$movconf" report bogus
+# A report whose positions collide (a hand-edited or corrupted shard).
+"$python" -c 'import json; d = json.load(open("kernels-2.json")); d["shard"]["index"] = 1
+d["cases"][0]["id"] = json.load(open("kernels-1.json"))["cases"][0]["id"]; d["shard"]["index"] = 2
+json.dump(d, open("overlap-2.json", "w"))'
+refused overlap "is in more than one shard" \
+  "$movconf" report merge kernels-1.json overlap-2.json kernels-3.json kernels-4.json
+# A shard's report with a case taken out (cut short, or edited).
+"$python" -c 'import json; d = json.load(open("kernels-3.json")); del d["cases"][5]
+json.dump(d, open("short-3.json", "w"))'
+refused short "the shards have [0-9]* cases of the [0-9]* selected" \
+  "$movconf" report merge kernels-1.json kernels-2.json short-3.json kernels-4.json
+refused output-is-input "same file" \
+  "$movconf" report merge kernels-1.json kernels-2.json kernels-3.json kernels-4.json \
+  --json kernels-1.json
+expect_report
