@@ -18,6 +18,9 @@ int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
 int mc_cmd_show(int argc, char **argv);
+/* movconf report SUBCOMMAND: html (and, with shards, merge). */
+int mc_cmd_report(int argc, char **argv);
+int mc_cmd_report_html(int argc, char **argv);
 
 /* Where movconf's own folders (conformance/, conformance-large/,
    generators/, spec/) are: $MOVCONF_DATA_DIR when set; else, installed,

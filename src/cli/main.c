@@ -25,6 +25,8 @@ static const char usage[] =
     "  gen                     expand generators/ into the generated conformance cases\n"
     "  fuzz                    differential fuzzing of an implementation against the oracle,\n"
     "                          failures shrunk to minimal case files\n"
+    "  report html REPORTS... -o FILE\n"
+    "                          run and bench JSON reports as one self-contained HTML page\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
@@ -80,6 +82,8 @@ int main(int argc, char **argv) {
     return mc_cmd_fuzz(argc, argv);
   if (strcmp(cmd, "show") == 0)
     return mc_cmd_show(argc, argv);
+  if (strcmp(cmd, "report") == 0)
+    return mc_cmd_report(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }
