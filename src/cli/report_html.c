@@ -189,6 +189,7 @@ static const char page_style[] =
     "details.case{background:#fff;border:1px solid #d8dce3;border-left:4px solid #c0392b;"
     "margin:4px 0;padding:4px 8px;border-radius:3px}details.case.xfail{border-left-color:#999}"
     "details.case summary{cursor:pointer;font-family:ui-monospace,monospace;font-size:13px}"
+    "summary .inputs{color:#5b6475;margin-left:12px;font-size:12px}"
     ".verdict{display:inline-block;padding:0 6px;border-radius:3px;background:#c0392b;color:#fff;"
     "font-family:system-ui,sans-serif;font-size:12px;margin-right:6px}"
     "dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}"
@@ -356,15 +357,18 @@ static void put_picture(mc_text *t, const cJSON *pic) {
                     "from)</span></p></div>");
 }
 
-static void put_case(mc_text *t, const cJSON *c) {
+/* open: the case is shown expanded (the first of each group). */
+static void put_case(mc_text *t, const cJSON *c, bool open) {
   const char *group = group_of(c);
   bool xfail = strcmp(group, "xfail") == 0;
-  mc_text_printf(t, "<details class=\"case%s\"><summary><span class=\"verdict\">",
-                 xfail ? " xfail" : "");
+  mc_text_printf(t, "<details class=\"case%s\"%s><summary><span class=\"verdict\">",
+                 xfail ? " xfail" : "", open ? " open" : "");
   put_escaped(t, string_of(c, "verdict"));
   mc_text_put(t, "</span>", 7);
   put_escaped(t, string_of(c, "id"));
-  mc_text_printf(t, "</summary><dl>");
+  mc_text_printf(t, "<span class=\"inputs\">");
+  put_escaped(t, string_of(c, "inputs"));
+  mc_text_printf(t, "</span></summary><dl>");
   put_field(t, "file", string_of(c, "file"));
   put_field(t, "type", string_of(c, "type"));
   put_field(t, "inputs", string_of(c, "inputs"));
@@ -428,8 +432,8 @@ static void put_failures(mc_text *t, const report *r, int impl) {
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
     put_escaped(t, string_of(list[i].c, "op"));
     mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
-    for (; i < k; i++)
-      put_case(t, list[i].c);
+    for (int first = i; i < k; i++)
+      put_case(t, list[i].c, i == first);
   }
   free(list);
 }
