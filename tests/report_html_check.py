@@ -54,7 +54,8 @@ class Page(html.parser.HTMLParser):
         if self.table and tag == "tr":
             self.table[1].append([])
         if self.table and tag == "td":
-            self.cell = [cls[0] if cls else "", ""]
+            # a value is cut to fit its cell; its title has it whole
+            self.cell = [cls[0] if cls else "", a.get("title", "").split(" from ")[0]]
         if tag == "div" and "bar" in cls:
             self.bars += 1
 
@@ -75,8 +76,6 @@ class Page(html.parser.HTMLParser):
         self.all_text.append(data)
         if self.text == "id" and self.cases:
             self.cases[-1]["id"] += data
-        if self.cell is not None:
-            self.cell[1] += data
 
 
 def fail(message):

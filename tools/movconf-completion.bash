@@ -4,7 +4,7 @@
 # (bash-completion loads it on first use); or: source tools/movconf-completion.bash
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
-_movconf_commands="run show check-cases bench clauses gen fuzz help"
+_movconf_commands="run show check-cases bench clauses gen fuzz report help"
 _movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 b2s s2b s2d d2s eip"
 _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16 bf16 f32 f64"
 
@@ -18,6 +18,7 @@ _movconf_options() {
   check-cases) echo "--help" ;;
   bench) echo "--threads --quick --filter --json --list --impl --help" ;;
   clauses) echo "--op --json --help" ;;
+  report) echo "--output --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
   fuzz) echo "--impl --threads --timeout --memory-limit --sanitize --op --type --time --runs --seed
               --jobs --shrink-time --no-large --out --json --help" ;;
@@ -47,7 +48,7 @@ _movconf() {
   --summary-by) values="rank type mode file" ;;
   --sanitize) values="address" ;;
   --expect-granularity) values="case group" ;;
-  --json | --junit | --expect | --write-expect)
+  --json | --junit | --expect | --write-expect | --output | -o)
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     compopt -o filenames 2>/dev/null
     return
@@ -66,6 +67,10 @@ _movconf() {
   if [ -n "$values" ]; then
     mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
     case "${COMPREPLY[0]}" in *:) compopt -o nospace 2>/dev/null ;; esac
+    return
+  fi
+  if [ "$cmd" = report ] && [ "$COMP_CWORD" -eq 2 ]; then
+    mapfile -t COMPREPLY < <(compgen -W "html --help" -- "$cur")
     return
   fi
   if [ "$cmd" = help ]; then

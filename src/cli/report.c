@@ -7,9 +7,11 @@
 static const char report_usage[] =
     "usage: movconf report html REPORT.json... -o FILE\n"
     "\n"
+    "subcommands:\n"
     "  html   render run and bench JSON reports as one self-contained HTML page\n"
+    "         -o, --output FILE  the page to write ('-': standard output)\n"
     "\n"
-    "'movconf report SUBCOMMAND --help' tells more.\n";
+    "  -h, --help   show this text; 'movconf report SUBCOMMAND --help' tells more\n";
 
 int mc_cmd_report(int argc, char **argv) {
   if (argc < 2) {

@@ -177,14 +177,15 @@ static tally op_tally(const report *r, int op) {
 /* ---- the page ---- */
 
 static const char page_style[] =
-    "body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9}"
+    "body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9;"
+    "overflow-wrap:anywhere}.sub{font-weight:400;font-size:11px;color:#5b6475}"
     "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:2px solid "
     "#d8dce3;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}"
     ".meta{color:#5b6475;margin:0 0 16px}"
     "table{border-collapse:collapse;background:#fff;box-shadow:0 1px 2px #0002}"
     "th,td{border:1px solid #d8dce3;padding:4px 8px;text-align:right}"
     "th{background:#eef0f4;text-align:center}td.op,th.op{text-align:left;font-weight:600}"
-    "td.cell{text-align:center;min-width:150px}.rate{font-size:18px;font-weight:700}"
+    "td.cell{text-align:center;min-width:190px}.rate{font-size:18px;font-weight:700}"
     ".counts{font-size:12px;color:#333}.zero{color:#aab}"
     "details.case{background:#fff;border:1px solid #d8dce3;border-left:4px solid #c0392b;"
     "margin:4px 0;padding:4px 8px;border-radius:3px}details.case.xfail{border-left-color:#999}"
@@ -199,18 +200,21 @@ static const char page_style[] =
     ".bar span{position:absolute;left:0;top:0;bottom:0;background:#2e86de;border-radius:3px}"
     ".bar i{position:absolute;top:-2px;bottom:-2px;width:2px;background:#1d2330}"
     "td.wl{text-align:left;font-family:ui-monospace,monospace}"
-    "table.pic td{width:28px;height:22px;padding:1px 3px;font:11px ui-monospace,monospace;"
-    "text-align:center}table.pic td.ok{background:#e3f4e6}table.pic td.wrong{background:#f6b7b0;"
+    "table.pic td{min-width:28px;height:20px;padding:1px 3px;font:11px ui-monospace,monospace;"
+    "text-align:center;white-space:nowrap;overflow-wrap:normal}table.pic "
+    "td.ok{background:#e3f4e6}table.pic td.wrong{background:#f6b7b0;"
     "font-weight:700}table.pic td.unwritten{background:#c9c9c9;color:#555}table.pic "
     "td.moved{background:#ffe08a}table.pic th{font-size:11px;padding:1px 4px}"
-    ".pics{display:flex;gap:24px;flex-wrap:wrap;margin:6px 0}.legend span{display:inline-block;"
+    ".pics{display:flex;gap:24px;flex-wrap:wrap;margin:6px 0;overflow-x:auto}.legend "
+    "span{display:inline-block;"
     "padding:0 6px;margin-right:6px;border:1px solid #ccc}"
     ".legend .ok{background:#e3f4e6}.legend .wrong{background:#f6b7b0}.legend "
     ".unwritten{background:#c9c9c9}.legend .moved{background:#ffe08a}";
 
-/* A background for a pass rate: red at 0, amber at half, green at 1. */
+/* A background for a pass rate: green only when every supported case
+   passed; below, amber to red (a conformance suite at 97% is failing). */
 static void put_rate_colour(mc_text *t, double rate) {
-  int hue = (int)lround(rate * rate * 120.0);
+  int hue = rate >= 1.0 ? 125 : (int)lround(pow(rate, 4) * 48.0);
   mc_text_printf(t, " style=\"background:hsl(%d,65%%,82%%)\"", hue);
 }
 
@@ -230,14 +234,29 @@ static void put_matrix_cell(mc_text *t, const report *r, int impl, int op) {
   put_rate_colour(t, rate);
   /* rounded down, so that 99.97% never shows as 100% */
   mc_text_printf(t,
-                 "><div class=\"rate\">%.1f%%</div><div class=\"counts\">%d passed, %d failed, "
-                 "%d unsupported</div></td>",
+                 "><div class=\"rate\">%.1f%%</div><div class=\"counts\">%d passed &middot; %d "
+                 "failed &middot; %d unsupported</div></td>",
                  floor(rate * 1000.0) / 10.0, n.passed, n.failed, n.unsupported);
+}
+
+/* The implementation's name, what follows its first " (" smaller, and
+   the report's file (two runs of one implementation stay apart). */
+static void put_impl_name(mc_text *t, const report *r) {
+  const char *name = string_of(r->root, "implementation");
+  const char *rest = strstr(name, " (");
+  char *head = mc_strdupf("%.*s", rest ? (int)(rest - name) : (int)strlen(name), name);
+  put_escaped(t, head);
+  free(head);
+  mc_text_printf(t, "<div class=\"sub\">");
+  put_escaped(t, rest ? rest + 1 : "");
+  mc_text_printf(t, "%s", rest ? " " : "");
+  put_escaped(t, r->path);
+  mc_text_printf(t, "</div>");
 }
 
 static void put_impl_heading(mc_text *t, const report *r, int i) {
   mc_text_printf(t, "<th data-impl=\"%d\">", i);
-  put_escaped(t, string_of(r->root, "implementation"));
+  put_impl_name(t, r);
   mc_text_put(t, "</th>", 5);
 }
 
@@ -306,6 +325,24 @@ static const char *group_of(const cJSON *c) {
   return string_of(c, "verdict");
 }
 
+/* A value cut to CELL_CHARS bytes (at a character's start) with an
+   ellipsis, so that 16 columns fit a page; the title has it whole. */
+#define CELL_CHARS 6
+static void put_cell_text(mc_text *t, const char *value) {
+  size_t n = value ? strlen(value) : 0;
+  if (n <= CELL_CHARS + 1) {
+    put_escaped(t, value);
+    return;
+  }
+  size_t cut = CELL_CHARS;
+  while (cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
+    cut--;
+  char *head = mc_strdupf("%.*s", (int)cut, value);
+  put_escaped(t, head);
+  free(head);
+  mc_text_put(t, "&hellip;", 8);
+}
+
 /* The picture of a wrong output (a "picture" member, spec/runner.md): the
    expected and the returned slice, each cell classed by what it is. */
 static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
@@ -328,14 +365,15 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
       const char *s = cJSON_GetStringValue(cJSON_GetArrayItem(srow, j));
       const char *f = cJSON_GetStringValue(cJSON_GetArrayItem(frow, j));
       const char *cls = !got || !s ? "ok" : s;
-      mc_text_printf(t, "<td class=\"%s\"", strcmp(cls, "ok") == 0 ? "ok" : cls);
+      const char *value = cJSON_GetStringValue(cJSON_GetArrayItem(row, j));
+      mc_text_printf(t, "<td class=\"%s\" title=\"", cls);
+      put_escaped(t, value);
       if (got && f) {
-        mc_text_put(t, " title=\"from ", 13);
+        mc_text_put(t, " from ", 6);
         put_escaped(t, f);
-        mc_text_put(t, "\"", 1);
       }
-      mc_text_put(t, ">", 1);
-      put_escaped(t, cJSON_GetStringValue(cJSON_GetArrayItem(row, j)));
+      mc_text_put(t, "\">", 2);
+      put_cell_text(t, value);
       mc_text_put(t, "</td>", 5);
     }
     mc_text_printf(t, "</tr>");
@@ -413,6 +451,22 @@ static int compare_ranked(const void *pa, const void *pb) {
   return a->rank != b->rank ? (a->rank > b->rank) - (a->rank < b->rank) : a->order - b->order;
 }
 
+static int picture_cells(const cJSON *c) {
+  const cJSON *rows =
+      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "picture"), "got");
+  return cJSON_GetArraySize(rows) * cJSON_GetArraySize(cJSON_GetArrayItem(rows, 0));
+}
+
+/* The case of list[from..to) shown expanded: the one with the largest
+   picture (the first on a tie), so that a group opens on what explains it. */
+static int most_pictured(const ranked *list, int from, int to) {
+  int best = from;
+  for (int i = from + 1; i < to; i++)
+    if (picture_cells(list[i].c) > picture_cells(list[best].c))
+      best = i;
+  return best;
+}
+
 static void put_failures(mc_text *t, const report *r, int impl) {
   const cJSON *cases = cJSON_GetObjectItemCaseSensitive(r->root, "cases");
   int n = 0;
@@ -432,8 +486,9 @@ static void put_failures(mc_text *t, const report *r, int impl) {
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
     put_escaped(t, string_of(list[i].c, "op"));
     mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
-    for (int first = i; i < k; i++)
-      put_case(t, list[i].c, i == first);
+    int shown = most_pictured(list, i, k);
+    for (; i < k; i++)
+      put_case(t, list[i].c, i == shown);
   }
   free(list);
 }
@@ -453,10 +508,8 @@ static void put_list(mc_text *t, const char *heading, const cJSON *items, const 
 
 static void put_run(mc_text *t, const report *r, int impl) {
   mc_text_printf(t, "<h2 data-impl=\"%d\">", impl);
-  put_escaped(t, string_of(r->root, "implementation"));
-  mc_text_printf(t, "</h2>\n<p class=\"meta\">");
-  put_escaped(t, r->path);
-  mc_text_printf(t, " &middot; movconf ");
+  put_impl_name(t, r);
+  mc_text_printf(t, "</h2>\n<p class=\"meta\">movconf ");
   put_escaped(t, string_of(r->root, "movconf_version"));
   const char *stopped =
       string_of(cJSON_GetObjectItemCaseSensitive(r->root, "summary"), "stopped_early");
