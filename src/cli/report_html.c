@@ -328,6 +328,7 @@ static const char *group_of(const cJSON *c) {
 /* A value cut to CELL_CHARS bytes (at a character's start) with an
    ellipsis, so that 16 columns fit a page; the title has it whole. */
 #define CELL_CHARS 6
+#define PICTURE_MAX_CELLS 256 /* at most, spec/runner.md */
 static void put_cell_text(mc_text *t, const char *value) {
   size_t n = value ? strlen(value) : 0;
   if (n <= CELL_CHARS + 1) {
@@ -451,18 +452,29 @@ static int compare_ranked(const void *pa, const void *pb) {
   return a->rank != b->rank ? (a->rank > b->rank) - (a->rank < b->rank) : a->order - b->order;
 }
 
-static int picture_cells(const cJSON *c) {
-  const cJSON *rows =
-      cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(c, "picture"), "got");
-  return cJSON_GetArraySize(rows) * cJSON_GetArraySize(cJSON_GetArrayItem(rows, 0));
+/* How much a case's picture shows: its cells, and more when some cell
+   says where its value came from or that it was never written. */
+static int picture_score(const cJSON *c) {
+  const cJSON *pic = cJSON_GetObjectItemCaseSensitive(c, "picture");
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, "state"), *row, *cell;
+  int score = 0;
+  cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(cell, row) {
+      const char *state = cJSON_GetStringValue(cell);
+      score += 1 + (state && (strcmp(state, "moved") == 0 || strcmp(state, "unwritten") == 0)) *
+                       PICTURE_MAX_CELLS;
+    }
+  }
+  return score;
 }
 
-/* The case of list[from..to) shown expanded: the one with the largest
-   picture (the first on a tie), so that a group opens on what explains it. */
+/* The case of list[from..to) shown first and expanded: the one whose
+   picture shows most (the first on a tie), so that a group opens on what
+   explains it. */
 static int most_pictured(const ranked *list, int from, int to) {
   int best = from;
   for (int i = from + 1; i < to; i++)
-    if (picture_cells(list[i].c) > picture_cells(list[best].c))
+    if (picture_score(list[i].c) > picture_score(list[best].c))
       best = i;
   return best;
 }
@@ -486,9 +498,11 @@ static void put_failures(mc_text *t, const report *r, int impl) {
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
     put_escaped(t, string_of(list[i].c, "op"));
     mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
-    int shown = most_pictured(list, i, k);
+    int shown = most_pictured(list, i, k); /* first, expanded */
+    put_case(t, list[shown].c, true);
     for (; i < k; i++)
-      put_case(t, list[i].c, i == shown);
+      if (i != shown)
+        put_case(t, list[i].c, false);
   }
   free(list);
 }
