@@ -22,7 +22,7 @@ static const char html_usage[] =
     "    detail; a wrong-output case with a \"picture\" (spec/runner.md) shows the\n"
     "    expected and the returned elements around the first difference\n"
     "  bench reports (movconf bench --json): each workload's GB/s as a bar\n"
-    "    against the ceiling (streaming stores) and memcpy\n"
+    "    with the ceiling's mark (streaming stores) and memcpy's\n"
     "Every text from a report is HTML-escaped.\n"
     "\n"
     "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
@@ -86,7 +86,9 @@ static int read_report(const char *path, report *r) {
   char *text = mc_read_file_bounded(path, MAX_REPORT_BYTES, &len, &error);
   if (!text || len > MAX_REPORT_BYTES) {
     fprintf(stderr, "movconf report html: cannot read %s: %s\n", path,
-            text ? "larger than 1 GiB" : strerror(error));
+            text              ? "larger than 1 GiB"
+            : error == EINVAL ? "not a regular file"
+                              : strerror(error));
     free(text);
     return 2;
   }
@@ -199,7 +201,8 @@ static const char page_style[] =
     ".bar{position:relative;height:16px;width:420px;background:#eef0f4;border-radius:3px}"
     ".bar span{position:absolute;left:0;top:0;bottom:0;background:#2e86de;border-radius:3px}"
     ".bar i{position:absolute;top:-2px;bottom:-2px;width:2px;background:#1d2330}"
-    "td.wl{text-align:left;font-family:ui-monospace,monospace}"
+    "td.wl{text-align:left;font-family:ui-monospace,monospace}.bar i.ceiling{background:#c0392b;"
+    "width:3px}"
     "table.pic td{min-width:28px;height:20px;padding:1px 3px;font:11px ui-monospace,monospace;"
     "text-align:center;white-space:nowrap;overflow-wrap:normal}table.pic "
     "td.ok{background:#e3f4e6}table.pic td.wrong{background:#f6b7b0;"
@@ -543,13 +546,17 @@ static void put_run(mc_text *t, const report *r, int impl) {
 
 /* ---- bench ---- */
 
-/* A bar of gbps against the ceiling, with memcpy's mark. */
+/* A bar of gbps with the ceiling's mark (red) and memcpy's (black), on a
+   scale that holds all three: on a loaded machine any of them can lead. */
 static void put_bar(mc_text *t, double gbps, double ceiling, double memcpy_gbps) {
-  double scale = ceiling > 0 ? 100.0 / ceiling : 0;
-  double width = fmin(gbps * scale, 100.0), mark = fmin(memcpy_gbps * scale, 100.0);
-  mc_text_printf(t, "<div class=\"bar\"><span style=\"width:%.1f%%\"></span>", width);
+  double top = fmax(fmax(gbps, ceiling), memcpy_gbps);
+  double scale = top > 0 && isfinite(top) ? 100.0 / top : 0;
+  mc_text_printf(t, "<div class=\"bar\"><span style=\"width:%.1f%%\"></span>", gbps * scale);
+  if (ceiling > 0)
+    mc_text_printf(t, "<i class=\"ceiling\" style=\"left:%.1f%%\" title=\"ceiling\"></i>",
+                   ceiling * scale);
   if (memcpy_gbps > 0)
-    mc_text_printf(t, "<i style=\"left:%.1f%%\" title=\"memcpy\"></i>", mark);
+    mc_text_printf(t, "<i style=\"left:%.1f%%\" title=\"memcpy\"></i>", memcpy_gbps * scale);
   mc_text_printf(t, "</div>");
 }
 
@@ -580,9 +587,9 @@ static void put_bench(mc_text *t, const report *r) {
   mc_text_printf(t, "<h2>Performance: ");
   put_escaped(t, r->path);
   mc_text_printf(t,
-                 "</h2>\n<p class=\"meta\">%.0f threads%s &middot; bar: GB/s against the "
-                 "ceiling (multithreaded streaming stores of the same traffic); the black "
-                 "mark is memcpy</p>\n<table class=\"bench\"><tr><th>workload</th><th>status"
+                 "</h2>\n<p class=\"meta\">%.0f threads%s &middot; bar: GB/s; red mark: "
+                 "the ceiling (multithreaded streaming stores of the same traffic); black "
+                 "mark: memcpy</p>\n<table class=\"bench\"><tr><th>workload</th><th>status"
                  "</th><th>GB/s</th><th>ceiling GB/s</th><th>of ceiling</th><th></th></tr>\n",
                  number_of(r->root, "threads"),
                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->root, "quick")) ? ", --quick"
