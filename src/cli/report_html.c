@@ -113,27 +113,6 @@ static int read_report(const char *path, report *r) {
 
 /* ---- counts ---- */
 
-static const char *const verdicts[] = {
-    "pass",
-    "wrong-output",
-    "wrong-shape",
-    "wrong-error",
-    "missed-rejection",
-    "wrong-rejection",
-    "unsupported",
-    "crash",
-    "timeout",
-    "memory-error",
-};
-#define VERDICT_COUNT ((int)(sizeof verdicts / sizeof *verdicts))
-
-static int verdict_index(const char *name) {
-  for (int v = 0; v < VERDICT_COUNT; v++)
-    if (strcmp(name, verdicts[v]) == 0)
-      return v;
-  return -1;
-}
-
 static const char *expectation_outcome(const cJSON *c) {
   return string_of(cJSON_GetObjectItemCaseSensitive(c, "expectation"), "outcome");
 }
@@ -150,13 +129,13 @@ static bool is_listed(const cJSON *c) {
 
 typedef struct tally {
   int cases, passed, failed, unsupported, xfail;
-  int by_verdict[VERDICT_COUNT];
+  int by_verdict[MC_VERDICT_COUNT];
 } tally;
 
 static void count_case(tally *t, const cJSON *c) {
   const char *v = string_of(c, "verdict");
   bool foreseen = strcmp(expectation_outcome(c), "expected") == 0;
-  int k = verdict_index(v);
+  int k = mc_verdict_from_name(v);
   t->cases++;
   if (k >= 0)
     t->by_verdict[k]++;
@@ -238,8 +217,11 @@ static void put_matrix_cell(mc_text *t, const report *r, int impl, int op) {
   /* rounded down, so that 99.97% never shows as 100% */
   mc_text_printf(t,
                  "><div class=\"rate\">%.1f%%</div><div class=\"counts\">%d passed &middot; %d "
-                 "failed &middot; %d unsupported</div></td>",
+                 "failed &middot; %d unsupported",
                  floor(rate * 1000.0) / 10.0, n.passed, n.failed, n.unsupported);
+  if (n.xfail)
+    mc_text_printf(t, " &middot; %d xfail", n.xfail);
+  mc_text_printf(t, "</div></td>");
 }
 
 /* The implementation's name, what follows its first " (" smaller, and
@@ -288,9 +270,9 @@ static void put_verdict_table(mc_text *t, const report *r, int impl) {
                  "<table class=\"verdicts\" data-impl=\"%d\"><tr><th class=\"op\">operation</th>"
                  "<th>cases</th>",
                  impl);
-  for (int v = 0; v < VERDICT_COUNT; v++)
+  for (int v = 0; v < MC_VERDICT_COUNT; v++)
     if (total.by_verdict[v] || v == 0)
-      mc_text_printf(t, "<th>%s</th>", verdicts[v]);
+      mc_text_printf(t, "<th>%s</th>", mc_verdict_name((mc_verdict)v));
   mc_text_printf(t, "</tr>\n");
   for (int k = 0; k <= MC_OP_COUNT; k++) {
     int op = k == MC_OP_COUNT ? -1 : k;
@@ -299,9 +281,9 @@ static void put_verdict_table(mc_text *t, const report *r, int impl) {
       continue;
     mc_text_printf(t, "<tr><td class=\"op\">%s</td><td>%d</td>",
                    op < 0 ? "total" : mc_op_name((mc_op)op), n.cases);
-    for (int v = 0; v < VERDICT_COUNT; v++)
+    for (int v = 0; v < MC_VERDICT_COUNT; v++)
       if (total.by_verdict[v] || v == 0)
-        mc_text_printf(t, "<td data-verdict=\"%s\"%s>%d</td>", verdicts[v],
+        mc_text_printf(t, "<td data-verdict=\"%s\"%s>%d</td>", mc_verdict_name((mc_verdict)v),
                        n.by_verdict[v] ? "" : " class=\"zero\"", n.by_verdict[v]);
     mc_text_printf(t, "</tr>\n");
   }
@@ -438,11 +420,11 @@ static void put_case(mc_text *t, const cJSON *c, bool open) {
 static int listed_rank(const cJSON *c) {
   const char *g = group_of(c);
   int op = (int)mc_op_from_name(string_of(c, "op"));
-  int v = strcmp(g, "xfail") == 0   ? VERDICT_COUNT + 1
-          : strcmp(g, "xpass") == 0 ? VERDICT_COUNT
-                                    : verdict_index(g);
+  int v = strcmp(g, "xfail") == 0   ? MC_VERDICT_COUNT + 1
+          : strcmp(g, "xpass") == 0 ? MC_VERDICT_COUNT
+                                    : mc_verdict_from_name(g);
   bool foreseen = strcmp(g, "xfail") == 0;
-  return (foreseen * (MC_OP_COUNT + 1) + (op < 0 ? MC_OP_COUNT : op)) * (VERDICT_COUNT + 2) + v;
+  return (foreseen * (MC_OP_COUNT + 1) + (op < 0 ? MC_OP_COUNT : op)) * (MC_VERDICT_COUNT + 2) + v;
 }
 
 typedef struct ranked {
