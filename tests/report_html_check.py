@@ -4,6 +4,7 @@ made from, counting everything again from the JSON's cases (not from its
 summary, not with movconf's code):
   - each matrix cell (implementation x operation, and the totals) has the
     passed, failed and unsupported counts of the cases;
+  - each listed case shows the clauses it cites, each with a text;
   - the page lists as many failure entries as the reports have cases that
     failed or passed unexpectedly, each id once;
   - every case with a picture in the JSON has one on the page: an expected
@@ -44,7 +45,11 @@ class Page(html.parser.HTMLParser):
         if tag == "td" and "cell" in cls:
             self.cells[(a["data-impl"], a["data-op"])] = a
         if tag == "details" and "case" in cls:
-            self.cases.append({"id": "", "pictures": {}})
+            self.cases.append({"id": "", "pictures": {}, "clauses": []})
+        if tag == "dd" and "clauses" in cls:
+            self.in_clauses = True
+        if getattr(self, "in_clauses", False) and tag == "div":
+            self.cases[-1]["clauses"].append("")
         if tag == "span" and "verdict" in cls:
             self.text = "verdict"
         if tag == "span" and "inputs" in cls:
@@ -60,6 +65,8 @@ class Page(html.parser.HTMLParser):
             self.bars += 1
 
     def handle_endtag(self, tag):
+        if tag == "dd":
+            self.in_clauses = False
         if tag == "span" and self.text == "verdict":
             self.text = "id"
         if tag == "summary":
@@ -74,6 +81,8 @@ class Page(html.parser.HTMLParser):
 
     def handle_data(self, data):
         self.all_text.append(data)
+        if getattr(self, "in_clauses", False) and self.cases[-1]["clauses"]:
+            self.cases[-1]["clauses"][-1] += data
         if self.text == "id" and self.cases:
             self.cases[-1]["id"] += data
 
@@ -135,8 +144,20 @@ def main(argv):
                 fail(f"matrix cell {i} {op}: page {got}, JSON {want}")
     want_ids = sorted(c["id"] for r in runs for c in r["cases"] if listed(c))
     got_ids = sorted(c["id"] for c in page.cases)
+    by_id_all = {c["id"]: c for c in page.cases}
     if got_ids != want_ids:
         fail(f"{len(got_ids)} failure entries on the page, {len(want_ids)} in the JSON")
+
+    for r in runs:
+        for c in r["cases"]:
+            if not listed(c) or not c.get("clauses"):
+                continue
+            shown = by_id_all[c["id"]]["clauses"]
+            ids = [x.split(" ", 1)[0] for x in shown]
+            if ids != c["clauses"].split(", "):
+                fail(f"{c['id']}: clauses {ids}, JSON {c['clauses']}")
+            if any(len(x.split(" ", 1)) < 2 or not x.split(" ", 1)[1].strip() for x in shown):
+                fail(f"{c['id']}: a clause without its text: {shown}")
 
     pictured = [c for r in runs for c in r["cases"] if c.get("picture")]
     by_id = {c["id"]: c for c in page.cases}

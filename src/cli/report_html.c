@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/clauses.h"
 #include "movconf/version.h"
 
 static const char html_usage[] =
@@ -300,6 +301,25 @@ static void put_field(mc_text *t, const char *name, const char *value) {
   mc_text_put(t, "</dd>", 5);
 }
 
+/* The clauses a case cites, each with its text from movconf's registry
+   (the ids of the report are checked against it: unknown ones stay bare). */
+static void put_clauses(mc_text *t, const char *list) {
+  if (!*list)
+    return;
+  mc_text_printf(t, "<dt>clauses</dt><dd class=\"clauses\">");
+  char *copy = mc_strdupf("%s", list), *save = NULL;
+  for (char *id = strtok_r(copy, ", ", &save); id; id = strtok_r(NULL, ", ", &save)) {
+    const mc_clause *clause = mc_clause_find(id);
+    mc_text_printf(t, "<div><b>");
+    put_escaped(t, id);
+    mc_text_printf(t, "</b> ");
+    put_escaped(t, clause ? clause->summary : "");
+    mc_text_printf(t, "</div>");
+  }
+  free(copy);
+  mc_text_printf(t, "</dd>");
+}
+
 /* The group a listed case belongs to, as the terminal report names it. */
 static const char *group_of(const cJSON *c) {
   const char *outcome = expectation_outcome(c);
@@ -397,7 +417,7 @@ static void put_case(mc_text *t, const cJSON *c, bool open) {
   put_field(t, "type", string_of(c, "type"));
   put_field(t, "inputs", string_of(c, "inputs"));
   put_field(t, "attributes", string_of(c, "attributes"));
-  put_field(t, "clauses", string_of(c, "clauses"));
+  put_clauses(t, string_of(c, "clauses"));
   put_field(t, "origin", string_of(c, "origin"));
   put_field(t, "detail", string_of(c, "detail"));
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "expectation");
