@@ -20,7 +20,8 @@ if [ "$mode" = browser ] && [ ! -x "$chromium" ]; then
   echo "SKIPPED: no $chromium (Debian's chromium package; tools/install-adapters.sh installs it)"
   exit 77
 fi
-rm -rf "$work" && mkdir -p "$work" || fail "cannot create $work"
+rm -rf "$work"
+mkdir -p "$work" || fail "cannot create $work"
 cd "$src" || fail "no $src"
 
 # A case whose origin is markup (the planted fault fails it, so it is
