@@ -23,7 +23,7 @@ _movconf_options() {
   fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --op --type --time --runs --seed
               --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
-  report) echo "--json --junit --quiet --help" ;; # report merge's
+  report) echo "--json --junit --quiet --output --help" ;; # merge's and html's
   esac
 }
 
@@ -50,7 +50,7 @@ _movconf() {
   --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
   --expect-granularity) values="case group" ;;
-  --json | --junit | --expect | --write-expect)
+  --json | --junit | --expect | --write-expect | --output | -o)
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")
     compopt -o filenames 2>/dev/null
     return

@@ -26,7 +26,7 @@ static const char usage[] =
     "  fuzz                    differential fuzzing of an implementation against the oracle,\n"
     "                          failures shrunk to minimal case files\n"
     "  report merge|html       join the JSON reports of run --shard shards; an HTML page\n"
-    "                          of run reports\n"
+    "                          of run and bench reports\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"

@@ -13,8 +13,9 @@ static const char report_usage[] =
     "                          K/N): refuses missing or overlapping shards and shards\n"
     "                          of another selection, prints the table of the whole run\n"
     "                          and exits as it would have (0 or 1)\n"
-    "  html RUN.json... -o report.html\n"
-    "                          one self-contained HTML page of run reports\n"
+    "  html REPORT.json... -o report.html\n"
+    "                          run and bench JSON reports as one self-contained HTML\n"
+    "                          page, no network access needed\n"
     "\n"
     "'movconf report SUBCOMMAND --help' shows a subcommand's options.\n"
     "Exit status: 0 all good, 1 a case failed, 2 usage error or reports that do not fit.\n";

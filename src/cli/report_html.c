@@ -1,11 +1,691 @@
-/* movconf report html: a stub until the HTML report is built here. */
+/* movconf report html: run and bench JSON reports as one self-contained
+   HTML page (inline CSS, no script, no external reference). */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "common/clauses.h"
+#include "movconf/version.h"
+
+static const char html_usage[] =
+    "usage: movconf report html REPORT.json... -o FILE\n"
+    "\n"
+    "Renders JSON reports as one self-contained HTML page (inline CSS, no script,\n"
+    "nothing fetched from the network), for people to look at:\n"
+    "  run reports (movconf run --json), one per implementation: a matrix of\n"
+    "    operations x implementations with pass rates, the verdict counts per\n"
+    "    operation, and the failures grouped by operation and verdict as in the\n"
+    "    terminal report, each expandable to its file, inputs, attributes,\n"
+    "    clauses (with their text), origin and detail; a wrong-output case with\n"
+    "    a \"picture\" (spec/runner.md) shows the expected and the returned\n"
+    "    elements around the first difference, each marked correct, wrong,\n"
+    "    unwritten or taken from another place\n"
+    "  bench reports (movconf bench --json): each workload's GB/s as a bar\n"
+    "    with the ceiling's mark (streaming stores) and memcpy's\n"
+    "Every text from a report is HTML-escaped.\n"
+    "\n"
+    "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
+    "                     standard output\n"
+    "  -h, --help         show this text\n"
+    "\n"
+    "Exit status: 0 when the page was written; 2 on a usage error or a report that\n"
+    "cannot be read or is neither a run nor a bench report.\n";
+
+#define MAX_REPORT_BYTES ((size_t)1 << 30)
+
+/* ---- escaping ---- */
+
+static void put_escaped(mc_text *t, const char *s) {
+  for (; s && *s; s++) {
+    switch (*s) {
+    case '&':
+      mc_text_put(t, "&amp;", 5);
+      break;
+    case '<':
+      mc_text_put(t, "&lt;", 4);
+      break;
+    case '>':
+      mc_text_put(t, "&gt;", 4);
+      break;
+    case '"':
+      mc_text_put(t, "&quot;", 6);
+      break;
+    case '\'':
+      mc_text_put(t, "&#39;", 5);
+      break;
+    default:
+      mc_text_put(t, s, 1);
+    }
+  }
+}
+
+static const char *string_of(const cJSON *obj, const char *key) {
+  const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
+  return s ? s : "";
+}
+
+static double number_of(const cJSON *obj, const char *key) {
+  const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(n) ? n->valuedouble : 0;
+}
+
+/* ---- the reports read ---- */
+
+typedef enum report_kind { REPORT_RUN, REPORT_BENCH } report_kind;
+
+typedef struct report {
+  const char *path;
+  report_kind kind;
+  cJSON *root;
+} report;
+
+static int read_report(const char *path, report *r) {
+  size_t len;
+  int error = 0;
+  char *text = mc_read_file_bounded(path, MAX_REPORT_BYTES, &len, &error);
+  if (!text || len > MAX_REPORT_BYTES) {
+    fprintf(stderr, "movconf report html: cannot read %s: %s\n", path,
+            text              ? "larger than 1 GiB"
+            : error == EINVAL ? "not a regular file"
+                              : strerror(error));
+    free(text);
+    return 2;
+  }
+  r->path = path;
+  r->root = cJSON_ParseWithLength(text, len);
+  free(text);
+  bool run = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "cases")) &&
+             cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root, "summary"));
+  bool bench = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "workloads"));
+  if (!run && !bench) {
+    fprintf(stderr,
+            "movconf report html: %s is neither a run report (movconf run --json) nor a bench "
+            "report (movconf bench --json)\n",
+            path);
+    cJSON_Delete(r->root);
+    r->root = NULL;
+    return 2;
+  }
+  r->kind = run ? REPORT_RUN : REPORT_BENCH;
+  return -1;
+}
+
+/* ---- counts ---- */
+
+static const char *expectation_outcome(const cJSON *c) {
+  return string_of(cJSON_GetObjectItemCaseSensitive(c, "expectation"), "outcome");
+}
+
+static bool is_failure_verdict(const char *v) {
+  return strcmp(v, "pass") != 0 && strcmp(v, "unsupported") != 0;
+}
+
+/* As the terminal report lists them: failures and unexpected passes. */
+static bool is_listed(const cJSON *c) {
+  return is_failure_verdict(string_of(c, "verdict")) ||
+         strcmp(expectation_outcome(c), "unexpected-pass") == 0;
+}
+
+typedef struct tally {
+  int cases, passed, failed, unsupported, xfail;
+  int by_verdict[MC_VERDICT_COUNT];
+} tally;
+
+static void count_case(tally *t, const cJSON *c) {
+  const char *v = string_of(c, "verdict");
+  bool foreseen = strcmp(expectation_outcome(c), "expected") == 0;
+  int k = mc_verdict_from_name(v);
+  t->cases++;
+  if (k >= 0)
+    t->by_verdict[k]++;
+  t->passed += strcmp(v, "pass") == 0;
+  t->unsupported += strcmp(v, "unsupported") == 0;
+  t->failed += is_failure_verdict(v) && !foreseen;
+  t->xfail += is_failure_verdict(v) && foreseen;
+}
+
+static tally op_tally(const report *r, int op) {
+  tally t = {0};
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r->root, "cases")) {
+    if (op < 0 || strcmp(string_of(c, "op"), mc_op_name((mc_op)op)) == 0)
+      count_case(&t, c);
+  }
+  return t;
+}
+
+/* ---- the page ---- */
+
+static const char page_style[] =
+    "body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2330;background:#f6f7f9;"
+    "overflow-wrap:anywhere}.sub{font-weight:400;font-size:11px;color:#5b6475}"
+    "h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:2px solid "
+    "#d8dce3;padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}"
+    ".meta{color:#5b6475;margin:0 0 16px}"
+    "table{border-collapse:collapse;background:#fff;box-shadow:0 1px 2px #0002}"
+    "th,td{border:1px solid #d8dce3;padding:4px 8px;text-align:right}"
+    "th{background:#eef0f4;text-align:center}td.op,th.op{text-align:left;font-weight:600}"
+    "td.cell{text-align:center;min-width:190px}.rate{font-size:18px;font-weight:700}"
+    ".counts{font-size:12px;color:#333}.zero{color:#aab}"
+    "details.case{background:#fff;border:1px solid #d8dce3;border-left:4px solid #c0392b;"
+    "margin:4px 0;padding:4px 8px;border-radius:3px}details.case.xfail{border-left-color:#999}"
+    "details.case summary{cursor:pointer;font-family:ui-monospace,monospace;font-size:13px}"
+    "summary .inputs{color:#5b6475;margin-left:12px;font-size:12px}"
+    ".verdict{display:inline-block;padding:0 6px;border-radius:3px;background:#c0392b;color:#fff;"
+    "font-family:system-ui,sans-serif;font-size:12px;margin-right:6px}"
+    "dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}"
+    "dt{color:#5b6475}dd{margin:0;font-family:ui-monospace,monospace;font-size:12.5px;"
+    "word-break:break-word}"
+    ".bar{position:relative;height:16px;width:420px;background:#eef0f4;border-radius:3px}"
+    ".bar span{position:absolute;left:0;top:0;bottom:0;background:#2e86de;border-radius:3px}"
+    ".bar i{position:absolute;top:-2px;bottom:-2px;width:2px;background:#1d2330}"
+    "td.wl{text-align:left;font-family:ui-monospace,monospace}.bar i.ceiling{background:#c0392b;"
+    "width:3px}"
+    "table.pic td{min-width:28px;height:20px;padding:1px 3px;font:11px ui-monospace,monospace;"
+    "text-align:center;white-space:nowrap;overflow-wrap:normal}table.pic "
+    "td.ok{background:#e3f4e6}table.pic td.wrong{background:#f6b7b0;"
+    "font-weight:700}table.pic td.unwritten{background:#c9c9c9;color:#555}table.pic "
+    "td.moved{background:#ffe08a}table.pic th{font-size:11px;padding:1px 4px}"
+    ".pics{display:flex;gap:24px;flex-wrap:wrap;margin:6px 0;overflow-x:auto}.legend "
+    "span{display:inline-block;"
+    "padding:0 6px;margin-right:6px;border:1px solid #ccc}"
+    ".legend .ok{background:#e3f4e6}.legend .wrong{background:#f6b7b0}.legend "
+    ".unwritten{background:#c9c9c9}.legend .moved{background:#ffe08a}";
+
+/* A background for a pass rate: green only when every supported case
+   passed; below, amber to red (a conformance suite at 97% is failing). */
+static void put_rate_colour(mc_text *t, double rate) {
+  int hue = rate >= 1.0 ? 125 : (int)lround(pow(rate, 4) * 48.0);
+  mc_text_printf(t, " style=\"background:hsl(%d,65%%,82%%)\"", hue);
+}
+
+static void put_matrix_cell(mc_text *t, const report *r, int impl, int op) {
+  tally n = op_tally(r, op);
+  mc_text_printf(t,
+                 "<td class=\"cell\" data-impl=\"%d\" data-op=\"%s\" data-cases=\"%d\" "
+                 "data-passed=\"%d\" data-failed=\"%d\" data-unsupported=\"%d\"",
+                 impl, op < 0 ? "total" : mc_op_name((mc_op)op), n.cases, n.passed, n.failed,
+                 n.unsupported);
+  int judged = n.cases - n.unsupported;
+  if (judged <= 0) {
+    mc_text_printf(t, "><span class=\"zero\">%s</span></td>", n.cases ? "all unsupported" : "-");
+    return;
+  }
+  double rate = (double)n.passed / judged;
+  put_rate_colour(t, rate);
+  /* rounded down, so that 99.97% never shows as 100% */
+  mc_text_printf(t,
+                 "><div class=\"rate\">%.1f%%</div><div class=\"counts\">%d passed &middot; %d "
+                 "failed &middot; %d unsupported",
+                 floor(rate * 1000.0) / 10.0, n.passed, n.failed, n.unsupported);
+  if (n.xfail)
+    mc_text_printf(t, " &middot; %d xfail", n.xfail);
+  mc_text_printf(t, "</div></td>");
+}
+
+/* The implementation's name, what follows its first " (" smaller, and
+   the report's file (two runs of one implementation stay apart). */
+static void put_impl_name(mc_text *t, const report *r) {
+  const char *name = string_of(r->root, "implementation");
+  const char *rest = strstr(name, " (");
+  char *head = mc_strdupf("%.*s", rest ? (int)(rest - name) : (int)strlen(name), name);
+  put_escaped(t, head);
+  free(head);
+  mc_text_printf(t, "<div class=\"sub\">");
+  put_escaped(t, rest ? rest + 1 : "");
+  mc_text_printf(t, "%s", rest ? " " : "");
+  put_escaped(t, r->path);
+  mc_text_printf(t, "</div>");
+}
+
+static void put_impl_heading(mc_text *t, const report *r, int i) {
+  mc_text_printf(t, "<th data-impl=\"%d\">", i);
+  put_impl_name(t, r);
+  mc_text_put(t, "</th>", 5);
+}
+
+static void put_matrix(mc_text *t, const report *runs, int n) {
+  mc_text_printf(t, "<h2>Conformance matrix</h2>\n<table class=\"matrix\"><tr><th "
+                    "class=\"op\">operation</th>");
+  for (int i = 0; i < n; i++)
+    put_impl_heading(t, &runs[i], i);
+  mc_text_printf(t, "</tr>\n");
+  for (int k = 0; k <= MC_OP_COUNT; k++) {
+    int op = k == MC_OP_COUNT ? -1 : k;
+    mc_text_printf(t, "<tr><td class=\"op\">%s</td>", op < 0 ? "total" : mc_op_name((mc_op)op));
+    for (int i = 0; i < n; i++)
+      put_matrix_cell(t, &runs[i], i, op);
+    mc_text_printf(t, "</tr>\n");
+  }
+  mc_text_printf(t, "</table>\n<p class=\"meta\">The pass rate is of the cases the "
+                    "implementation supports; expected failures (--expect) are not "
+                    "counted as failed.</p>\n");
+}
+
+/* Per operation, each verdict's count (only the verdicts that occurred). */
+static void put_verdict_table(mc_text *t, const report *r, int impl) {
+  tally total = op_tally(r, -1);
+  mc_text_printf(t,
+                 "<table class=\"verdicts\" data-impl=\"%d\"><tr><th class=\"op\">operation</th>"
+                 "<th>cases</th>",
+                 impl);
+  for (int v = 0; v < MC_VERDICT_COUNT; v++)
+    if (total.by_verdict[v] || v == 0)
+      mc_text_printf(t, "<th>%s</th>", mc_verdict_name((mc_verdict)v));
+  mc_text_printf(t, "</tr>\n");
+  for (int k = 0; k <= MC_OP_COUNT; k++) {
+    int op = k == MC_OP_COUNT ? -1 : k;
+    tally n = op_tally(r, op);
+    if (!n.cases && op >= 0)
+      continue;
+    mc_text_printf(t, "<tr><td class=\"op\">%s</td><td>%d</td>",
+                   op < 0 ? "total" : mc_op_name((mc_op)op), n.cases);
+    for (int v = 0; v < MC_VERDICT_COUNT; v++)
+      if (total.by_verdict[v] || v == 0)
+        mc_text_printf(t, "<td data-verdict=\"%s\"%s>%d</td>", mc_verdict_name((mc_verdict)v),
+                       n.by_verdict[v] ? "" : " class=\"zero\"", n.by_verdict[v]);
+    mc_text_printf(t, "</tr>\n");
+  }
+  mc_text_printf(t, "</table>\n");
+}
+
+/* ---- the failures ---- */
+
+static void put_field(mc_text *t, const char *name, const char *value) {
+  if (!value || !*value)
+    return;
+  mc_text_printf(t, "<dt>%s</dt><dd>", name);
+  put_escaped(t, value);
+  mc_text_put(t, "</dd>", 5);
+}
+
+/* The clauses a case cites, each with its text from movconf's registry
+   (the ids of the report are checked against it: unknown ones stay bare). */
+static void put_clauses(mc_text *t, const char *list) {
+  if (!*list)
+    return;
+  mc_text_printf(t, "<dt>clauses</dt><dd class=\"clauses\">");
+  char *copy = mc_strdupf("%s", list), *save = NULL;
+  for (char *id = strtok_r(copy, ", ", &save); id; id = strtok_r(NULL, ", ", &save)) {
+    const mc_clause *clause = mc_clause_find(id);
+    mc_text_printf(t, "<div><b>");
+    put_escaped(t, id);
+    mc_text_printf(t, "</b> ");
+    put_escaped(t, clause ? clause->summary : "");
+    mc_text_printf(t, "</div>");
+  }
+  free(copy);
+  mc_text_printf(t, "</dd>");
+}
+
+/* The group a listed case belongs to, as the terminal report names it. */
+static const char *group_of(const cJSON *c) {
+  const char *outcome = expectation_outcome(c);
+  if (strcmp(outcome, "expected") == 0)
+    return "xfail";
+  if (strcmp(outcome, "unexpected-pass") == 0)
+    return "xpass";
+  return string_of(c, "verdict");
+}
+
+/* A value cut to CELL_CHARS bytes (at a character's start) with an
+   ellipsis, so that 16 columns fit a page; the title has it whole. */
+#define CELL_CHARS 6
+#define PICTURE_MAX_CELLS 256 /* at most, spec/runner.md */
+static void put_cell_text(mc_text *t, const char *value) {
+  size_t n = value ? strlen(value) : 0;
+  if (n <= CELL_CHARS + 1) {
+    put_escaped(t, value);
+    return;
+  }
+  size_t cut = CELL_CHARS;
+  while (cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
+    cut--;
+  char *head = mc_strdupf("%.*s", (int)cut, value);
+  put_escaped(t, head);
+  free(head);
+  mc_text_put(t, "&hellip;", 8);
+}
+
+/* The picture of a wrong output (a "picture" member, spec/runner.md): the
+   expected and the returned slice, each cell classed by what it is. */
+static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, which);
+  const cJSON *state = cJSON_GetObjectItemCaseSensitive(pic, "state");
+  const cJSON *from = cJSON_GetObjectItemCaseSensitive(pic, "from");
+  double row0 = number_of(pic, "row0"), col0 = number_of(pic, "col0");
+  bool got = strcmp(which, "got") == 0;
+  mc_text_printf(t, "<table class=\"pic\" data-which=\"%s\"><caption>%s</caption><tr><th></th>",
+                 which, got ? "returned" : "expected");
+  const cJSON *first = cJSON_GetArrayItem(rows, 0);
+  for (int j = 0; j < cJSON_GetArraySize(first); j++)
+    mc_text_printf(t, "<th>%.0f</th>", col0 + j);
+  mc_text_printf(t, "</tr>");
+  for (int i = 0; i < cJSON_GetArraySize(rows); i++) {
+    const cJSON *row = cJSON_GetArrayItem(rows, i);
+    const cJSON *srow = cJSON_GetArrayItem(state, i), *frow = cJSON_GetArrayItem(from, i);
+    mc_text_printf(t, "<tr><th>%.0f</th>", row0 + i);
+    for (int j = 0; j < cJSON_GetArraySize(row); j++) {
+      const char *s = cJSON_GetStringValue(cJSON_GetArrayItem(srow, j));
+      const char *f = cJSON_GetStringValue(cJSON_GetArrayItem(frow, j));
+      const char *cls = !got || !s ? "ok" : s;
+      const char *value = cJSON_GetStringValue(cJSON_GetArrayItem(row, j));
+      mc_text_printf(t, "<td class=\"%s\" title=\"", cls);
+      put_escaped(t, value);
+      if (got && f) {
+        mc_text_put(t, " from ", 6);
+        put_escaped(t, f);
+      }
+      mc_text_put(t, "\">", 2);
+      put_cell_text(t, value);
+      mc_text_put(t, "</td>", 5);
+    }
+    mc_text_printf(t, "</tr>");
+  }
+  mc_text_printf(t, "</table>");
+}
+
+static void put_picture(mc_text *t, const cJSON *pic) {
+  if (!cJSON_IsObject(pic))
+    return;
+  mc_text_printf(t, "<div class=\"picture\"><p>");
+  put_escaped(t, string_of(pic, "slice"));
+  mc_text_printf(t, "</p><div class=\"pics\">");
+  put_slice(t, pic, "expected");
+  put_slice(t, pic, "got");
+  mc_text_printf(t, "</div><p class=\"legend\"><span class=\"ok\">correct</span><span "
+                    "class=\"wrong\">wrong</span><span class=\"unwritten\">unwritten (movconf's "
+                    "fill)</span><span class=\"moved\">taken from another place (hover: where "
+                    "from)</span></p></div>");
+}
+
+/* open: the case is shown expanded (the first of each group). */
+static void put_case(mc_text *t, const cJSON *c, bool open) {
+  const char *group = group_of(c);
+  bool xfail = strcmp(group, "xfail") == 0;
+  mc_text_printf(t, "<details class=\"case%s\"%s><summary><span class=\"verdict\">",
+                 xfail ? " xfail" : "", open ? " open" : "");
+  put_escaped(t, string_of(c, "verdict"));
+  mc_text_put(t, "</span>", 7);
+  put_escaped(t, string_of(c, "id"));
+  mc_text_printf(t, "<span class=\"inputs\">");
+  put_escaped(t, string_of(c, "inputs"));
+  mc_text_printf(t, "</span></summary><dl>");
+  put_field(t, "file", string_of(c, "file"));
+  put_field(t, "type", string_of(c, "type"));
+  put_field(t, "inputs", string_of(c, "inputs"));
+  put_field(t, "attributes", string_of(c, "attributes"));
+  put_clauses(t, string_of(c, "clauses"));
+  put_field(t, "origin", string_of(c, "origin"));
+  put_field(t, "detail", string_of(c, "detail"));
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(c, "expectation");
+  if (x) {
+    char *text = mc_strdupf("%s (%s): %s", string_of(x, "verdict"), string_of(x, "outcome"),
+                            string_of(x, "reason"));
+    put_field(t, "expected", text);
+    free(text);
+  }
+  char seconds[64];
+  snprintf(seconds, sizeof seconds, "%.4f s%s", number_of(c, "seconds"),
+           cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "slow")) ? " (slow)" : "");
+  put_field(t, "time", seconds);
+  mc_text_printf(t, "</dl>");
+  put_picture(t, cJSON_GetObjectItemCaseSensitive(c, "picture"));
+  mc_text_printf(t, "</details>\n");
+}
+
+/* Problems first, then foreseen failures; by operation, then group. */
+static int listed_rank(const cJSON *c) {
+  const char *g = group_of(c);
+  int op = (int)mc_op_from_name(string_of(c, "op"));
+  int v = strcmp(g, "xfail") == 0   ? MC_VERDICT_COUNT + 1
+          : strcmp(g, "xpass") == 0 ? MC_VERDICT_COUNT
+                                    : mc_verdict_from_name(g);
+  bool foreseen = strcmp(g, "xfail") == 0;
+  return (foreseen * (MC_OP_COUNT + 1) + (op < 0 ? MC_OP_COUNT : op)) * (MC_VERDICT_COUNT + 2) + v;
+}
+
+typedef struct ranked {
+  int rank, order;
+  const cJSON *c;
+} ranked;
+
+static int compare_ranked(const void *pa, const void *pb) {
+  const ranked *a = pa, *b = pb;
+  return a->rank != b->rank ? (a->rank > b->rank) - (a->rank < b->rank) : a->order - b->order;
+}
+
+/* How much a case's picture shows: its cells, and more when some cell
+   says where its value came from or that it was never written. */
+static int picture_score(const cJSON *c) {
+  const cJSON *pic = cJSON_GetObjectItemCaseSensitive(c, "picture");
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, "state"), *row, *cell;
+  int score = 0;
+  cJSON_ArrayForEach(row, rows) {
+    cJSON_ArrayForEach(cell, row) {
+      const char *state = cJSON_GetStringValue(cell);
+      score += 1 + (state && (strcmp(state, "moved") == 0 || strcmp(state, "unwritten") == 0)) *
+                       PICTURE_MAX_CELLS;
+    }
+  }
+  return score;
+}
+
+/* The case of list[from..to) shown first and expanded: the one whose
+   picture shows most (the first on a tie), so that a group opens on what
+   explains it. */
+static int most_pictured(const ranked *list, int from, int to) {
+  int best = from;
+  for (int i = from + 1; i < to; i++)
+    if (picture_score(list[i].c) > picture_score(list[best].c))
+      best = i;
+  return best;
+}
+
+static void put_failures(mc_text *t, const report *r, int impl) {
+  const cJSON *cases = cJSON_GetObjectItemCaseSensitive(r->root, "cases");
+  int n = 0;
+  ranked *list = mc_realloc_or_abort(NULL, sizeof *list * (size_t)(cJSON_GetArraySize(cases) + 1));
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cases) {
+    if (is_listed(c))
+      list[n] = (ranked){listed_rank(c), n, c}, n++;
+  }
+  qsort(list, (size_t)n, sizeof *list, compare_ranked);
+  if (n == 0)
+    mc_text_printf(t, "<p>No failures.</p>\n");
+  for (int i = 0; i < n;) {
+    int k = i;
+    while (k < n && list[k].rank == list[i].rank)
+      k++;
+    mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
+    put_escaped(t, string_of(list[i].c, "op"));
+    mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
+    int shown = most_pictured(list, i, k); /* first, expanded */
+    put_case(t, list[shown].c, true);
+    for (; i < k; i++)
+      if (i != shown)
+        put_case(t, list[i].c, false);
+  }
+  free(list);
+}
+
+static void put_list(mc_text *t, const char *heading, const cJSON *items, const char *key) {
+  if (cJSON_GetArraySize(items) == 0)
+    return;
+  mc_text_printf(t, "<h3>%s</h3><ul>", heading);
+  const cJSON *item;
+  cJSON_ArrayForEach(item, items) {
+    mc_text_put(t, "<li>", 4);
+    put_escaped(t, key ? string_of(item, key) : cJSON_GetStringValue(item));
+    mc_text_put(t, "</li>", 5);
+  }
+  mc_text_printf(t, "</ul>\n");
+}
+
+static void put_run(mc_text *t, const report *r, int impl) {
+  mc_text_printf(t, "<h2 data-impl=\"%d\">", impl);
+  put_impl_name(t, r);
+  mc_text_printf(t, "</h2>\n<p class=\"meta\">movconf ");
+  put_escaped(t, string_of(r->root, "movconf_version"));
+  const char *stopped =
+      string_of(cJSON_GetObjectItemCaseSensitive(r->root, "summary"), "stopped_early");
+  if (*stopped) {
+    mc_text_printf(t, " &middot; <b>");
+    put_escaped(t, stopped);
+    mc_text_printf(t, "</b>");
+  }
+  mc_text_printf(t, "</p>\n");
+  put_verdict_table(t, r, impl);
+  put_failures(t, r, impl);
+  put_list(t, "Invalid case files", cJSON_GetObjectItemCaseSensitive(r->root, "invalid_files"),
+           NULL);
+  put_list(t, "Process faults", cJSON_GetObjectItemCaseSensitive(r->root, "process_faults"),
+           "detail");
+}
+
+/* ---- bench ---- */
+
+/* A bar of gbps with the ceiling's mark (red) and memcpy's (black), on a
+   scale that holds all three: on a loaded machine any of them can lead. */
+static void put_bar(mc_text *t, double gbps, double ceiling, double memcpy_gbps) {
+  double top = fmax(fmax(gbps, ceiling), memcpy_gbps);
+  double scale = top > 0 && isfinite(top) ? 100.0 / top : 0;
+  mc_text_printf(t, "<div class=\"bar\"><span style=\"width:%.1f%%\"></span>", gbps * scale);
+  if (ceiling > 0)
+    mc_text_printf(t, "<i class=\"ceiling\" style=\"left:%.1f%%\" title=\"ceiling\"></i>",
+                   ceiling * scale);
+  if (memcpy_gbps > 0)
+    mc_text_printf(t, "<i style=\"left:%.1f%%\" title=\"memcpy\"></i>", memcpy_gbps * scale);
+  mc_text_printf(t, "</div>");
+}
+
+static void put_bench_row(mc_text *t, const cJSON *w) {
+  double ceiling = number_of(w, "ceiling_gb_per_s");
+  mc_text_printf(t, "<tr class=\"workload\"><td class=\"wl\">");
+  put_escaped(t, string_of(w, "id"));
+  mc_text_printf(t, "</td><td>");
+  put_escaped(t, string_of(w, "status"));
+  mc_text_printf(t, "</td><td>%.2f</td><td>%.2f</td><td>%.0f%%</td><td>", number_of(w, "gb_per_s"),
+                 ceiling, 100.0 * number_of(w, "ceiling_ratio"));
+  put_bar(t, number_of(w, "gb_per_s"), ceiling, number_of(w, "memcpy_gb_per_s"));
+  mc_text_printf(t, "</td></tr>\n");
+  const cJSON *impl = cJSON_GetObjectItemCaseSensitive(w, "impl");
+  if (!cJSON_IsObject(impl))
+    return;
+  mc_text_printf(t, "<tr class=\"impl\"><td class=\"wl\">&nbsp;&nbsp;");
+  put_escaped(t, string_of(impl, "name"));
+  mc_text_printf(t, "</td><td>");
+  put_escaped(t, string_of(impl, "status"));
+  mc_text_printf(t, "</td><td>%.2f</td><td></td><td>%.0f%%</td><td>", number_of(impl, "gb_per_s"),
+                 100.0 * number_of(impl, "ceiling_ratio"));
+  put_bar(t, number_of(impl, "gb_per_s"), ceiling, 0);
+  mc_text_printf(t, "</td></tr>\n");
+}
+
+static void put_bench(mc_text *t, const report *r) {
+  mc_text_printf(t, "<h2>Performance: ");
+  put_escaped(t, r->path);
+  mc_text_printf(t,
+                 "</h2>\n<p class=\"meta\">%.0f threads%s &middot; bar: GB/s; red mark: "
+                 "the ceiling (multithreaded streaming stores of the same traffic); black "
+                 "mark: memcpy</p>\n<table class=\"bench\"><tr><th>workload</th><th>status"
+                 "</th><th>GB/s</th><th>ceiling GB/s</th><th>of ceiling</th><th></th></tr>\n",
+                 number_of(r->root, "threads"),
+                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->root, "quick")) ? ", --quick"
+                                                                                  : "");
+  const cJSON *w;
+  cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(r->root, "workloads")) {
+    put_bench_row(t, w);
+  }
+  mc_text_printf(t, "</table>\n");
+}
+
+/* ---- the whole page ---- */
+
+static void put_page(mc_text *t, const report *reports, int n) {
+  mc_text_printf(t,
+                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta name=\"viewport\" content=\"width=device-width\">"
+                 "<title>movconf report</title><style>%s</style></head><body>\n"
+                 "<h1>movconf report</h1><p class=\"meta\">made by movconf " MOVCONF_VERSION
+                 " from %d report%s</p>\n",
+                 page_style, n, n == 1 ? "" : "s");
+  report *runs = mc_realloc_or_abort(NULL, sizeof *runs * (size_t)n);
+  int n_runs = 0;
+  for (int i = 0; i < n; i++)
+    if (reports[i].kind == REPORT_RUN)
+      runs[n_runs++] = reports[i];
+  if (n_runs)
+    put_matrix(t, runs, n_runs);
+  for (int i = 0; i < n_runs; i++)
+    put_run(t, &runs[i], i);
+  for (int i = 0; i < n; i++)
+    if (reports[i].kind == REPORT_BENCH)
+      put_bench(t, &reports[i]);
+  free(runs);
+  mc_text_printf(t, "</body></html>\n");
+}
+
+static int write_page(const char *path, const report *reports, int n) {
+  mc_text page = {0};
+  put_page(&page, reports, n);
+  bool ok = !page.oom;
+  if (ok && strcmp(path, "-") == 0)
+    ok = fwrite(page.p, 1, page.len, stdout) == page.len && fflush(stdout) == 0;
+  else if (ok)
+    ok = mc_write_text_file(path, page.p);
+  else
+    fprintf(stderr, "movconf report html: out of memory\n");
+  mc_text_free(&page);
+  return ok ? 0 : 2;
+}
 
 int mc_cmd_report_html(int argc, char **argv) {
-  (void)argc;
-  (void)argv;
-  fputs("movconf report html: not built\n", stderr);
-  return 2;
+  static const struct option options[] = {{"output", required_argument, NULL, 'o'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+  const char *output = NULL;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(html_usage, stdout);
+      return 0;
+    }
+    if (opt == 'o')
+      output = optarg;
+    else
+      return mc_option_error("report html", argv[optind - 1], options);
+  }
+  int n = argc - optind;
+  if (n < 1 || !output) {
+    fprintf(stderr, "movconf report html: %s\n",
+            n < 1 ? "name at least one JSON report"
+                  : "-o FILE is required (- for standard output)");
+    return mc_usage_error("report html");
+  }
+  mc_named_file *inputs = mc_realloc_or_abort(NULL, sizeof *inputs * (size_t)n);
+  for (int i = 0; i < n; i++)
+    inputs[i] = (mc_named_file){"the report", argv[optind + i]};
+  mc_named_file out = {"-o", output};
+  int status = mc_check_outputs("report html", &out, 1, inputs, n);
+  free(inputs);
+  if (status >= 0)
+    return status;
+  report *reports = mc_realloc_or_abort(NULL, sizeof *reports * (size_t)n);
+  int loaded = 0;
+  for (; loaded < n && status < 0; loaded++)
+    status = read_report(argv[optind + loaded], &reports[loaded]);
+  if (status < 0)
+    status = write_page(output, reports, n);
+  else
+    loaded--; /* the one that failed holds nothing */
+  for (int i = 0; i < loaded; i++)
+    cJSON_Delete(reports[i].root);
+  free(reports);
+  return status;
 }

@@ -117,6 +117,12 @@ static char *copy_of(const cJSON *obj, const char *key) {
   return text ? mc_unsafe_text(text) : NULL; /* the writer makes it safe again */
 }
 
+/* The picture as the report holds it: its JSON text (mc_judge_picture's). */
+static char *picture_of(const cJSON *item) {
+  const cJSON *picture = cJSON_GetObjectItemCaseSensitive(item, "picture");
+  return cJSON_IsObject(picture) ? cJSON_PrintUnformatted(picture) : NULL;
+}
+
 static mc_expect_state expect_state_from_name(const char *name) {
   static const char *const names[] = {"none", "expected", "unexpected-pass", "other-failure",
                                       "unsupported"};
@@ -144,6 +150,9 @@ static bool case_from_json(const cJSON *item, mc_case_result *c) {
                         .detail = copy_of(item, "detail"),
                         .inputs = copy_of(item, "inputs"),
                         .attributes = copy_of(item, "attributes"),
+                        .clauses = copy_of(item, "clauses"),
+                        .origin = copy_of(item, "origin"),
+                        .picture = picture_of(item),
                         .seconds = number_of(item, "seconds"),
                         .position = (int)number_of(item, "position"),
                         .output_elements = -1};

@@ -196,6 +196,9 @@ typedef struct mc_case_result {
   int64_t elements;        /* of the data input */
   int64_t output_elements; /* of the expected output; -1 when the case expects an error */
   bool index_filled;       /* the data input is index-filled: provenance is shown */
+  char *clauses;           /* "D2S-S1, D2S-S2": the clauses the case cites */
+  char *origin;            /* the case file's origin of the case */
+  char *picture;           /* wrong-output: mc_judge_picture's JSON, or NULL */
   double seconds;          /* the implementation's time on the case, re-runs included */
   int position;            /* in a shard's report: its place in the whole selection */
 } mc_case_result;
@@ -309,6 +312,16 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
    of an implementation that fills_output), said so when no data element
    has those bits. */
 char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool got_fill);
+
+/* The picture of a wrong output, for the JSON report (spec/runner.md):
+   the expected and the returned elements on the 2-D slice (the last two
+   axes) of the first difference, at most MC_PICTURE_EDGE x MC_PICTURE_EDGE
+   elements, each returned one classed ok, wrong, unwritten (movconf's
+   fill) or moved (another data element's value: from names it). A JSON
+   text (heap), or NULL when the output cannot be compared element by
+   element (another shape or type, a digest the oracle does not match). */
+#define MC_PICTURE_EDGE 16
+char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r);
 
 /* Whether element i of an output of type t with these bits is the byte
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */

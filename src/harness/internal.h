@@ -22,6 +22,13 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
 mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, char *err,
                              size_t errlen);
 
+/* ---- judge.c, shared with picture.c ---- */
+
+/* The multi-index of flat element index in a shape, as "[i,j,k]". */
+void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, size_t len);
+/* Flat index of the data element with these bits, or -1. */
+int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits);
+
 /* ---- reply_text.c: a reply line within bounded memory ---- */
 
 /* cJSON copies every string it parses, so a reply line of a gigabyte would

@@ -1,6 +1,6 @@
 /* Judging one case, bit for bit. */
 #include "common/text.h"
-#include "harness/harness.h"
+#include "harness/internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,8 +10,7 @@
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
-/* The multi-index of flat element index in a shape, as "[i,j,k]". */
-static void format_index(int rank, const int64_t *shape, int64_t flat, char *buf, size_t len) {
+void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, size_t len) {
   int64_t idx[MC_TENSOR_MAX_RANK];
   for (int d = rank - 1; d >= 0; d--) {
     idx[d] = shape[d] ? flat % shape[d] : 0;
@@ -34,8 +33,7 @@ static char *format_shape(int rank, const int64_t *shape) {
   return mc_strdupf("%s", buf);
 }
 
-/* Flat index of the data element with these bits, or -1. */
-static int64_t find_source(const mc_tensor *data, uint64_t bits) {
+int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits) {
   int64_t n = mc_tensor_elements(data);
   for (int64_t i = 0; i < n; i++)
     if (mc_load_bits(data->data, data->type, i) == bits)
@@ -53,7 +51,7 @@ bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits) {
 static void describe_source(const mc_case *c, const char *what, uint64_t bits, bool fill, char *buf,
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
-  int64_t j = find_source(data, bits);
+  int64_t j = mc_judge_find_source(data, bits);
   bool pads = c->op == MC_OP_SPACE_TO_BATCH || c->op == MC_OP_EXTRACT_IMAGE_PATCHES;
   if (j < 0) {
     snprintf(buf, len, "%s is %s", what,
@@ -63,7 +61,7 @@ static void describe_source(const mc_case *c, const char *what, uint64_t bits, b
     return;
   }
   char where[256];
-  format_index(data->rank, data->shape, j, where, sizeof where);
+  mc_format_index(data->rank, data->shape, j, where, sizeof where);
   snprintf(buf, len, "%s came from data%s (flat %" PRId64 ")%s", what, where, j,
            bits == 0 && pads ? " or is a pad zero" : "");
 }
@@ -94,13 +92,13 @@ static int64_t count_unwritten(const mc_tensor *want, const mc_tensor *got, bool
 static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t g, bool filled) {
   if (!filled || !mc_holds_output_fill(got->type, i, g))
     return mc_strdupf("%s", "");
-  int64_t j = c->n_inputs > 0 ? find_source(&c->inputs[0].tensor, g) : -1;
+  int64_t j = c->n_inputs > 0 ? mc_judge_find_source(&c->inputs[0].tensor, g) : -1;
   if (j < 0)
     return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: the implementation "
                       "did not write this element)",
                       MC_OUTPUT_FILL);
   char where[256];
-  format_index(c->inputs[0].tensor.rank, c->inputs[0].tensor.shape, j, where, sizeof where);
+  mc_format_index(c->inputs[0].tensor.rank, c->inputs[0].tensor.shape, j, where, sizeof where);
   return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: not written, or "
                     "copied from data%s, which has the same bits)",
                     MC_OUTPUT_FILL, where);
@@ -116,7 +114,7 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
     uint64_t g = mc_load_bits(got->data, got->type, i);
     if (w != g) {
       char where[256], count[160] = "";
-      format_index(want->rank, want->shape, i, where, sizeof where);
+      mc_format_index(want->rank, want->shape, i, where, sizeof where);
       bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
       char *note = fill_note(c, got, i, g, filled);
       char *from = mc_judge_provenance(c, w, g, got_fill);

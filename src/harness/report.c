@@ -401,6 +401,13 @@ static void add_safe_string(cJSON *obj, const char *key, const char *text) {
   free(safe);
 }
 
+/* The picture (mc_judge_picture's JSON: element values and indices that
+   movconf wrote, nothing an implementation or case file chose). */
+static cJSON *picture_json(const char *text) {
+  cJSON *p = cJSON_Parse(text);
+  return p ? p : cJSON_CreateNull();
+}
+
 static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
   cJSON *item = cJSON_CreateObject();
   add_safe_string(item, "id", c->id);
@@ -428,6 +435,12 @@ static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
                             c->rejection == MC_REJECTION_NAMED ? "named" : "unnamed");
   if (r->shard)
     cJSON_AddNumberToObject(item, "position", c->position);
+  if (c->clauses && is_listed(r, c)) /* what a reader of a failure wants; passes stay short */
+    add_safe_string(item, "clauses", c->clauses);
+  if (c->origin && is_listed(r, c))
+    add_safe_string(item, "origin", c->origin);
+  if (c->picture)
+    cJSON_AddItemToObject(item, "picture", picture_json(c->picture));
   return item;
 }
 

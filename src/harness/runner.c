@@ -108,6 +108,8 @@ static void charge_crash(mc_runner *run, int index, const char *detail) {
   res->expect_reason = NULL;
   res->verdict = MC_VERDICT_CRASH;
   res->rejection = MC_REJECTION_NONE;
+  free(res->picture); /* pictured an output that no longer decides the verdict */
+  res->picture = NULL;
   res->detail = mc_strdupf("%s", detail);
   mc_expect_apply(res, expectation_of(run, res->id));
   tally_result(run, res, +1);
@@ -357,11 +359,23 @@ static void require_named_error(mc_case_result *res, const mc_case *c) {
                            mc_status_name(c->expected_error));
 }
 
+/* "D2S-S1, D2S-S2" (heap). */
+static char *clauses_text(const mc_case *c) {
+  mc_text t = {0};
+  for (int i = 0; i < c->n_clauses; i++)
+    mc_text_printf(&t, "%s%s", i ? ", " : "", c->clauses[i]);
+  char *text = mc_strdupf("%s", t.p && !t.oom ? t.p : "");
+  mc_text_free(&t);
+  return text;
+}
+
 /* What the case is, for failure lines, grouping and --summary-by. */
 static void describe_case(mc_case_result *res, const mc_case *c) {
   res->inputs = mc_case_inputs_text(c);
   res->attributes = mc_case_attrs_text(c);
   snprintf(res->mode, sizeof res->mode, "%s", mc_case_mode(c));
+  res->origin = mc_strdupf("%s", c->origin ? c->origin : "");
+  res->clauses = clauses_text(c);
   res->output_elements = c->expect_error ? -1 : mc_tensor_elements(&c->expected.tensor);
   if (c->n_inputs > 0) {
     res->rank = c->inputs[0].tensor.rank;
@@ -382,6 +396,8 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   res->seconds = seconds;
   describe_case(res, c);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
+  if (res->verdict == MC_VERDICT_WRONG_OUTPUT)
+    res->picture = mc_judge_picture(c, run->impl, &result);
   /* A rejection movconf made for an implementation that accepted the input is none of its own. */
   res->rejection = res->verdict == MC_VERDICT_MISSED_REJECTION
                        ? MC_REJECTION_NONE
@@ -528,6 +544,9 @@ void mc_run_report_free(mc_run_report *r) {
     free(r->results[i].expect_reason);
     free(r->results[i].inputs);
     free(r->results[i].attributes);
+    free(r->results[i].clauses);
+    free(r->results[i].origin);
+    free(r->results[i].picture);
   }
   for (int i = 0; i < r->n_load_errors; i++)
     free(r->load_errors[i]);
