@@ -14,10 +14,8 @@
 # usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
-absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
-rm -rf "$work"
-mkdir -p "$work"
+fresh_folder "$work"
 cd "$work" || exit 2
 
 # fuzz NAME FAULT ARGS...: a campaign with findings in NAME/, summary NAME.json.
