@@ -10,6 +10,12 @@ expect_report() {
   echo "$passes passed, $failures failed"
   test "$failures" -eq 0
 }
+# absolute PATH: PATH, made absolute against the working folder.
+absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+# fresh_folder DIR: DIR emptied (created when missing), for a test's own files.
+fresh_folder() {
+  rm -rf "$1" && mkdir -p "$1"
+}
 # has FILE TEXT: one check, that FILE contains TEXT (a grep pattern).
 has() {
   expect "$1 has: $2" grep -q -- "$2" "$1"

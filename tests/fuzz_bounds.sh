@@ -12,10 +12,8 @@
 # usage: fuzz_bounds.sh MOVCONF PLUGIN ADAPTER WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
-absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 movconf=$(absolute "$1") plugin=$(absolute "$2") adapter=$(absolute "$3") work=$(absolute "$4")
-rm -rf "$work"
-mkdir -p "$work"
+fresh_folder "$work"
 cd "$work" || exit 2
 
 now() { python3 -c 'import time; print(time.monotonic())'; }

@@ -2,9 +2,9 @@
 # movconf fuzz keeps distinct bugs distinct and every finding reproducible
 # (issue 21), against the planted faults of tests/plugin_planted.c:
 # - two BatchToSpace bugs of different cause (a rank-3 crop off by one at
-#   any size, a thread split that leaves rows unwritten above 2^16
-#   elements) give two findings, each failing with its own bug alone and
-#   passing with the other alone;
+#   any size, b2s-crop-off-by-one; a thread split that leaves rows
+#   unwritten from 2^16 elements on, split4:65535) give two findings,
+#   each failing with its own bug alone and passing with the other alone;
 # - with two jobs, the summary and each finding file describe the same
 #   shrunk case (its steps, the run's own detail of the file);
 # - a failure that a fresh process does not reproduce is flaky, not a
@@ -14,10 +14,8 @@
 # usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
-absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
-rm -rf "$work"
-mkdir -p "$work"
+fresh_folder "$work"
 cd "$work" || exit 2
 
 # fuzz NAME FAULT ARGS...: a campaign with findings in NAME/, summary NAME.json.
@@ -34,20 +32,21 @@ run_with() {
 }
 
 # 1. Two bugs, two findings; each is its own bug's.
-fuzz two b2s-crop-and-split --op b2s --runs 600 --shrink-time 60
+crop=b2s-crop-off-by-one split=split4:65535
+fuzz two "$crop+$split" --op b2s --runs 600 --shrink-time 60
 expect "two: exit status 1, not $status" test "$status" -eq 1
 set -- two/*.json
 expect "two bugs give two findings: $*" test $# -eq 2
-crop=0 split=0
+crop_only=0 split_only=0
 for f in "$@"; do
-  if run_with b2s-crop-off-by-one "$f" && ! run_with b2s-thread-split "$f"; then
-    split=$((split + 1))
-  elif ! run_with b2s-crop-off-by-one "$f" && run_with b2s-thread-split "$f"; then
-    crop=$((crop + 1))
+  if run_with "$crop" "$f" && ! run_with "$split" "$f"; then
+    split_only=$((split_only + 1))
+  elif ! run_with "$crop" "$f" && run_with "$split" "$f"; then
+    crop_only=$((crop_only + 1))
   fi
 done
-expect "one finding fails with the crop bug alone and passes with the split alone" test $crop -eq 1
-expect "one finding fails with the split bug alone and passes with the crop alone" test $split -eq 1
+expect "one finding fails with the crop bug alone and passes with the split alone" test $crop_only -eq 1
+expect "one finding fails with the split bug alone and passes with the crop alone" test $split_only -eq 1
 
 # 2. Two jobs: the summary and the files agree.
 fuzz jobs d2s-swap --op d2s --time 15 --jobs 2

@@ -7,10 +7,8 @@
 # usage: fuzz_planted.sh MOVCONF PLUGIN WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
-absolute() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
-rm -rf "$work"
-mkdir -p "$work"
+fresh_folder "$work"
 
 # fuzz NAME FAULT ARGS...: runs a campaign in $work/NAME (also its cwd).
 fuzz() {

@@ -242,6 +242,12 @@ expect "fork: no plugin process left" no_plugin_process
 one fork-linger@2
 expect "fork-linger: every case passes" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
 expect "fork-linger: the copy does not outlive the run" no_plugin_process
+# A copy that writes a well-formed reply to the previous call on movconf's
+# socket: the runner checks each reply's call number, so case 05 is that
+# crash (not "unsupported"), and no later case takes its own reply as theirs.
+one stale-reply@5
+expect "stale-reply: case 05 crashes on the reply to call 4, the other 21 pass" \
+  only 05-exit crash "it answers call 4, not this case's call 5"
 # A fork by the clone system call (no pthread_atfork handler runs): the copy
 # still ends unheard and its case is charged, perhaps after it was answered.
 # Not under ThreadSanitizer, which a raw clone() leaves in a broken state.

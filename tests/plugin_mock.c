@@ -39,7 +39,10 @@
    stderr, then answer correctly), flood (write 2 MiB to stdout, then answer
    correctly), lift-memory-limit (raise the soft address-space limit to the
    hard one and map more than the old soft limit; reject when that worked,
-   else answer correctly), exit-0 (exit(0)).
+   else answer correctly), exit-0 (exit(0)), stale-reply (fork() in run(); the
+   copy writes to movconf's socket a reply to the process's previous call,
+   as a forked copy answering late would, and ends without returning; the
+   process then answers correctly).
 
    FAULT@* applies the fault to every batch.
 
@@ -57,9 +60,11 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "harness/plugin_wire.h" /* the child's replies, which stale-reply forges */
 #include "movconf/oracle.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
@@ -102,6 +107,7 @@ typedef enum fault {
   FAULT_FLOOD,
   FAULT_LIFT_MEMORY_LIMIT,
   FAULT_EXIT_0,
+  FAULT_STALE_REPLY,
   FAULT_COUNT
 } fault;
 
@@ -141,7 +147,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "nonblock-stdio",
                                                      "flood",
                                                      "lift-memory-limit",
-                                                     "exit-0"};
+                                                     "exit-0",
+                                                     "stale-reply"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -415,6 +422,38 @@ static bool lift_memory_limit(void) {
   return true;
 }
 
+/* The process's socket to movconf (its only socket), or -1. */
+static int movconf_socket(void) {
+  for (int fd = 3; fd < 1024; fd++) {
+    char path[64], target[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n > 0 && (target[n] = '\0', strncmp(target, "socket:", 7) == 0))
+      return fd;
+  }
+  return -1;
+}
+
+/* A forked copy writes a well-formed reply numbered as this process's
+   previous request (movconf's previous call, when the process served every
+   call) and ends; the process waits for it, so the stale reply reaches
+   movconf before this call's own. */
+static void send_stale_reply_from_copy(void) {
+  pid_t copy = fork();
+  if (copy == 0) {
+    mc_wire_reply r;
+    memset(&r, 0, sizeof r);
+    r.magic = MC_WIRE_MAGIC;
+    r.kind = MC_WIRE_UNSUPPORTED;
+    r.call = (uint64_t)cases_served - 1;
+    int fd = movconf_socket();
+    ssize_t sent = fd >= 0 ? write(fd, &r, sizeof r) : 0;
+    _exit(sent == (ssize_t)sizeof r ? 0 : 1);
+  }
+  if (copy > 0)
+    waitpid(copy, NULL, 0);
+}
+
 static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   fault f = fault_of(p);
@@ -435,6 +474,8 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
     return reject(m, "", "mock: clone failed");
   if (f == FAULT_FORK_LINGER && fork() == 0)
     nanosleep(&(struct timespec){60, 0}, NULL);
+  if (f == FAULT_STALE_REPLY)
+    send_stale_reply_from_copy();
   if (f == FAULT_MISSED_REJECTION && !cached.data) {
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;

@@ -2,7 +2,8 @@
    `movconf fuzz` find real-looking bugs. It wraps movconf's own kernels as
    examples/plugin_movconf does (loading that plugin, whose path is compiled
    in) and damages the output afterwards, as the environment variable
-   MOVCONF_PLANTED says:
+   MOVCONF_PLANTED says (one fault, or several joined by '+', as in
+   "b2s-crop-off-by-one+split4:65535"):
      b2s-tail-shift   BatchToSpace, outputs above 4096 elements: the last
                       quarter shifted by one element, as a thread split with
                       an off-by-one start would
@@ -31,16 +32,12 @@
                       UBSan reports (built with -fsanitize=undefined too)
    Built with PLANTED_CXX (plugin_planted_cxx), every run() also throws and
    catches a C++ exception (tests/planted_throw.cpp).
-   Two BatchToSpace bugs of different cause, alone or together, for the
-   test that movconf fuzz keeps distinct bugs distinct (fuzz_distinct.sh):
+   A BatchToSpace bug of another cause than split4's, for the test that
+   movconf fuzz keeps distinct bugs distinct (fuzz_distinct.sh, which joins
+   it with split4:65535):
      b2s-crop-off-by-one  rank-3 data whose crops_begin on the last axis is
                       not 0: every output row starts one element late (the
                       last element repeats), at any size
-     b2s-thread-split     outputs of 2^16 elements or more: the rows (all
-                      axes but the last) split over 4 threads as rows/4 each,
-                      so the leftover rows are never written (they keep the
-                      output buffer's fill)
-     b2s-crop-and-split   both
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -65,6 +62,21 @@
 
 static const movconf_plugin_v1 *inner;
 static movconf_plugin_v1 table;
+
+/* The next fault of a '+'-joined list after the one at p, or NULL. */
+static const char *next_fault(const char *p) {
+  const char *plus = strchr(p, '+');
+  return plus ? plus + 1 : NULL;
+}
+
+/* Whether the faults of MOVCONF_PLANTED (faults, or NULL) include name. */
+static bool planted(const char *faults, const char *name) {
+  size_t len = strlen(name);
+  for (const char *p = faults; p; p = next_fault(p))
+    if (strncmp(p, name, len) == 0 && (p[len] == '\0' || p[len] == '+'))
+      return true;
+  return false;
+}
 
 static int64_t element_count(const movconf_plugin_output *o) {
   int64_t n = 1;
@@ -99,13 +111,14 @@ static void repeat_vector_tail(const movconf_plugin_request *request,
   mc_copy_element(o->data, n - 1, o->data, n - 2, (mc_type)o->type);
 }
 
-/* The first output element a size fault leaves unwritten (n: none), when
-   fault is "split4:T" or "tail:T" and the output has more than T elements. */
-static int64_t first_unwritten(const char *fault, const movconf_plugin_output *o) {
+/* The first output element the size fault at p leaves unwritten (n:
+   none), when it is "split4:T" or "tail:T" and the output has more than T
+   elements. */
+static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o) {
   char kind[8];
   long long threshold;
   int64_t n = element_count(o);
-  if (o->rank < 1 || sscanf(fault, "%7[a-z0-9]:%lld", kind, &threshold) != 2 || n <= threshold)
+  if (o->rank < 1 || sscanf(p, "%7[a-z0-9]:%lld", kind, &threshold) != 2 || n <= threshold)
     return n;
   if (strcmp(kind, "split4") == 0) {
     int64_t row = o->shape[o->rank - 1], rows = row ? n / row : 0;
@@ -116,6 +129,16 @@ static int64_t first_unwritten(const char *fault, const movconf_plugin_output *o
     return n / per_vector * per_vector;
   }
   return n;
+}
+
+/* The first output element the size faults among faults leave unwritten. */
+static int64_t first_unwritten(const char *faults, const movconf_plugin_output *o) {
+  int64_t first = element_count(o);
+  for (const char *p = faults; p; p = next_fault(p)) {
+    int64_t from = first_unwritten_by(p, o);
+    first = from < first ? from : first;
+  }
+  return first;
 }
 
 /* The bytes holding elements from..n-1 as movconf left them before run(),
@@ -155,17 +178,6 @@ static void crop_off_by_one(const movconf_plugin_request *request, const movconf
       mc_copy_element(o->data, r * width + j, o->data, r * width + j + 1, (mc_type)o->type);
 }
 
-static void split_leaves_rows(const movconf_plugin_output *o) {
-  int64_t n = element_count(o);
-  if (n < 65536 || o->rank < 1 || o->shape[o->rank - 1] == 0)
-    return;
-  int64_t width = o->shape[o->rank - 1], rows = n / width;
-  int64_t written = rows / 4 * 4;
-  int64_t bits = mc_type_bits((mc_type)o->type);
-  int64_t from = (written * width * bits) / 8; /* whole bytes: every type here is >= 8 bits */
-  memset((uint8_t *)o->data + from, 0xA5, (size_t)((n * bits + 7) / 8 - from));
-}
-
 /* Reads the byte just past a heap copy of the data input. */
 static void read_past_copy(const movconf_plugin_request *request) {
   size_t n = (size_t)request->inputs[0].nbytes;
@@ -183,11 +195,11 @@ static void undefined_behaviour(const char *fault, const movconf_plugin_request 
   volatile int big = INT_MAX, zero = 0, sink = 0;
   const void *volatile none = NULL;
   volatile size_t no_bytes = 0;
-  if (strcmp(fault, "signed-overflow") == 0)
+  if (planted(fault, "signed-overflow"))
     sink = big + request->inputs[0].rank;
-  else if (strcmp(fault, "divide-by-zero") == 0)
+  else if (planted(fault, "divide-by-zero"))
     sink = request->inputs[0].rank / zero; /* then SIGFPE, unless UBSan's report ends it */
-  else if (strcmp(fault, "memcpy-null") == 0)
+  else if (planted(fault, "memcpy-null"))
     memcpy((void *)&sink, none, no_bytes);
   (void)sink;
 }
@@ -201,7 +213,7 @@ static int output_shape(const movconf_plugin_request *request, movconf_plugin_ou
                         movconf_plugin_message *message) {
   int status = inner->output_shape(request, output, message);
   const char *fault = getenv("MOVCONF_PLANTED");
-  if (status == MOVCONF_PLUGIN_REJECTED && fault && strcmp(fault, "cap-wrong-error") == 0 &&
+  if (status == MOVCONF_PLUGIN_REJECTED && planted(fault, "cap-wrong-error") &&
       strcmp(message->error, "output_too_large") == 0)
     snprintf(message->error, sizeof message->error, "batch_not_divisible");
   return status;
@@ -210,7 +222,7 @@ static int output_shape(const movconf_plugin_request *request, movconf_plugin_ou
 static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   const char *fault = getenv("MOVCONF_PLANTED");
-  if (fault && strcmp(fault, "overread") == 0)
+  if (planted(fault, "overread"))
     read_past_copy(request);
   if (fault)
     undefined_behaviour(fault, request);
@@ -224,22 +236,18 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
   free(before);
   if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;
-  if (strcmp(fault, "b2s-tail-shift") == 0 && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
+  if (planted(fault, "b2s-tail-shift") && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
     shift_last_quarter(output);
-  if (strcmp(fault, "d2s-swap") == 0 && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+  if (planted(fault, "d2s-swap") && request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
     swap_first_two(output);
   static int calls;
-  if (strcmp(fault, "d2s-swap-after-first-call") == 0 && ++calls > 1 &&
+  if (planted(fault, "d2s-swap-after-first-call") && ++calls > 1 &&
       request->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
     swap_first_two(output);
-  if (strcmp(fault, "s2d-tail") == 0 && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
+  if (planted(fault, "s2d-tail") && request->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH)
     repeat_vector_tail(request, output);
-  bool both = strcmp(fault, "b2s-crop-and-split") == 0;
-  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE &&
-      (both || !strcmp(fault, "b2s-crop-off-by-one")))
+  if (planted(fault, "b2s-crop-off-by-one") && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
     crop_off_by_one(request, output);
-  if (request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE && (both || !strcmp(fault, "b2s-thread-split")))
-    split_leaves_rows(output);
   return status;
 }
 

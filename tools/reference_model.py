@@ -22,6 +22,9 @@ against the round-trip properties of the inverse pairs.
 the case files under the paths through the model and reports each one whose
 expected output or error the model does not reproduce (CTest runs it over
 the generated cases, whose expectations come from the C oracle).
+`--check-cases --only-folder NAME PATH...` checks only the files under a
+folder named NAME, `--check-cases --except-folder NAME PATH...` only the
+others: CTest splits conformance/ in two so that no case is checked twice.
 """
 
 import base64
@@ -909,8 +912,10 @@ def load_case_file(path):
         return json.load(f, parse_int=lambda text: -0.0 if text == "-0" else int(text))
 
 
-def case_files_under(paths):
-    """Every *.json under the paths (sorted), or the path itself."""
+def case_files_under(paths, folder=None, inside=True):
+    """Every *.json under the paths (sorted), or the path itself; with a
+    folder name, only the files under a folder of that name (inside) or
+    only the others (not inside)."""
     import os
     files = []
     for path in paths:
@@ -920,7 +925,9 @@ def case_files_under(paths):
                 files += [os.path.join(top, n) for n in sorted(names) if n.endswith(".json")]
         else:
             files.append(path)
-    return files
+    if folder is None:
+        return files
+    return [f for f in files if (folder in f.split(os.sep)[:-1]) == inside]
 
 
 def check_case(op, case):
@@ -946,11 +953,12 @@ def check_case(op, case):
     return got, "the expected output"
 
 
-def check_case_files(paths, quiet=False):
-    """Runs every case of the case files under paths through the model and
-    compares with its expectation: the output bit for bit (or its sha256),
-    or the error name. Returns the number of disagreements."""
-    files = case_files_under(paths)
+def check_case_files(paths, quiet=False, folder=None, inside=True):
+    """Runs every case of the case files under paths (and folder, as
+    case_files_under says) through the model and compares with its
+    expectation: the output bit for bit (or its sha256), or the error name.
+    Returns the number of disagreements."""
+    files = case_files_under(paths, folder, inside)
     cases = disagreements = 0
     for path in files:
         doc = load_case_file(path)
@@ -968,11 +976,30 @@ def check_case_files(paths, quiet=False):
     return disagreements
 
 
+def check_cases_command(args):
+    """--check-cases [--only-folder NAME | --except-folder NAME] PATH...:
+    the exit status (2: usage; 1: a disagreement, or no case file to check)."""
+    folder, inside = None, True
+    if args[:1] in (["--only-folder"], ["--except-folder"]):
+        if len(args) < 2:
+            return 2
+        folder, inside, args = args[1], args[0] == "--only-folder", args[2:]
+    if not args:
+        return 2
+    if not case_files_under(args, folder, inside):
+        print("reference_model: no case file to check under %s" % " ".join(args))
+        return 1
+    return 1 if check_case_files(args, folder=folder, inside=inside) else 0
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--self-test"]:
         self_test()
-    elif sys.argv[1:2] == ["--check-cases"] and sys.argv[2:]:
-        sys.exit(1 if check_case_files(sys.argv[2:]) else 0)
+    elif sys.argv[1:2] == ["--check-cases"]:
+        status = check_cases_command(sys.argv[2:])
+        if status == 2:
+            print(__doc__)
+        sys.exit(status)
     else:
         print(__doc__)
         sys.exit(0 if not sys.argv[1:] else 2)

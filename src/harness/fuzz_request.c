@@ -7,6 +7,7 @@
 
 #include "cases/payload.h"
 #include "common/clock.h"
+#include "harness/internal.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
@@ -102,22 +103,13 @@ void mc_fuzz_case_free(mc_fuzz_case *fc) {
 }
 
 /* Whether most elements that differ from the oracle's still hold the fill
-   the output buffer starts with (MC_OUTPUT_FILL in every byte): the
-   implementation did not write them. Most, since a narrow type's data may
-   hold the fill's value too. */
+   the output buffer starts with: the implementation did not write them.
+   Most, since a narrow type's data may hold the fill's value too. */
 static bool has_unwritten(const mc_tensor *got, const mc_tensor *want) {
   if (got->type != want->type || got->nbytes != want->nbytes || !got->data)
     return false;
-  uint8_t fill[16]; /* a sub-byte element's fill depends on its place in the byte */
-  memset(fill, MC_OUTPUT_FILL, sizeof fill);
-  int64_t per_word = 64 / (int64_t)mc_type_bits(got->type);
-  int64_t n = mc_tensor_elements(got), filled = 0, other = 0;
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t g = mc_load_bits(got->data, got->type, i);
-    if (g != mc_load_bits(want->data, want->type, i))
-      g == mc_load_bits(fill, got->type, i % per_word) ? filled++ : other++;
-  }
-  return filled > other;
+  mc_differences d = mc_count_differences(want, got, true);
+  return d.unwritten > d.differing - d.unwritten;
 }
 
 static bool past_stop(const mc_impl *impl) {

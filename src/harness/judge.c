@@ -75,16 +75,17 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
   return mc_strdupf("; the data input is index-filled: %s, %s", g, w);
 }
 
-/* Elements that hold movconf's fill where the expected output does not:
-   those the implementation never wrote (0 when it got no filled buffer). */
-static int64_t count_unwritten(const mc_tensor *want, const mc_tensor *got, bool filled) {
-  int64_t n = mc_tensor_elements(want), unwritten = 0;
-  for (int64_t i = 0; filled && i < n; i++) {
+mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled) {
+  mc_differences d = {0, 0};
+  int64_t n = mc_tensor_elements(want);
+  for (int64_t i = 0; i < n; i++) {
     uint64_t g = mc_load_bits(got->data, got->type, i);
-    unwritten +=
-        mc_holds_output_fill(got->type, i, g) && mc_load_bits(want->data, want->type, i) != g;
+    if (mc_load_bits(want->data, want->type, i) == g)
+      continue;
+    d.differing++;
+    d.unwritten += filled && mc_holds_output_fill(got->type, i, g);
   }
-  return unwritten;
+  return d;
 }
 
 /* " (movconf's fill of the output buffer: ...)" after "got 0x..", when the
@@ -118,7 +119,7 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
       bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
       char *note = fill_note(c, got, i, g, filled);
       char *from = mc_judge_provenance(c, w, g, got_fill);
-      int64_t unwritten = count_unwritten(want, got, filled);
+      int64_t unwritten = mc_count_differences(want, got, filled).unwritten;
       if (unwritten)
         snprintf(count, sizeof count,
                  "; %" PRId64 " of %" PRId64 " elements hold movconf's fill where the "

@@ -9,6 +9,7 @@
 #include "cases/json.h"
 #include "common/clauses.h"
 #include "harness/harness.h"
+#include "harness/internal.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
@@ -149,13 +150,9 @@ static const mc_tensor *expected_elements(const mc_case *c, mc_tensor *made) {
    where the got and expected values came from. */
 static void print_differences(FILE *out, const mc_case *c, const mc_tensor *want,
                               const mc_tensor *got, bool filled, bool full) {
-  int64_t n = mc_tensor_elements(want), differing = 0, unwritten = 0;
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t g = mc_load_bits(got->data, got->type, i);
-    bool differs = mc_load_bits(want->data, want->type, i) != g;
-    differing += differs;
-    unwritten += differs && filled && mc_holds_output_fill(got->type, i, g);
-  }
+  int64_t n = mc_tensor_elements(want);
+  mc_differences d = mc_count_differences(want, got, filled);
+  int64_t differing = d.differing, unwritten = d.unwritten;
   fprintf(out, "differing elements: %" PRId64 " of %" PRId64, differing, n);
   if (unwritten)
     fprintf(out, " (%" PRId64 " hold movconf's fill of the output buffer: unwritten)", unwritten);
