@@ -1,12 +1,13 @@
 #!/bin/sh
 # run --jobs N: the same report as one job (cases in run order, verdicts,
 # details, summary, exit status; timings aside) over the default tier with
-# the built-in kernels and with a plugin that fails DepthToSpace, and over a
-# fault suite of the mock plugin (crashes, a hang, wrong outputs, writes out
-# of bounds, late writes charged to their own case); a fault that breaks a
-# worker's process is charged within that worker or not at all; stop limits
-# stop with the cases that ran in run order; a worker its adapter kills
-# costs its case, not the run; no process outlives the run.
+# the built-in kernels (whole and one --shard) and with a plugin that fails
+# DepthToSpace, and over a fault suite of the mock plugin (crashes, a hang,
+# wrong outputs, writes out of bounds, a late write); late writes charged
+# to their own case; a fault that breaks a worker's process charged within
+# that worker or not at all; stop limits stop with the first cases of the
+# run; a worker its adapter kills costs its case, not the run; no process
+# outlives the run, even when movconf is killed.
 # usage: run_jobs.sh MOVCONF PLUGIN_PLANTED PLUGIN_MOCK SOURCE_DIR WORK_DIR PYTHON
 set -u
 movconf=$1 planted=$2 mock=$3 src=$4 work=$5 python=$6
@@ -18,27 +19,7 @@ faults=$src/tests/data/plugin_faults
 
 # same_report ONE MANY: the reports are the same but for timings.
 same_report() {
-  "$python" - "$1" "$2" <<'PY'
-import json, sys
-one, many = (json.load(open(p)) for p in sys.argv[1:3])
-def strip(report):
-    for c in report["cases"]:
-        c.pop("seconds", None)
-        c.pop("slow", None)
-    for k in ("seconds", "slow"):
-        report["summary"].pop(k, None)
-    return report
-one, many = strip(one), strip(many)
-for key in sorted(set(one) | set(many)):
-    if one.get(key) != many.get(key):
-        if key == "cases":
-            for a, b in zip(one[key], many[key]):
-                if a != b:
-                    print("first differing case:\n %s\n %s" % (a, b))
-                    break
-        sys.exit("%s differ" % key)
-print("%d cases, summary %s" % (len(one["cases"]), json.dumps(one["summary"])))
-PY
+  "$python" "$src/tests/same_report.py" "$1" "$2"
 }
 
 # jobs NAME STATUS RUN-ARGS...: one job, then two and three; each exits
@@ -61,6 +42,11 @@ no_plugin_process() {
 }
 
 jobs kernels 0
+jobs shard 0 --shard 2/4
+expect "shard: the report is a shard's, with positions" "$python" -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["shard"]["index"] == 2 and all("position" in c for c in r["cases"]), r.get("shard")' \
+  shard-2.json
 MOVCONF_PLANTED=d2s-swap jobs planted 1 --impl "plugin:$planted"
 expect "planted: each DepthToSpace failure has its live FAIL line" test \
   "$(grep -c '^FAIL wrong-output: d2s/' planted-2.err)" -eq \

@@ -498,7 +498,10 @@ bool mc_run_file(mc_runner *run, const char *path) {
   if (run->started == 0)
     run->started = mc_now_seconds();
   bool was_stopped = run->report->stopped_early != NULL;
-  if (!mc_case_file_load(path, &f, err, sizeof err)) {
+  /* With --jobs the workers run the cases: their large fills need not be made here. */
+  bool loaded = run->jobs ? mc_case_file_load_deferred(path, &f, err, sizeof err)
+                          : mc_case_file_load(path, &f, err, sizeof err);
+  if (!loaded) {
     if (!was_stopped) /* a file not run is not reported */
       record_invalid_file(run, path, mc_strdupf("%s", err));
     return run->report->stopped_early == NULL;

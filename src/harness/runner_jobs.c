@@ -164,28 +164,17 @@ static bool get_result(reader *r, mc_case_result *c) {
   return !r->bad;
 }
 
-static bool write_all(int fd, const char *p, size_t n) {
+/* Moves all n bytes through the pipe fd, retrying short transfers and
+   EINTR; false at its end or on an error. */
+static bool transfer(int fd, char *p, size_t n, bool sending) {
   while (n > 0) {
-    ssize_t put = write(fd, p, n);
-    if (put < 0 && errno == EINTR)
+    ssize_t done = sending ? write(fd, p, n) : read(fd, p, n);
+    if (done < 0 && errno == EINTR)
       continue;
-    if (put <= 0)
+    if (done <= 0)
       return false;
-    p += put;
-    n -= (size_t)put;
-  }
-  return true;
-}
-
-static bool read_all(int fd, char *p, size_t n) {
-  while (n > 0) {
-    ssize_t got = read(fd, p, n);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0)
-      return false;
-    p += got;
-    n -= (size_t)got;
+    p += done;
+    n -= (size_t)done;
   }
   return true;
 }
@@ -193,8 +182,8 @@ static bool read_all(int fd, char *p, size_t n) {
 /* Sends kind with the body in t (may be empty); frees t. */
 static bool send_message(int fd, uint32_t kind, mc_text *t) {
   uint32_t head[2] = {kind, (uint32_t)t->len};
-  bool ok = !t->oom && write_all(fd, (const char *)head, sizeof head) &&
-            write_all(fd, t->p ? t->p : "", t->len);
+  bool ok = !t->oom && transfer(fd, (char *)head, sizeof head, true) &&
+            (t->len == 0 || transfer(fd, t->p, t->len, true));
   mc_text_free(t);
   return ok;
 }
@@ -205,10 +194,10 @@ static uint32_t receive_message(int fd, char **body, size_t *len) {
   uint32_t head[2];
   *body = NULL;
   *len = 0;
-  if (!read_all(fd, (char *)head, sizeof head) || head[1] > MAX_MESSAGE_BYTES)
+  if (!transfer(fd, (char *)head, sizeof head, false) || head[1] > MAX_MESSAGE_BYTES)
     return 0;
   *body = mc_realloc_or_abort(NULL, head[1] + 1);
-  if (!read_all(fd, *body, head[1])) {
+  if (!transfer(fd, *body, head[1], false)) {
     free(*body);
     *body = NULL;
     return 0;
@@ -281,7 +270,7 @@ static bool have_file(mc_runner *run, mc_case_file *file, char **loaded, const c
   *loaded = NULL;
   run->file = NULL;
   run->file_path = NULL;
-  if (!mc_case_file_load(path, file, err, errlen))
+  if (!mc_case_file_load_deferred(path, file, err, errlen)) /* made case by case */
     return false;
   *loaded = mc_strdupf("%s", path);
   run->file = file;
@@ -293,8 +282,13 @@ static void run_one(mc_runner *run, worker_side *w, mc_case_file *file, char **l
   int64_t order = get_int(r), index = get_int(r);
   char *path = get_string(r);
   char err[1024] = "a bad request from the parent movconf";
-  if (r->bad || !path || !have_file(run, file, loaded, path, err, sizeof err) || index < 0 ||
-      index >= file->n_cases) {
+  bool made = !r->bad && path && have_file(run, file, loaded, path, err, sizeof err) &&
+              index >= 0 && index < file->n_cases;
+  if (made && !mc_case_materialize(&file->cases[index])) {
+    snprintf(err, sizeof err, "out of memory for its inputs");
+    made = false;
+  }
+  if (!made) {
     char *why = mc_strdupf("movconf's worker could not load the case again: %s", err);
     send_text(w->out, MSG_LOST, order, why);
     free(why);
