@@ -19,6 +19,8 @@ Faults at request MOCK_AT:
     garbage            a line that is not JSON instead of the reply
     exit               exit with status 3 without replying
     signal             die of SIGSEGV without replying
+    kill-parent        kill its parent (SIGKILL) without replying; with
+                       MOCK_STATE, only the first adapter to get there
     hang               never reply
     partial            write half a reply, then hang
     close-stdout       close stdout and keep running
@@ -183,6 +185,15 @@ def faulty_reply(request_id, reply):
     elif FAULT == "signal":
         sys.stdout.flush()
         os.kill(os.getpid(), signal.SIGSEGV)
+    elif FAULT == "kill-parent":
+        once = STATE + ".killed" if STATE else ""
+        if once and os.path.exists(once):
+            send(reply)
+            return
+        if once:
+            open(once, "w").close()
+        os.kill(os.getppid(), signal.SIGKILL)
+        hang()
     elif FAULT == "hang":
         hang()
     elif FAULT == "partial":

@@ -975,6 +975,49 @@ static void test_load_from_disk(void) {
   CHECK(strncmp(err, "/tmp: ", 6) == 0);
 }
 
+/* Loads tensor as a case's data input both ways: a deferred load leaves
+   it unmade exactly when deferred says, and once made it has the bytes of
+   a plain load. */
+static void expect_deferred(const char *tensor, bool deferred) {
+  char path[] = "/tmp/movconf_deferred_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0)
+    return;
+  char *text = data_case(tensor);
+  CHECK_EQ_I64(write(fd, text, strlen(text)), (int64_t)strlen(text));
+  close(fd);
+  free(text);
+  mc_case_file plain, lazy;
+  char err[512] = "";
+  bool ok = mc_case_file_load(path, &plain, err, sizeof err) &&
+            mc_case_file_load_deferred(path, &lazy, err, sizeof err);
+  unlink(path);
+  CHECK(ok);
+  if (!ok) {
+    fprintf(stderr, "  tensor %s: %s\n", tensor, err);
+    return;
+  }
+  const mc_tensor *made = &plain.cases[0].inputs[0].tensor, *t = &lazy.cases[0].inputs[0].tensor;
+  CHECK((t->data == NULL) == deferred);
+  CHECK_EQ_I64((int64_t)t->nbytes, (int64_t)made->nbytes);
+  CHECK(mc_case_materialize(&lazy.cases[0]));
+  CHECK(t->data != NULL && memcmp(t->data, made->data, made->nbytes) == 0);
+  mc_case_file_free(&plain);
+  mc_case_file_free(&lazy);
+}
+
+static void test_load_deferred(void) {
+  /* Above MC_CASE_DEFER_FILL_BYTES (64 KiB): counter and prng wait. */
+  expect_deferred("{\"type\": \"u8\", \"shape\": [2, 65537], \"fill\": {\"counter\": 7}}", true);
+  expect_deferred("{\"type\": \"f32\", \"shape\": [16385, 2], \"fill\": {\"prng\": {\"seed\": "
+                  "\"18446744073709551615\"}}}",
+                  true);
+  /* An iota is checked element by element, so it is made; small fills too. */
+  expect_deferred("{\"type\": \"i32\", \"shape\": [65536], \"fill\": {\"iota\": -5}}", false);
+  expect_deferred("{\"type\": \"u8\", \"shape\": [64], \"fill\": {\"counter\": 1}}", false);
+}
+
 /* Loads every case file under dir; with check, also runs the check-cases
    rules. Returns the number of files. */
 static int load_tree(const char *dir, bool check) {
@@ -1026,6 +1069,7 @@ int main(void) {
   test_bad_sha256();
   test_truncations_and_mutations();
   test_load_from_disk();
+  test_load_deferred();
   test_repository_files();
   return check_report();
 }

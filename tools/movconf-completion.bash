@@ -13,7 +13,7 @@ _movconf_options() {
   run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
-             --junit --quiet --slow --summary-by --shard --help" ;;
+             --junit --quiet --slow --summary-by --shard --jobs --help" ;;
   show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --full --tier --help" ;;
   check-cases) echo "--help" ;;

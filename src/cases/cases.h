@@ -65,6 +65,15 @@ bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_
 /* Reads and parses a file (at most MC_CASE_MAX_FILE_BYTES). */
 bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t errlen);
 void mc_case_file_free(mc_case_file *f);
+/* Like mc_case_file_load, with the same checks and limits, but a counter or
+   prng fill above MC_CASE_DEFER_FILL_BYTES is left unmade (its data NULL)
+   until mc_case_materialize: for a reader that needs every case's id,
+   shapes and side inputs but runs few of them (run --jobs). */
+#define MC_CASE_DEFER_FILL_BYTES ((size_t)64 << 10)
+bool mc_case_file_load_deferred(const char *path, mc_case_file *out, char *err, size_t errlen);
+/* Makes the fills of c that a deferred load left unmade; false when memory
+   runs out. */
+bool mc_case_materialize(mc_case *c);
 
 /* Descriptions of a case for reports (src/cases/describe.c). */
 /* "u8 [9,2,2,2]" into buf. */

@@ -31,6 +31,7 @@ typedef struct mc_reader {
   int case_index;      /* -1 outside the cases array */
   const char *case_id; /* set once the case's id is read */
   size_t tensor_bytes; /* materialized by this file so far */
+  bool defer_fills;    /* mc_case_file_load_deferred */
 } mc_reader;
 
 /* A path of keys and indexes such as "inputs.data.values[7]". */

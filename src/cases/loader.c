@@ -392,8 +392,8 @@ static void set_error(char *err, size_t errlen, const char *name, const char *wh
     snprintf(err, errlen, "%s: %s", name, what);
 }
 
-bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_file *out,
-                        char *err, size_t errlen) {
+static bool parse_text(const char *text, size_t len, const char *name, mc_case_file *out, char *err,
+                       size_t errlen, bool defer_fills) {
   if (!name)
     name = "<input>";
   if (!out) {
@@ -402,7 +402,7 @@ bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_
   }
   memset(out, 0, sizeof *out);
   out->op = MC_OP_INVALID;
-  mc_reader rd = {text, len, name, err, errlen, MC_OP_INVALID, -1, NULL, 0};
+  mc_reader rd = {text, len, name, err, errlen, MC_OP_INVALID, -1, NULL, 0, defer_fills};
   if (!text || len == 0)
     return mc_read_fail(&rd, "", "empty file");
   if (len > MC_CASE_MAX_FILE_BYTES)
@@ -419,7 +419,12 @@ bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_
   return ok;
 }
 
-bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t errlen) {
+bool mc_case_file_parse(const char *text, size_t len, const char *name, mc_case_file *out,
+                        char *err, size_t errlen) {
+  return parse_text(text, len, name, out, err, errlen, false);
+}
+
+static bool load(const char *path, mc_case_file *out, char *err, size_t errlen, bool defer_fills) {
   if (out)
     memset(out, 0, sizeof *out);
   if (!path || !out) {
@@ -433,9 +438,17 @@ bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t er
     set_error(err, errlen, path, strerror(error));
     return false;
   }
-  bool ok = mc_case_file_parse(text, len, path, out, err, errlen);
+  bool ok = parse_text(text, len, path, out, err, errlen, defer_fills);
   free(text);
   return ok;
+}
+
+bool mc_case_file_load(const char *path, mc_case_file *out, char *err, size_t errlen) {
+  return load(path, out, err, errlen, false);
+}
+
+bool mc_case_file_load_deferred(const char *path, mc_case_file *out, char *err, size_t errlen) {
+  return load(path, out, err, errlen, true);
 }
 
 static void free_case(mc_case *c) {

@@ -214,7 +214,8 @@ static bool fill_prng(mc_reader *rd, const cJSON *j, const char *path, mc_case_t
   ct->fill_start = seed.magnitude > (uint64_t)INT64_MAX
                        ? -(int64_t)(UINT64_MAX - seed.magnitude) - 1
                        : (int64_t)seed.magnitude;
-  mc_fill_prng(&ct->tensor, count, seed.magnitude);
+  if (ct->tensor.data) /* else deferred: mc_case_materialize */
+    mc_fill_prng(&ct->tensor, count, seed.magnitude);
   return true;
 }
 
@@ -238,8 +239,41 @@ static bool decode_fill(mc_reader *rd, const cJSON *fill, const char *path, mc_c
     return false;
   ct->kind = MC_PAYLOAD_FILL_COUNTER;
   ct->fill_start = start;
-  mc_fill_counter(&ct->tensor, count, start);
+  if (ct->tensor.data) /* else deferred: mc_case_materialize */
+    mc_fill_counter(&ct->tensor, count, start);
   return true;
+}
+
+/* A counter or prng fill (any start or seed is valid, so nothing is left
+   to check) that a deferred load leaves unmade. */
+static bool deferrable(const mc_reader *rd, const cJSON *payload, size_t nbytes) {
+  const cJSON *g = cJSON_IsObject(payload) ? payload->child : NULL;
+  return rd->defer_fills && nbytes > MC_CASE_DEFER_FILL_BYTES &&
+         strcmp(payload->string, "fill") == 0 && g && !g->next && g->string &&
+         (strcmp(g->string, "counter") == 0 || strcmp(g->string, "prng") == 0);
+}
+
+static bool materialize(mc_case_tensor *ct) {
+  if (ct->tensor.data || (ct->kind != MC_PAYLOAD_FILL_COUNTER && ct->kind != MC_PAYLOAD_FILL_PRNG))
+    return true;
+  int64_t shape[MC_TENSOR_MAX_RANK], count;
+  memcpy(shape, ct->tensor.shape, sizeof shape);
+  if (!mc_shape_elements(ct->tensor.rank, shape, &count) ||
+      mc_tensor_alloc(&ct->tensor, ct->tensor.type, ct->tensor.rank, shape,
+                      MC_CASE_MAX_TENSOR_BYTES) != MC_OK)
+    return false;
+  if (ct->kind == MC_PAYLOAD_FILL_COUNTER)
+    mc_fill_counter(&ct->tensor, count, ct->fill_start);
+  else
+    mc_fill_prng(&ct->tensor, count, (uint64_t)ct->fill_start);
+  return true;
+}
+
+bool mc_case_materialize(mc_case *c) {
+  bool ok = c->expect_error || materialize(&c->expected);
+  for (int i = 0; i < c->n_inputs && ok; i++)
+    ok = materialize(&c->inputs[i]);
+  return ok;
 }
 
 static int hex_digit_value(char c) {
@@ -392,6 +426,11 @@ bool mc_read_tensor(mc_reader *rd, const cJSON *j, const char *path, bool is_out
   }
   if (!precheck_payload(rd, payload, sub, count, nbytes))
     return false;
+  if (deferrable(rd, payload, nbytes)) {
+    t->nbytes = nbytes; /* data stays NULL until mc_case_materialize */
+    rd->tensor_bytes += nbytes;
+    return decode_fill(rd, payload, sub, ct, count);
+  }
   int rank = t->rank;
   int64_t shape[MC_TENSOR_MAX_RANK];
   memcpy(shape, t->shape, sizeof shape);

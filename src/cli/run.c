@@ -24,6 +24,13 @@ static const char run_usage[] =
 
 /* Then mc_impl_options_help, then: */
 static const char run_usage_tail[] =
+    "  --jobs N                N worker processes (1 to 64, default 1), each with its own\n"
+    "                          implementation (its own plugin process or adapter; with\n"
+    "                          optimized or oracle, the kernels in the worker, each call\n"
+    "                          on --threads threads: up to N x --threads at once), fed\n"
+    "                          cases from one queue; verdicts and report as with one\n"
+    "                          job, cases in run order; the live FAIL lines come as\n"
+    "                          cases finish\n"
     "  --require-named-errors  a rejection of an invalid input passes only when it names\n"
     "                          movconf's error; without a name it is wrong-error (for\n"
     "                          implementations that name errors)\n"
@@ -96,6 +103,7 @@ typedef struct run_options {
   double time_limit;                     /* 0: none */
   bool summary_by[MC_SUMMARY_KEY_COUNT]; /* the breakdowns asked for */
   int shard_index, shard_count;          /* --shard K/N; 0/0: the whole selection */
+  int jobs;                              /* --jobs: worker processes; 1: none */
   int n_paths;
   char **paths;
 } run_options;
@@ -126,7 +134,8 @@ enum {
   OPT_MAX_TIMEOUTS,
   OPT_TIME_LIMIT,
   OPT_SUMMARY_BY,
-  OPT_SHARD
+  OPT_SHARD,
+  OPT_JOBS
 };
 
 static const struct option run_long_options[] = {
@@ -149,6 +158,7 @@ static const struct option run_long_options[] = {
     {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
     {"summary-by", required_argument, NULL, OPT_SUMMARY_BY},
     {"shard", required_argument, NULL, OPT_SHARD},
+    {"jobs", required_argument, NULL, OPT_JOBS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0}};
 
@@ -165,6 +175,8 @@ static const char *apply_triage_option(run_options *o, int opt, const char *valu
     return mc_parse_seconds(value, MAX_TIME_LIMIT_SECONDS, &o->time_limit)
                ? NULL
                : "takes seconds from 0 (no limit) to 604800";
+  case OPT_JOBS:
+    return mc_parse_count(value, 1, MC_MAX_JOBS, &o->jobs) ? NULL : "takes a number from 1 to 64";
   case OPT_SHARD:
     return mc_parse_shard(value, &o->shard_index, &o->shard_count)
                ? NULL
@@ -225,7 +237,8 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
 static int parse_run_options(int argc, char **argv, run_options *o) {
   *o = (run_options){.impl = mc_impl_choice_default(),
                      .filter = {.op = MC_OP_INVALID, .type = MC_TYPE_INVALID},
-                     .slow_seconds = DEFAULT_SLOW_SECONDS};
+                     .slow_seconds = DEFAULT_SLOW_SECONDS,
+                     .jobs = 1};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
     if (opt == 'h') {
@@ -306,23 +319,34 @@ static void run_files(mc_runner *runner, mc_live *live, const mc_path_list *file
   mc_live_finish(live);
 }
 
+/* The implementation: opened here, or by each of --jobs workers. False
+   (said on stderr) when it cannot start. */
+static bool start_impl(const run_options *o, mc_runner *runner, mc_run_report *report) {
+  char err[1024];
+  bool started;
+  if (o->jobs > 1) {
+    started =
+        mc_runner_start_jobs(runner, o->jobs, o->impl.spec, &o->impl.options, err, sizeof err);
+    report->impl = mc_runner_jobs_impl_name(runner);
+  } else {
+    runner->impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
+    started = runner->impl != NULL;
+    report->impl = started ? runner->impl->name : NULL;
+  }
+  if (!started) {
+    char *safe = mc_safe_text(err); /* it may quote what the implementation said */
+    fprintf(stderr, "movconf run: %s\n", safe);
+    free(safe);
+  }
+  return started;
+}
+
 static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations,
                    const mc_shard_plan *shard) {
   mc_report_files out;
   if (!mc_open_reports("run", o->json_path, o->junit_path, &out))
     return 2;
-  char err[1024];
-  mc_impl *impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
-  if (!impl) {
-    char *safe = mc_safe_text(err); /* it may quote what the implementation said */
-    fprintf(stderr, "movconf run: %s\n", safe);
-    free(safe);
-    mc_discard_report(&out.json);
-    mc_discard_report(&out.junit);
-    return 2;
-  }
-  mc_run_report report = {.impl = impl->name,
-                          .with_expectations = expectations != NULL,
+  mc_run_report report = {.with_expectations = expectations != NULL,
                           .slow_seconds = o->slow_seconds,
                           .timeout_seconds = o->impl.options.timeout_seconds,
                           .shard = shard ? &shard->info : NULL};
@@ -335,8 +359,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
     filter.keep = mc_shard_keep;
     filter.keep_ctx = (void *)shard;
   }
-  mc_runner runner = {.impl = impl,
-                      .filter = filter,
+  mc_runner runner = {.filter = filter,
                       .expectations = expectations,
                       .report = &report,
                       .fail_fast = o->fail_fast,
@@ -347,6 +370,11 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                       .observe = mc_live_observe,
                       .starting = mc_live_starting,
                       .observer_ctx = &live};
+  if (!start_impl(o, &runner, &report)) {
+    mc_discard_report(&out.json);
+    mc_discard_report(&out.junit);
+    return 2;
+  }
   run_files(&runner, &live, files);
   if (shard)
     mc_shard_set_positions(shard, &report);
@@ -366,7 +394,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   int status = mc_run_status("run", &report);
   mc_runner_free(&runner);
   mc_run_report_free(&report);
-  mc_impl_close(impl);
+  mc_impl_close(runner.impl);
   return written ? status : 1;
 }
 

@@ -210,6 +210,31 @@ static void on_terminating_signal(int sig) {
   raise(sig); /* delivered when the handler returns: movconf dies of sig */
 }
 
+void mc_child_guard_after_fork(void) {
+#if defined(__linux__)
+  pid_t parent = getppid();
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) /* it died before the request took */
+    raise(SIGTERM);
+#endif
+}
+
+enum { MAX_HIDDEN_FDS = 8 };
+static int hidden_fds[MAX_HIDDEN_FDS];
+static int n_hidden_fds;
+
+void mc_child_hide_fd(int fd) {
+  if (n_hidden_fds < MAX_HIDDEN_FDS)
+    hidden_fds[n_hidden_fds++] = fd;
+}
+
+void mc_child_close_hidden(void) {
+  for (int i = 0; i < n_hidden_fds; i++)
+    close(hidden_fds[i]);
+  n_hidden_fds = 0;
+}
+
 void mc_child_guard_install(void) {
   static bool installed;
   if (installed)

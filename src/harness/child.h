@@ -45,4 +45,16 @@ void mc_child_guard_install(void);
    process has just been ended, the run is over). Async-signal-safe. */
 void mc_child_end_all(void);
 
+/* In a process forked to run cases (run --jobs): makes it the reaper of
+   what it starts, as mc_child_guard_install does (a fork does not inherit
+   that), and has it sent SIGTERM, whose handler ends its descendants, when
+   its parent dies. */
+void mc_child_guard_after_fork(void);
+
+/* Descriptors no implementation's process may keep (a worker's pipes to
+   the parent movconf): a plugin's host, forked without exec, closes them
+   first thing (mc_child_close_hidden). At most 8. */
+void mc_child_hide_fd(int fd);
+void mc_child_close_hidden(void);
+
 #endif

@@ -403,6 +403,13 @@ typedef struct mc_runner {
   /* Called before each case runs, e.g. to name it in a progress line; may be NULL. */
   void (*starting)(void *ctx, const mc_case *c, const char *file);
   void *observer_ctx;
+  /* Called when an earlier case's result (report index) became a crash
+     after the fact (a late write, a culprit); may be NULL. */
+  void (*charged)(void *ctx, int index);
+  void *charged_ctx;
+  /* run --jobs: the worker processes that run the cases (mc_runner_start_jobs),
+     NULL when impl runs them here. */
+  struct mc_run_jobs *jobs;
   /* Kept by the runner (start them zeroed): */
   int *result_of_call; /* report index of each call's case (-1: a re-run to find a culprit) */
   size_t calls_cap;
@@ -416,6 +423,18 @@ typedef struct mc_runner {
   long not_run;          /* selected cases left out once the run stopped */
   mc_case_ids *case_ids; /* the ids of the files loaded so far, with their file */
 } mc_runner;
+
+/* run --jobs N: forks N worker processes, each opening the implementation
+   spec with options and running the cases it is given, one at a time, from
+   one queue; impl stays NULL. Call after the runner's filter and
+   expectations are set. False, with why in err, when a worker's
+   implementation cannot start (every worker is then ended). */
+#define MC_MAX_JOBS 64
+bool mc_runner_start_jobs(mc_runner *run, int jobs, const char *spec,
+                          const mc_impl_options *options, char *err, size_t errlen);
+/* The implementation's name, as the first worker opened it (for reports;
+   valid until mc_runner_free). */
+const char *mc_runner_jobs_impl_name(const mc_runner *run);
 
 /* Runs one case, judges it, applies its expectation and appends the result
    to the report; returns that result (valid until the next case). */

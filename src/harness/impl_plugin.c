@@ -175,6 +175,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   if (pid == 0) {
     close(sv[0]);
+    mc_child_close_hidden(); /* a run --jobs worker's pipes to movconf */
     /* Its stdout and stderr are a pipe movconf relays, never movconf's own
        descriptions (the plugin could make them non-blocking). */
     dup2(text, STDOUT_FILENO);

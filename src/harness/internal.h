@@ -83,4 +83,33 @@ const mc_reply_cut *mc_reply_text_cut_of(const mc_reply_text *t, const cJSON *st
    Returns the new length. */
 size_t mc_reply_unescape_ascii(char *s, size_t len);
 
+/* ---- runner.c, shared with runner_jobs.c ---- */
+
+/* A new zeroed result at the end of the report. */
+mc_case_result *mc_report_new_result(mc_run_report *r);
+void mc_case_result_free(mc_case_result *res);
+/* detail: heap, owned by the report now. */
+void mc_report_add_process_fault(mc_run_report *report, const char *observed_in,
+                                 const char *culprit, char *detail);
+/* Id, file, operation, type and what the case is (failure lines, grouping). */
+void mc_describe_case(mc_case_result *res, const mc_case *c, const char *file);
+/* The counts the stop limits read: sign +1 adds res, -1 takes it back. */
+void mc_runner_tally(mc_runner *run, const mc_case_result *res, int sign);
+/* True when the run has stopped or must stop before its next case. */
+bool mc_runner_stopped(mc_runner *run);
+/* Counts the selected cases of f from index from as not run. */
+void mc_runner_count_not_run(mc_runner *run, const mc_case_file *f, int from);
+
+/* ---- runner_jobs.c: run --jobs ---- */
+
+/* Waits until a worker is free (taking what the busy ones report). */
+void mc_jobs_wait_idle(mc_runner *run);
+/* Gives case index of f (at path) to a free worker. */
+void mc_jobs_dispatch(mc_runner *run, const mc_case_file *f, int index, const char *path);
+/* Waits for every case given out and each worker's late faults, ends the
+   workers, and puts the report's cases in run order. */
+void mc_jobs_finish(mc_runner *run);
+/* Ends any worker still running; frees what run->jobs holds. */
+void mc_jobs_free(mc_runner *run);
+
 #endif

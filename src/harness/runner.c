@@ -18,6 +18,7 @@
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/harness.h"
+#include "harness/internal.h"
 #include "movconf/tensor.h"
 
 /* Looking for the culprit of a process fault by re-running the cases the
@@ -30,7 +31,7 @@
 /* Late faults blamed in a row before the runner gives the case up. */
 #define MAX_BLAMES_PER_CASE 4
 
-static mc_case_result *new_result(mc_run_report *r) {
+mc_case_result *mc_report_new_result(mc_run_report *r) {
   if (r->count == r->capacity) {
     r->capacity = r->capacity ? 2 * r->capacity : 256;
     r->results = mc_realloc_or_abort(r->results, (size_t)r->capacity * sizeof *r->results);
@@ -94,7 +95,7 @@ static mc_expectation *expectation_of(mc_runner *run, const char *id) {
 
 /* Keeps the counts the stop limits read: sign +1 adds a result, -1 takes
    it back (before a late charge changes its verdict). */
-static void tally_result(mc_runner *run, const mc_case_result *res, int sign) {
+void mc_runner_tally(mc_runner *run, const mc_case_result *res, int sign) {
   run->n_problems += sign * mc_case_result_is_problem(res);
   run->n_timeouts += sign * (res->verdict == MC_VERDICT_TIMEOUT);
 }
@@ -102,7 +103,7 @@ static void tally_result(mc_runner *run, const mc_case_result *res, int sign) {
 /* Gives an already recorded case a crash verdict it earned after the fact. */
 static void charge_crash(mc_runner *run, int index, const char *detail) {
   mc_case_result *res = &run->report->results[index];
-  tally_result(run, res, -1);
+  mc_runner_tally(run, res, -1);
   free(res->detail);
   free(res->expect_reason);
   res->expect_reason = NULL;
@@ -112,7 +113,9 @@ static void charge_crash(mc_runner *run, int index, const char *detail) {
   res->picture = NULL;
   res->detail = mc_strdupf("%s", detail);
   mc_expect_apply(res, expectation_of(run, res->id));
-  tally_result(run, res, +1);
+  mc_runner_tally(run, res, +1);
+  if (run->charged)
+    run->charged(run->charged_ctx, index);
 }
 
 static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
@@ -121,8 +124,8 @@ static void charge_blamed_call(mc_runner *run, const mc_impl_result *r) {
     charge_crash(run, index, r->message);
 }
 
-static void add_process_fault(mc_run_report *report, const char *observed_in, const char *culprit,
-                              char *detail) {
+void mc_report_add_process_fault(mc_run_report *report, const char *observed_in,
+                                 const char *culprit, char *detail) {
   report->process_faults = mc_realloc_or_abort(
       report->process_faults, (size_t)(report->n_process_faults + 1) * sizeof(mc_process_fault));
   report->process_faults[report->n_process_faults++] =
@@ -291,7 +294,7 @@ static void record_process_fault(mc_runner *run, const mc_case *c, const char *c
     charge_crash(run, p.suspects[culprit], charged);
     free(charged);
   }
-  add_process_fault(run->report, c->id, culprit_id, detail);
+  mc_report_add_process_fault(run->report, c->id, culprit_id, detail);
   free(list);
   replay_close(&p);
 }
@@ -370,7 +373,11 @@ static char *clauses_text(const mc_case *c) {
 }
 
 /* What the case is, for failure lines, grouping and --summary-by. */
-static void describe_case(mc_case_result *res, const mc_case *c) {
+void mc_describe_case(mc_case_result *res, const mc_case *c, const char *file) {
+  res->id = mc_strdupf("%s", c->id);
+  res->file = mc_strdupf("%s", file);
+  res->op = c->op;
+  res->data_type = c->n_inputs > 0 ? c->inputs[0].tensor.type : MC_TYPE_INVALID;
   res->inputs = mc_case_inputs_text(c);
   res->attributes = mc_case_attrs_text(c);
   snprintf(res->mode, sizeof res->mode, "%s", mc_case_mode(c));
@@ -392,9 +399,9 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   double start = mc_now_seconds();
   result_for(run, c, index, &result);
   double seconds = mc_now_seconds() - start;
-  mc_case_result *res = new_result(run->report);
+  mc_case_result *res = mc_report_new_result(run->report);
   res->seconds = seconds;
-  describe_case(res, c);
+  mc_describe_case(res, c, file);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
   if (res->verdict == MC_VERDICT_WRONG_OUTPUT)
     res->picture = mc_judge_picture(c, run->impl, &result);
@@ -405,15 +412,11 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
   if (run->require_named_errors)
     require_named_error(res, c);
   mc_tensor_free(&result.output);
-  res->id = mc_strdupf("%s", c->id);
-  res->file = mc_strdupf("%s", file);
-  res->op = c->op;
-  res->data_type = c->n_inputs > 0 ? c->inputs[0].tensor.type : MC_TYPE_INVALID;
   mc_expectation *x = expectation_of(run, c->id);
   if (x)
     x->matched++;
   mc_expect_apply(res, x);
-  tally_result(run, res, +1);
+  mc_runner_tally(run, res, +1);
   window_add(run, index);
   return res;
 }
@@ -440,7 +443,7 @@ static char *stop_reason(const mc_runner *run) {
 }
 
 /* True when the run has stopped or must stop now (then recorded). */
-static bool stopped(mc_runner *run) {
+bool mc_runner_stopped(mc_runner *run) {
   if (run->report->stopped_early)
     return true;
   char *reason = stop_reason(run);
@@ -451,7 +454,7 @@ static bool stopped(mc_runner *run) {
   return true;
 }
 
-static void count_not_run(mc_runner *run, const mc_case_file *f, int from) {
+void mc_runner_count_not_run(mc_runner *run, const mc_case_file *f, int from) {
   for (int i = from; i < f->n_cases; i++)
     run->not_run += mc_case_selected(&f->cases[i], &run->filter);
 }
@@ -467,14 +470,21 @@ static void record_invalid_file(mc_runner *run, const char *path, char *why) {
     r->stopped_early = mc_strdupf("stopped early: %s is not a valid case file (--fail-fast)", path);
 }
 
-/* Runs the selected cases of f, checking the stop limits before each. */
+/* Runs the selected cases of f, checking the stop limits before each (with
+   --jobs, once a worker is free to take it). */
 static void run_cases(mc_runner *run, const mc_case_file *f, const char *path) {
   for (int i = 0; i < f->n_cases; i++) {
     if (!mc_case_selected(&f->cases[i], &run->filter))
       continue;
-    if (stopped(run)) {
-      count_not_run(run, f, i);
+    if (run->jobs)
+      mc_jobs_wait_idle(run);
+    if (mc_runner_stopped(run)) {
+      mc_runner_count_not_run(run, f, i);
       return;
+    }
+    if (run->jobs) {
+      mc_jobs_dispatch(run, f, i, path);
+      continue;
     }
     const mc_case_result *res = mc_run_case(run, &f->cases[i], path);
     if (run->observe)
@@ -488,7 +498,10 @@ bool mc_run_file(mc_runner *run, const char *path) {
   if (run->started == 0)
     run->started = mc_now_seconds();
   bool was_stopped = run->report->stopped_early != NULL;
-  if (!mc_case_file_load(path, &f, err, sizeof err)) {
+  /* With --jobs the workers run the cases: their large fills need not be made here. */
+  bool loaded = run->jobs ? mc_case_file_load_deferred(path, &f, err, sizeof err)
+                          : mc_case_file_load(path, &f, err, sizeof err);
+  if (!loaded) {
     if (!was_stopped) /* a file not run is not reported */
       record_invalid_file(run, path, mc_strdupf("%s", err));
     return run->report->stopped_early == NULL;
@@ -502,7 +515,7 @@ bool mc_run_file(mc_runner *run, const char *path) {
   run->file = &f;
   run->file_path = path;
   if (was_stopped)
-    count_not_run(run, &f, 0);
+    mc_runner_count_not_run(run, &f, 0);
   else
     run_cases(run, &f, path);
   run->file = NULL;
@@ -514,7 +527,9 @@ bool mc_run_file(mc_runner *run, const char *path) {
 void mc_runner_finish(mc_runner *run) {
   mc_impl_result late;
   memset(&late, 0, sizeof late);
-  if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
+  if (run->jobs)
+    mc_jobs_finish(run);
+  else if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
     charge_blamed_call(run, &late);
   mc_tensor_free(&late.output);
   char *reason = run->report->stopped_early;
@@ -526,6 +541,7 @@ void mc_runner_finish(mc_runner *run) {
 }
 
 void mc_runner_free(mc_runner *run) {
+  mc_jobs_free(run);
   mc_case_ids_free(run->case_ids);
   run->case_ids = NULL;
   free(run->result_of_call);
@@ -536,18 +552,22 @@ void mc_runner_free(mc_runner *run) {
   run->n_window = run->window_cap = 0;
 }
 
+void mc_case_result_free(mc_case_result *res) {
+  free(res->id);
+  free(res->file);
+  free(res->detail);
+  free(res->expect_reason);
+  free(res->inputs);
+  free(res->attributes);
+  free(res->clauses);
+  free(res->origin);
+  free(res->picture);
+  memset(res, 0, sizeof *res);
+}
+
 void mc_run_report_free(mc_run_report *r) {
-  for (int i = 0; i < r->count; i++) {
-    free(r->results[i].id);
-    free(r->results[i].file);
-    free(r->results[i].detail);
-    free(r->results[i].expect_reason);
-    free(r->results[i].inputs);
-    free(r->results[i].attributes);
-    free(r->results[i].clauses);
-    free(r->results[i].origin);
-    free(r->results[i].picture);
-  }
+  for (int i = 0; i < r->count; i++)
+    mc_case_result_free(&r->results[i]);
   for (int i = 0; i < r->n_load_errors; i++)
     free(r->load_errors[i]);
   for (int i = 0; i < r->n_process_faults; i++) {
