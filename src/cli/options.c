@@ -34,7 +34,10 @@ const char mc_impl_options_help[] =
     "                          -fsanitize=address,undefined; a plugin without it is\n"
     "                          refused; spec/plugin-abi.md)\n"
     "  --fresh-process-per-case  plugins and adapters: a new process for every case\n"
-    "                          (default: one process serves cases until it fails)\n";
+    "                          (default: one process serves cases until it fails)\n"
+    "  --payload auto|base64   how tensors reach adapters: auto (default) uses the shared\n"
+    "                          memory files an adapter offers in its handshake, base64\n"
+    "                          puts them in the JSON lines (spec/adapter-protocol.md)\n";
 
 static const struct option impl_long_options[] = {MC_IMPL_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 
@@ -46,7 +49,7 @@ mc_impl_choice mc_impl_choice_default(void) {
 }
 
 bool mc_is_impl_option(int opt) {
-  return opt >= MC_OPT_IMPL && opt <= MC_OPT_FRESH_PROCESS;
+  return opt >= MC_OPT_IMPL && opt <= MC_OPT_PAYLOAD;
 }
 
 /* The problem with an implementation option's value, or NULL. */
@@ -77,6 +80,9 @@ static const char *impl_option_problem(int opt, const char *value, mc_impl_choic
   case MC_OPT_FRESH_PROCESS:
     o->fresh_process_per_case = true;
     return NULL;
+  case MC_OPT_PAYLOAD:
+    o->payload_base64 = strcmp(value, "base64") == 0;
+    return o->payload_base64 || strcmp(value, "auto") == 0 ? NULL : "takes auto or base64";
   }
   return NULL;
 }

@@ -61,6 +61,9 @@ typedef struct mc_impl_options {
                                   inherits, in MiB; 0: no limit */
   size_t max_output_bytes;     /* clause MC-L4 */
   bool fresh_process_per_case; /* isolated implementations: a new process for every case */
+  /* --payload base64: adapters get base64 even when they offer shared
+     memory (spec/adapter-protocol.md, section 16). */
+  bool payload_base64;
   /* --sanitize address: plugins and adapters run with AddressSanitizer and
      UndefinedBehaviorSanitizer reports collected (harness/sanitize.h); a
      report makes the case's verdict memory-error. Plugins then run without
