@@ -162,12 +162,16 @@ def tensor_reply(type_name, shape, raw):
 
 def encode_output(output):
     """The output as the reply carries it: its bytes written to the shared
-    memory file, when the request has one and they fit, else in base64."""
+    memory file, when the request has one and they fit, else in base64. An
+    output made without tensor_reply (already in base64) is left as it is."""
+    if "raw" not in output:
+        return output
     raw = output.pop("raw")
+    size = memoryview(raw).nbytes
     shm = _request["shm"]
-    if shm is not None and len(memoryview(raw).cast("B")) <= shm.output_bytes:
+    if shm is not None and size <= shm.output_bytes:
         shm.write_output(raw)
-        output["bytes"] = len(memoryview(raw).cast("B"))
+        output["bytes"] = size
     else:
         output["base64"] = base64.b64encode(raw).decode("ascii")
     return output
