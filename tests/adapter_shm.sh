@@ -22,7 +22,7 @@ run_fault() {
   fault=$1
   shift
   rm -f "$work/$fault.json"
-  SHM_FAULT=$fault "$movconf" run --timeout 30 --json "$work/$fault.json" "$@" \
+  SHM_FAULT=$fault "$movconf" run --payload shared-memory --timeout 30 --json "$work/$fault.json" "$@" \
     --impl "exec:exec '$python' '$src/tests/shm_hostile_adapter.py' --run-$$" "$cases" \
     >"$work/$fault.out" 2>&1
   status=$?
@@ -85,17 +85,18 @@ expect "bytes-no-file: case 2 is a crash" \
 others_hold bytes-no-file
 
 # The shared Python module (through the numpy adapter) takes the file and
-# writes its outputs there; with --payload base64 everything is base64.
+# writes its outputs there; with --payload base64 everything is base64; by
+# default only requests of 64 KiB or more get a file.
 numpy_run() { # numpy_run NAME [OPTIONS...]: request and reply lines in $work/NAME.*
   name=$1
   shift
-  "$movconf" run "$@" --op SpaceToDepth-1 --impl "exec:tee '$work/$name.requests' | \
+  "$movconf" run "$@" --impl "exec:tee '$work/$name.requests' | \
     /usr/bin/python3 '$src/examples/numpy_adapter.py' | tee '$work/$name.replies'" \
     >"$work/$name.out" 2>&1
   status=$?
 }
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
-  numpy_run numpy-shm
+  numpy_run numpy-shm --payload shared-memory --op SpaceToDepth-1
   expect "numpy-shm: exit status 0, not $status" test "$status" -eq 0
   expect "numpy-shm: the handshake offers shared memory" \
     grep -q '"shared_memory": true' "$work/numpy-shm.replies"
@@ -105,21 +106,31 @@ if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
   expect "numpy-shm: outputs come back through it" grep -q '"output":{[^}]*"bytes":' \
     "$work/numpy-shm.replies"
   expect "numpy-shm: no output in base64" test "$(grep -c '"base64"' "$work/numpy-shm.replies")" -eq 0
-  numpy_run numpy-base64 --payload base64
+  numpy_run numpy-base64 --payload base64 --op SpaceToDepth-1
   expect "numpy-base64: exit status 0, not $status" test "$status" -eq 0
   expect "numpy-base64: no request has a file" test "$(grep -c shared_memory \
     "$work/numpy-base64.requests")" -eq 0
   expect "numpy-base64: outputs in base64" grep -q '"output":{[^}]*"base64":' \
     "$work/numpy-base64.replies"
+  # 3,808 and 7,616 bytes each way: base64; 254 KiB and 508 KiB: files.
+  numpy_run numpy-auto --tier large --case 's2d/gen/large-sizes/00[01][01]-*'
+  expect "numpy-auto: exit status 0, not $status" test "$status" -eq 0
+  expect "numpy-auto: 4 requests" test "$(wc -l <"$work/numpy-auto.requests")" -eq 4
+  expect "numpy-auto: the 2 large ones with a file" \
+    test "$(grep -c '"shared_memory":{' "$work/numpy-auto.requests")" -eq 2
+  expect "numpy-auto: the f32 one among them" \
+    grep -q '"type":"f32","shape":\[1,16,21,189\],"offset":0}.*"shared_memory":{' \
+    "$work/numpy-auto.requests"
 else
   echo "numpy is not installed for /usr/bin/python3: the numpy checks are skipped"
 fi
 
-# --payload takes auto or base64 only.
+# --payload takes auto, base64 or shared-memory only.
 "$movconf" run --payload mmap --impl "exec:true" "$cases" >"$work/bad-option.out" 2>&1
 status=$?
 expect "--payload mmap: exit status 2, not $status" test "$status" -eq 2
-expect "--payload mmap: says what it takes" grep -q -- "--payload takes auto or base64" \
+expect "--payload mmap: says what it takes" \
+  grep -q -- "--payload takes auto, base64 or shared-memory" \
   "$work/bad-option.out"
 
 echo "$passes checks passed, $failures failed"

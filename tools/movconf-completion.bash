@@ -49,7 +49,7 @@ _movconf() {
   --tier) values="default large all" ;;
   --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
-  --payload) values="auto base64" ;;
+  --payload) values="auto base64 shared-memory" ;;
   --expect-granularity) values="case group" ;;
   --json | --junit | --expect | --write-expect | --output | -o)
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")

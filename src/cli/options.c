@@ -35,9 +35,13 @@ const char mc_impl_options_help[] =
     "                          refused; spec/plugin-abi.md)\n"
     "  --fresh-process-per-case  plugins and adapters: a new process for every case\n"
     "                          (default: one process serves cases until it fails)\n"
-    "  --payload auto|base64   how tensors reach adapters: auto (default) uses the shared\n"
-    "                          memory files an adapter offers in its handshake, base64\n"
-    "                          puts them in the JSON lines (spec/adapter-protocol.md)\n";
+    "  --payload MODE          how tensors reach an adapter that offers shared memory in\n"
+    "                          its handshake: auto (default: a shared memory file for\n"
+    "                          requests of 64 KiB or more, base64 for smaller ones),\n"
+    "                          shared-memory (every request) or base64 (none)\n"
+    "                          (spec/adapter-protocol.md, section 16)\n";
+
+static const char *const payload_names[] = {"auto", "base64", "shared-memory"};
 
 static const struct option impl_long_options[] = {MC_IMPL_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 
@@ -81,8 +85,12 @@ static const char *impl_option_problem(int opt, const char *value, mc_impl_choic
     o->fresh_process_per_case = true;
     return NULL;
   case MC_OPT_PAYLOAD:
-    o->payload_base64 = strcmp(value, "base64") == 0;
-    return o->payload_base64 || strcmp(value, "auto") == 0 ? NULL : "takes auto or base64";
+    for (mc_adapter_payload p = MC_ADAPTER_PAYLOAD_AUTO; p <= MC_ADAPTER_PAYLOAD_SHARED_MEMORY; p++)
+      if (strcmp(value, payload_names[p]) == 0) {
+        o->payload = p;
+        return NULL;
+      }
+    return "takes auto, base64 or shared-memory";
   }
   return NULL;
 }

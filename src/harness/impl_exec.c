@@ -36,6 +36,7 @@
    text check, exact integer tokens and strict base64. */
 #include "cases/json.h"
 #include "cases/payload.h"
+#include "movconf/optimized.h"
 #include "movconf/tensor.h"
 
 /* The handshake is small; a longer first line is not one. */
@@ -71,12 +72,12 @@ typedef struct adapter {
   uint64_t previous_call;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
-  bool grace_spent;     /* exec_settle already waited the shutdown grace */
-  bool times_itself;    /* the handshake declared the timing request */
-  bool offers_shm;      /* the handshake declared the shared-memory payload */
-  bool base64_only;     /* --payload base64: never use it */
-  bool warned_shm;      /* said once that it could not be used */
-  mc_shm_region region; /* the pending request's, when it has one */
+  bool grace_spent;           /* exec_settle already waited the shutdown grace */
+  bool times_itself;          /* the handshake declared the timing request */
+  bool offers_shm;            /* the handshake declared the shared-memory payload */
+  mc_adapter_payload payload; /* --payload: when to use it */
+  bool warned_shm;            /* said once that it could not be used */
+  mc_shm_region region;       /* the pending request's, when it has one */
   /* During a timing request: what it asks, and where its answer goes. */
   const mc_timing_request *timing;
   mc_self_timing *own;
@@ -950,14 +951,43 @@ static void exchange_lines(adapter *a, const mc_request *req, uint64_t call,
   }
 }
 
+/* Under --payload auto, requests whose tensors come to less than this go
+   as base64: for them a file costs more (measured with movconf fuzz
+   --no-large through the numpy adapter) than base64 does. */
+#define SHM_MIN_BYTES ((size_t)1 << 16)
+
+/* The request's input bytes and the bytes of the output the specification
+   gives it (none when the input is invalid), saturating. */
+static size_t request_bytes(const mc_request *req, size_t max_output_bytes) {
+  size_t total = 0, out = 0;
+  for (int i = 0; i < req->n_inputs; i++)
+    total = req->inputs[i]->nbytes > SIZE_MAX - total ? SIZE_MAX : total + req->inputs[i]->nbytes;
+  mc_type type;
+  int rank;
+  int64_t shape[MC_TENSOR_MAX_RANK], count;
+  mc_error err;
+  if (mc_optimized_output_shape(req, max_output_bytes, &type, &rank, shape, &err) == MC_OK &&
+      mc_shape_elements(rank, shape, &count) && mc_storage_bytes(type, count, &out))
+    total = out > SIZE_MAX - total ? SIZE_MAX : total + out;
+  return total;
+}
+
+static bool wants_shm(const adapter *a, const mc_request *req, size_t max_output_bytes) {
+  if (!a->offers_shm || a->payload == MC_ADAPTER_PAYLOAD_BASE64)
+    return false;
+  return a->payload == MC_ADAPTER_PAYLOAD_SHARED_MEMORY ||
+         request_bytes(req, max_output_bytes) >= SHM_MIN_BYTES;
+}
+
 /* One request and its reply, through a fresh shared memory file when the
-   adapter offered the payload: closed as soon as the reply is read, so a
-   write after the reply reaches nothing movconf reads. Where the file
-   cannot be made the request goes as base64, which every adapter takes. */
+   adapter offered the payload and the request is worth it: closed as soon
+   as the reply is read, so a write after the reply reaches nothing movconf
+   reads. Where the file cannot be made the request goes as base64, which
+   every adapter takes. */
 static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t max_output_bytes,
                      mc_impl_result *r) {
   char why[200];
-  if (a->offers_shm && !a->base64_only &&
+  if (wants_shm(a, req, max_output_bytes) &&
       !mc_shm_region_open(&a->region, req, max_output_bytes, why, sizeof why) && !a->warned_shm) {
     fprintf(stderr, "movconf: no shared memory for %s (%s): its requests go as base64\n", a->label,
             why);
@@ -1116,7 +1146,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   }
   a->in_fd = a->out_fd = -1;
   a->region = (mc_shm_region)MC_SHM_REGION_NONE;
-  a->base64_only = options->payload_base64;
+  a->payload = options->payload;
   char label[160];
   snprintf(label, sizeof label, "exec:%.150s", command);
   mc_child_text_init(&a->text, label);
