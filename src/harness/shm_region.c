@@ -34,16 +34,18 @@ static bool lay_out(mc_shm_region *r, const mc_request *req, size_t max_output_b
   return true;
 }
 
-static bool write_at(int fd, const uint8_t *data, size_t n, size_t offset) {
+/* Moves n bytes between buf and the file at offset, retrying short
+   transfers and EINTR; false on an error or the end of the file. */
+static bool transfer_at(int fd, uint8_t *buf, size_t n, size_t offset, bool writing) {
   while (n > 0) {
-    ssize_t put = pwrite(fd, data, n, (off_t)offset);
-    if (put < 0 && errno == EINTR)
+    ssize_t done = writing ? pwrite(fd, buf, n, (off_t)offset) : pread(fd, buf, n, (off_t)offset);
+    if (done < 0 && errno == EINTR)
       continue;
-    if (put <= 0)
+    if (done <= 0)
       return false;
-    data += put;
-    n -= (size_t)put;
-    offset += (size_t)put;
+    buf += done;
+    n -= (size_t)done;
+    offset += (size_t)done;
   }
   return true;
 }
@@ -69,7 +71,7 @@ bool mc_shm_region_open(mc_shm_region *r, const mc_request *req, size_t max_outp
   if (ftruncate(r->fd, (off_t)r->size) != 0)
     return fail(r, why, whylen, "sizing the shared memory file");
   for (int i = 0; i < req->n_inputs; i++)
-    if (!write_at(r->fd, req->inputs[i]->data, req->inputs[i]->nbytes, r->input_offset[i]))
+    if (!transfer_at(r->fd, req->inputs[i]->data, req->inputs[i]->nbytes, r->input_offset[i], true))
       return fail(r, why, whylen, "writing the inputs to the shared memory file");
   /* The adapter can neither shrink the file under a reader nor grow it. */
   if (fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
@@ -91,19 +93,11 @@ bool mc_shm_region_read_output(const mc_shm_region *r, uint8_t *dst, size_t nbyt
     snprintf(why, whylen, "the shared memory file is too short for the output");
     return false;
   }
-  size_t offset = r->output_offset;
-  while (nbytes > 0) {
-    ssize_t got = pread(r->fd, dst, nbytes, (off_t)offset);
-    if (got < 0 && errno == EINTR)
-      continue;
-    if (got <= 0) {
-      snprintf(why, whylen, "reading the output from the shared memory file failed: %s",
-               got < 0 ? strerror(errno) : "the file ended");
-      return false;
-    }
-    dst += got;
-    nbytes -= (size_t)got;
-    offset += (size_t)got;
+  errno = 0;
+  if (!transfer_at(r->fd, dst, nbytes, r->output_offset, false)) {
+    snprintf(why, whylen, "reading the output from the shared memory file failed: %s",
+             errno ? strerror(errno) : "the file ended");
+    return false;
   }
   return true;
 }
