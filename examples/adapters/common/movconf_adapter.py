@@ -69,6 +69,9 @@ class BrokenResult(Exception):
 
 
 BROKEN_RESULT_STATUS = 3
+# Exit status when the request's shared memory file cannot be opened: no
+# reply could say so, and rejecting the input would be a wrong verdict.
+NO_SHARED_MEMORY_STATUS = 5
 
 
 def logger(prefix):
@@ -108,8 +111,14 @@ class SharedMemory:
     request is answered: inputs read and the output written with pread and
     pwrite at the offsets the request gives, never mapped."""
 
-    def __init__(self, region):
-        self.fd = os.open(region["path"], os.O_RDWR | os.O_CLOEXEC)
+    def __init__(self, region, log):
+        try:
+            self.fd = os.open(region["path"], os.O_RDWR | os.O_CLOEXEC)
+        except OSError as e:
+            log(f"cannot open the request's shared memory file: {e}; exiting with status "
+                f"{NO_SHARED_MEMORY_STATUS} (an adapter in another PID namespace or on another "
+                f"machine needs movconf --payload base64)")
+            sys.exit(NO_SHARED_MEMORY_STATUS)
         self.output_offset = int(region["output_offset"])
         self.output_bytes = int(region["output_bytes"])
 
@@ -236,7 +245,7 @@ def reply_to(line, answer, log):
     reply = {"id": request["id"]}
     try:
         if "shared_memory" in request:
-            _request["shm"] = SharedMemory(request["shared_memory"])
+            _request["shm"] = SharedMemory(request["shared_memory"], log)
         reply["output"] = answer(request)
         if "timing" in request:
             reply["timing"] = time_answer(answer, request, request["timing"])

@@ -18,6 +18,9 @@ const INT64_MAX = (1n << 63n) - 1n;
 const MESSAGE_LIMIT = 2000;
 // Exit status after a WebAssembly trap in a library call (libraryCall).
 const TRAP_STATUS = 4;
+// Exit status when the request's shared memory file cannot be opened: no
+// reply could say so, and rejecting the input would be a wrong verdict.
+const NO_SHARED_MEMORY_STATUS = 5;
 
 // Bits per element of every type name of the protocol (section 6).
 const ELEMENT_BITS = {
@@ -226,8 +229,15 @@ function shapeNumbers(shape, what) {
 
 const sharedMemory = { fd: -1, outputOffset: 0, outputBytes: 0n };
 
-function openSharedMemory(region) {
-  sharedMemory.fd = fs.openSync(region.path, fs.constants.O_RDWR);
+function openSharedMemory(region, name) {
+  try {
+    sharedMemory.fd = fs.openSync(region.path, fs.constants.O_RDWR);
+  } catch (e) {
+    log(name, `cannot open the request's shared memory file: ${e.message}; exiting with status ` +
+      `${NO_SHARED_MEMORY_STATUS} (an adapter in another PID namespace or on another machine ` +
+      'needs movconf --payload base64)');
+    process.exit(NO_SHARED_MEMORY_STATUS);
+  }
   sharedMemory.outputOffset = Number(region.output_offset);
   sharedMemory.outputBytes = toBigInt(region.output_bytes);
 }
@@ -330,7 +340,7 @@ async function answer(line, handle, name) {
   const request = parseJson(line);
   const reply = { id: request.id };
   try {
-    if (request.shared_memory !== undefined) openSharedMemory(request.shared_memory);
+    if (request.shared_memory !== undefined) openSharedMemory(request.shared_memory, name);
     const output = await handle(request);
     const nonZeroCount = elementCount(output.shape.filter((d) => Number(d) !== 0));
     if (nonZeroCount > INT64_MAX)
