@@ -246,10 +246,11 @@ def reply_to(line, answer, log):
     try:
         if "shared_memory" in request:
             _request["shm"] = SharedMemory(request["shared_memory"], log)
-        reply["output"] = answer(request)
-        if "timing" in request:
-            reply["timing"] = time_answer(answer, request, request["timing"])
-        encode_output(reply["output"])
+        output = answer(request)
+        timing = time_answer(answer, request, request["timing"]) if "timing" in request else None
+        reply["output"] = encode_output(output)
+        if timing is not None:
+            reply["timing"] = timing
     except Rejected as e:
         reply["error"] = str(e)
         if e.name is not None:
@@ -262,6 +263,7 @@ def reply_to(line, answer, log):
     except Exception as e:  # a bug in the adapter: say so instead of dying
         log(traceback.format_exc())
         reply.pop("output", None)
+        reply.pop("timing", None)
         reply["error"] = f"internal error in the adapter: {e!r}"
     finally:
         if _request["shm"] is not None:
