@@ -10,11 +10,7 @@ set -u
 movconf=$1 src=$2 work=$3 python=$4
 cases=$src/tests/data/adapter
 mkdir -p "$work"
-failures=0 passes=0
-expect() { # expect DESCRIPTION COMMAND...
-  what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+. "$src/tests/adapter_checks.sh"
 
 # run_fault FAULT [OPTIONS...]: "id verdict detail" lines in $work/FAULT.txt,
 # the exit status in $status.
@@ -26,16 +22,7 @@ run_fault() {
     --impl "exec:exec '$python' '$src/tests/shm_hostile_adapter.py' --run-$$" "$cases" \
     >"$work/$fault.out" 2>&1
   status=$?
-  : >"$work/$fault.txt"
-  if [ -f "$work/$fault.json" ]; then
-    "$python" -c 'import json, sys
-for c in json.load(open(sys.argv[1]))["cases"]:
-    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/$fault.json" >"$work/$fault.txt"
-  fi
-}
-
-case_is() { # case_is FAULT CASE VERDICT [DETAIL-REGEX]
-  grep -Eq "^s2d/mock/$2 $3( |\$).*${4:-}" "$work/$1.txt"
+  verdict_lines "$fault"
 }
 no_adapter_left() {
   ! ps -eo args | grep -F "shm_hostile_adapter.py --run-$$" | grep -vq grep
