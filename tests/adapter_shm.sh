@@ -65,6 +65,11 @@ for fault in beyond-count scribble truncate late-write; do
 done
 expect "truncate: the seals refused it" grep -q "ftruncate refused" "$work/truncate.out"
 
+# No reply: a timeout of that case alone (the half-written file is dropped).
+run_fault hang --timeout 5
+expect "hang: case 2 is a timeout" case_is hang 2-f32 timeout
+others_hold hang
+
 # "bytes" in reply to a base64 request (--payload base64).
 run_fault bytes-no-file --payload base64
 expect "bytes-no-file: case 2 is a crash" \

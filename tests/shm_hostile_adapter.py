@@ -21,6 +21,7 @@ Faults on f32 data:
     truncate       ftruncate the file to output_offset (cutting the output
                    region off); if that worked, reply without writing
     bytes-no-file  (run with --payload base64) reply "bytes" anyway
+    hang           open the file, write half the output, never reply
 Every request:
     late-write     keep the file open; when the next request comes (the
                    case is judged by then), fill every kept file with 0xFF
@@ -31,6 +32,7 @@ Standard library only.
 import json
 import os
 import sys
+import time
 
 FAULT = os.environ.get("SHM_FAULT", "none")
 TYPES = ["boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32",
@@ -91,6 +93,10 @@ def answer(request, fault):
     n, out_at = size_of(data), region["output_offset"]
     raw = os.pread(fd, n, data["offset"])
     written = n
+    if fault == "hang":
+        os.pwrite(fd, raw[:n // 2], out_at)
+        while True:
+            time.sleep(60)
     if fault == "scribble":
         fill(fd, 0, out_at)
     if fault == "truncate" and ftruncate_worked(fd, out_at):
