@@ -79,6 +79,7 @@ others_hold bytes-no-file
 # The shared Python module (through the numpy adapter) takes the file and
 # writes its outputs there; with --payload base64 everything is base64; by
 # default only requests of 64 KiB or more get a file.
+# Its status is movconf's, also in $status.
 numpy_run() { # numpy_run NAME [OPTIONS...]: request and reply lines in $work/NAME.*
   name=$1
   shift
@@ -86,6 +87,7 @@ numpy_run() { # numpy_run NAME [OPTIONS...]: request and reply lines in $work/NA
     /usr/bin/python3 '$src/examples/numpy_adapter.py' | tee '$work/$name.replies'" \
     >"$work/$name.out" 2>&1
   status=$?
+  return $status
 }
 if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
   # With 64 descriptors, a file left open per request would run out within
