@@ -9,11 +9,7 @@ set -u
 movconf=$1 src=$2 work=$3 python=$4
 cases=$src/tests/data/adapter
 mkdir -p "$work"
-failures=0 passes=0
-expect() { # expect DESCRIPTION COMMAND...
-  what=$1; shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAILED: $what"; failures=$((failures + 1)); fi
-}
+. "$src/tests/adapter_checks.sh"
 
 # run_fault FAULT AT [OPTIONS...]: the mock cases with one fault at request
 # AT; leaves "id verdict detail" lines in $work/FAULT.txt and the exit status
@@ -26,17 +22,7 @@ run_fault() {
     "$movconf" run --timeout 2 --json "$work/$fault.json" --junit "$work/$fault.xml" "$@" \
     --impl "exec:exec '$python' '$src/tests/mock_adapter.py' --run-$$" "$cases" >"$work/$fault.out" 2>&1
   status=$?
-  : >"$work/$fault.txt"
-  if [ -f "$work/$fault.json" ]; then
-    "$python" -c 'import json, sys
-for c in json.load(open(sys.argv[1]))["cases"]:
-    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/$fault.json" >"$work/$fault.txt"
-  fi
-}
-
-# case_is FAULT CASE VERDICT [DETAIL-REGEX]
-case_is() {
-  grep -Eq "^s2d/mock/$2 $3( |\$).*${4:-}" "$work/$1.txt"
+  verdict_lines "$fault"
 }
 
 # A fault at request 2 (case 2) or 3 (case 3): that case gets the verdict,
@@ -275,9 +261,7 @@ JSON
 large() { # large FAULT: the large case; its "id verdict detail" line in $work/large.txt
   MOCK_FAULT=$1 MOCK_AT=1 "$movconf" run --json "$work/large.json" \
     --impl "exec:exec '$python' '$src/tests/mock_adapter.py'" "$work/large" >/dev/null 2>&1
-  "$python" -c 'import json, sys
-for c in json.load(open(sys.argv[1]))["cases"]:
-    print(c["id"], c["verdict"], c.get("detail", ""))' "$work/large.json" >"$work/large.txt"
+  verdict_lines large
 }
 large none
 expect "a 3 MB output passes" grep -q '^s2d/mock/large pass' "$work/large.txt"

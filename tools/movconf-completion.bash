@@ -1,5 +1,5 @@
 # bash completion for movconf: commands, each command's options, and the
-# values of --op, --type, --impl, --tier, --summary-by, --sanitize and
+# values of --op, --type, --impl, --tier, --summary-by, --sanitize, --payload and
 # --expect-granularity. Installed as share/bash-completion/completions/movconf
 # (bash-completion loads it on first use); or: source tools/movconf-completion.bash
 # tests/completion.sh checks it against movconf's own --help and option parser.
@@ -10,18 +10,18 @@ _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16
 
 _movconf_options() {
   case "$1" in
-  run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case
+  run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case --payload
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
              --junit --quiet --slow --summary-by --shard --jobs --help" ;;
   show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
-              --fresh-process-per-case --full --tier --help" ;;
+              --fresh-process-per-case --payload --full --tier --help" ;;
   check-cases) echo "--help" ;;
   bench) echo "--threads --quick --filter --json --list --impl --help" ;;
   clauses) echo "--op --json --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
   fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
-              --fresh-process-per-case --op --type --time --runs --seed
+              --fresh-process-per-case --payload --op --type --time --runs --seed
               --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
   report) echo "--json --junit --quiet --output --help" ;; # merge's and html's
   esac
@@ -49,6 +49,7 @@ _movconf() {
   --tier) values="default large all" ;;
   --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
+  --payload) values="auto base64 shared-memory" ;;
   --expect-granularity) values="case group" ;;
   --json | --junit | --expect | --write-expect | --output | -o)
     mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -104,7 +104,8 @@ enum {
   MC_OPT_MEMORY_LIMIT,
   MC_OPT_MAX_OUTPUT_BYTES,
   MC_OPT_SANITIZE,
-  MC_OPT_FRESH_PROCESS
+  MC_OPT_FRESH_PROCESS,
+  MC_OPT_PAYLOAD
 };
 #define MC_IMPL_LONG_OPTIONS                                                                       \
   {"impl", required_argument, NULL, MC_OPT_IMPL},                                                  \
@@ -112,8 +113,9 @@ enum {
       {"timeout", required_argument, NULL, MC_OPT_TIMEOUT},                                        \
       {"memory-limit", required_argument, NULL, MC_OPT_MEMORY_LIMIT},                              \
       {"max-output-bytes", required_argument, NULL, MC_OPT_MAX_OUTPUT_BYTES},                      \
-      {"sanitize", required_argument, NULL, MC_OPT_SANITIZE}, {                                    \
-    "fresh-process-per-case", no_argument, NULL, MC_OPT_FRESH_PROCESS                              \
+      {"sanitize", required_argument, NULL, MC_OPT_SANITIZE},                                      \
+      {"fresh-process-per-case", no_argument, NULL, MC_OPT_FRESH_PROCESS}, {                       \
+    "payload", required_argument, NULL, MC_OPT_PAYLOAD                                             \
   }
 
 /* The implementation an --impl names (default "optimized") and its options. */

@@ -34,7 +34,14 @@ const char mc_impl_options_help[] =
     "                          -fsanitize=address,undefined; a plugin without it is\n"
     "                          refused; spec/plugin-abi.md)\n"
     "  --fresh-process-per-case  plugins and adapters: a new process for every case\n"
-    "                          (default: one process serves cases until it fails)\n";
+    "                          (default: one process serves cases until it fails)\n"
+    "  --payload MODE          how tensors reach an adapter that offers shared memory in\n"
+    "                          its handshake: auto (default: a shared memory file for\n"
+    "                          requests of 64 KiB or more, base64 for smaller ones),\n"
+    "                          shared-memory (every request) or base64 (none)\n"
+    "                          (spec/adapter-protocol.md, section 16)\n";
+
+static const char *const payload_names[] = {"auto", "base64", "shared-memory"};
 
 static const struct option impl_long_options[] = {MC_IMPL_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 
@@ -46,7 +53,7 @@ mc_impl_choice mc_impl_choice_default(void) {
 }
 
 bool mc_is_impl_option(int opt) {
-  return opt >= MC_OPT_IMPL && opt <= MC_OPT_FRESH_PROCESS;
+  return opt >= MC_OPT_IMPL && opt <= MC_OPT_PAYLOAD;
 }
 
 /* The problem with an implementation option's value, or NULL. */
@@ -77,6 +84,13 @@ static const char *impl_option_problem(int opt, const char *value, mc_impl_choic
   case MC_OPT_FRESH_PROCESS:
     o->fresh_process_per_case = true;
     return NULL;
+  case MC_OPT_PAYLOAD:
+    for (mc_adapter_payload p = MC_ADAPTER_PAYLOAD_AUTO; p <= MC_ADAPTER_PAYLOAD_SHARED_MEMORY; p++)
+      if (strcmp(value, payload_names[p]) == 0) {
+        o->payload = p;
+        return NULL;
+      }
+    return "takes auto, base64 or shared-memory";
   }
   return NULL;
 }

@@ -54,6 +54,14 @@ typedef struct mc_impl_result {
   bool memory_error;
 } mc_impl_result;
 
+/* MC_ADAPTER_PAYLOAD_AUTO: a shared memory file for large requests, base64 for
+   small ones; the others: always one way. */
+typedef enum mc_adapter_payload {
+  MC_ADAPTER_PAYLOAD_AUTO,
+  MC_ADAPTER_PAYLOAD_BASE64,
+  MC_ADAPTER_PAYLOAD_SHARED_MEMORY
+} mc_adapter_payload;
+
 typedef struct mc_impl_options {
   int threads;                 /* kernels' thread count; <= 0: the default */
   double timeout_seconds;      /* per call, for isolated implementations; <= 0: none */
@@ -61,6 +69,9 @@ typedef struct mc_impl_options {
                                   inherits, in MiB; 0: no limit */
   size_t max_output_bytes;     /* clause MC-L4 */
   bool fresh_process_per_case; /* isolated implementations: a new process for every case */
+  /* --payload: how tensors reach an adapter that offers shared memory
+     (spec/adapter-protocol.md, section 16). */
+  mc_adapter_payload payload;
   /* --sanitize address: plugins and adapters run with AddressSanitizer and
      UndefinedBehaviorSanitizer reports collected (harness/sanitize.h); a
      report makes the case's verdict memory-error. Plugins then run without

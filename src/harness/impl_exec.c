@@ -13,6 +13,7 @@
 #include "harness/child_text.h"
 #include "harness/internal.h"
 #include "harness/sanitize.h"
+#include "harness/shm_region.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +36,7 @@
    text check, exact integer tokens and strict base64. */
 #include "cases/json.h"
 #include "cases/payload.h"
+#include "movconf/optimized.h"
 #include "movconf/tensor.h"
 
 /* The handshake is small; a longer first line is not one. */
@@ -70,8 +72,12 @@ typedef struct adapter {
   uint64_t previous_call;
   bool claims[MC_OP_COUNT][MC_TYPE_COUNT]; /* from the handshake */
   int restart_failures;
-  bool grace_spent;  /* exec_settle already waited the shutdown grace */
-  bool times_itself; /* the handshake declared the timing request */
+  bool grace_spent;           /* exec_settle already waited the shutdown grace */
+  bool times_itself;          /* the handshake declared the timing request */
+  bool offers_shm;            /* the handshake declared the shared-memory payload */
+  mc_adapter_payload payload; /* --payload: when to use it */
+  bool warned_shm;            /* said once that it could not be used */
+  mc_shm_region region;       /* the pending request's, when it has one */
   /* During a timing request: what it asks, and where its answer goes. */
   const mc_timing_request *timing;
   mc_self_timing *own;
@@ -270,14 +276,27 @@ static bool send_chunk(void *ctx, const char *data, size_t n) {
   return s->status == IO_OK;
 }
 
-static void put_tensor(mc_text *t, const mc_tensor *x) {
+/* A tensor of the request: its bytes in base64, or the offset of its bytes
+   in the request's shared memory file. */
+static void put_tensor(mc_text *t, const mc_tensor *x, const mc_shm_region *region, int input) {
   mc_text_printf(t, "{\"type\":");
   mc_json_write_string(t, mc_type_name(x->type));
   mc_text_printf(t, ",\"shape\":");
   mc_json_write_shape(t, MC_JSON_PROTOCOL, x->rank, x->shape);
+  if (region->fd >= 0) {
+    mc_text_printf(t, ",\"offset\":%zu}", region->input_offset[input]);
+    return;
+  }
   mc_text_printf(t, ",\"base64\":\"");
   mc_base64_write(t, x->data, x->nbytes);
   mc_text_printf(t, "\"}");
+}
+
+static void put_region(mc_text *t, const mc_shm_region *region) {
+  mc_text_printf(t, ",\"shared_memory\":{\"path\":");
+  mc_json_write_string(t, region->path);
+  mc_text_printf(t, ",\"size\":%zu,\"output_offset\":%zu,\"output_bytes\":%zu}", region->size,
+                 region->output_offset, region->output_room);
 }
 
 static io_status send_request(adapter *a, const mc_request *req, uint64_t id,
@@ -293,9 +312,11 @@ static io_status send_request(adapter *a, const mc_request *req, uint64_t id,
     mc_text_printf(&t, i ? "," : "");
     mc_json_write_string(&t, mc_op_input_name(req->op, i));
     mc_text_printf(&t, ":");
-    put_tensor(&t, req->inputs[i]);
+    put_tensor(&t, req->inputs[i], &a->region, i);
   }
   mc_text_printf(&t, "},\"max_output_bytes\":%zu", max_output_bytes);
+  if (a->region.fd >= 0)
+    put_region(&t, &a->region);
   if (a->timing)
     mc_text_printf(&t, ",\"timing\":{\"runs\":%d,\"min_run_seconds\":%.6f}", a->timing->runs,
                    a->timing->min_run_seconds);
@@ -430,16 +451,21 @@ static bool short_string(const cJSON *j, bool nonempty) {
 }
 
 static bool read_handshake(adapter *a, const cJSON *root, char *why, size_t whylen) {
-  /* "timing" (optional) declares the timing request of movconf bench. */
-  static const char *const keys[] = {"protocol", "name", "version", "ops", "timing"};
-  if (!check_keys(root, "the handshake", keys, 5, why, whylen))
+  /* "timing" (optional) declares the timing request of movconf bench,
+     "shared_memory" (optional) the shared-memory payload. */
+  static const char *const keys[] = {"protocol", "name",   "version",
+                                     "ops",      "timing", "shared_memory"};
+  if (!check_keys(root, "the handshake", keys, 6, why, whylen))
     return false;
   const cJSON *timing = cJSON_GetObjectItemCaseSensitive(root, "timing");
-  if (timing && !cJSON_IsBool(timing)) {
-    snprintf(why, whylen, "\"timing\" must be true or false");
+  const cJSON *shm = cJSON_GetObjectItemCaseSensitive(root, "shared_memory");
+  if ((timing && !cJSON_IsBool(timing)) || (shm && !cJSON_IsBool(shm))) {
+    snprintf(why, whylen, "\"%s\" must be true or false",
+             timing && !cJSON_IsBool(timing) ? "timing" : "shared_memory");
     return false;
   }
   a->times_itself = cJSON_IsTrue(timing);
+  a->offers_shm = cJSON_IsTrue(shm);
   const cJSON *protocol = cJSON_GetObjectItemCaseSensitive(root, "protocol");
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
   const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
@@ -564,15 +590,16 @@ static char *take_line_buffer(adapter *a, size_t line_len, bool *ok) {
 
 /* A zero-element shape whose other dimensions multiply past int64: the
    implementation accepted the input with an output no tensor can have. */
-static bool read_unrepresentable(const mc_tensor *t, const cJSON *b64, const mc_reply_cut *cut,
-                                 mc_impl_result *r, char *why, size_t whylen) {
+static bool read_unrepresentable(const mc_tensor *t, bool payload_empty, mc_impl_result *r,
+                                 char *why, size_t whylen) {
   bool empty = false;
   for (int d = 0; d < t->rank; d++)
     empty = empty || t->shape[d] == 0;
   if (!empty)
     return fail_output(why, whylen, "output.shape has more elements than int64 can count");
-  if (cut || b64->valuestring[0] != '\0')
-    return fail_output(why, whylen, "output.base64 of a zero-element output must be \"\"");
+  if (!payload_empty)
+    return fail_output(why, whylen,
+                       "a zero-element output has output.base64 \"\" or output.bytes 0");
   r->output = (mc_tensor){.type = t->type, .rank = t->rank};
   memcpy(r->output.shape, t->shape, sizeof t->shape);
   r->output_unrepresentable = true;
@@ -624,16 +651,56 @@ static bool decode_output(reply_line *L, const cJSON *b64, const mc_reply_cut *c
   return true;
 }
 
-/* Reads "output": {"type", "shape", "base64"} into r->output. */
+/* Copies the output the adapter wrote in the shared memory file, after
+   checking what the reply says it wrote: exactly the bytes type and shape
+   take (bytes beyond them, and writes after the reply, are never read). */
+static bool read_region_output(const mc_shm_region *region, int64_t written, const mc_tensor *t,
+                               size_t nbytes, size_t cap, mc_impl_result *r, char *why,
+                               size_t whylen) {
+  if ((uint64_t)written != nbytes) {
+    snprintf(why, whylen,
+             "output.bytes says %" PRId64 " bytes were written; %s of this shape takes %zu",
+             written, mc_type_name(t->type), nbytes);
+    return false;
+  }
+  if (nbytes > region->output_room) {
+    snprintf(why, whylen, "output of %zu bytes, more than the output region's %zu", nbytes,
+             region->output_room);
+    return false;
+  }
+  if (mc_tensor_alloc(&r->output, t->type, t->rank, t->shape, cap) != MC_OK)
+    return fail_output(why, whylen, "out of memory for the output");
+  if (!mc_shm_region_read_output(region, r->output.data, nbytes, why, whylen)) {
+    mc_tensor_free(&r->output);
+    return false;
+  }
+  r->outcome = MC_OUTCOME_OUTPUT;
+  return true;
+}
+
+/* output.bytes: a plain integer >= 0, only in reply to a request that had a
+   shared memory file. */
+static bool read_written(const reply_line *L, const cJSON *written, int64_t *count, char *why,
+                         size_t whylen) {
+  if (L->a->region.fd < 0)
+    return fail_output(why, whylen,
+                       "output.bytes in reply to a request without a shared memory file");
+  if (!plain_integer(L->text.text, L->text.len, written, count) || *count < 0)
+    return fail_output(why, whylen, "output.bytes must be an integer >= 0");
+  return true;
+}
+
+/* Reads "output": {"type", "shape", "base64" or "bytes"} into r->output. */
 static bool read_output(reply_line *L, const cJSON *out, size_t max_output_bytes, mc_impl_result *r,
                         char *why, size_t whylen) {
-  static const char *const keys[] = {"type", "shape", "base64"};
+  static const char *const keys[] = {"type", "shape", "base64", "bytes"};
   if (!cJSON_IsObject(out))
     return fail_output(why, whylen, "\"output\" must be an object");
-  if (!check_keys(out, "output", keys, 3, why, whylen))
+  if (!check_keys(out, "output", keys, 4, why, whylen))
     return false;
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(out, "type");
   const cJSON *b64 = cJSON_GetObjectItemCaseSensitive(out, "base64");
+  const cJSON *written = cJSON_GetObjectItemCaseSensitive(out, "bytes");
   mc_tensor t = {.type =
                      cJSON_IsString(type) ? mc_type_from_name(type->valuestring) : MC_TYPE_INVALID};
   if (t.type == MC_TYPE_INVALID)
@@ -641,13 +708,19 @@ static bool read_output(reply_line *L, const cJSON *out, size_t max_output_bytes
   if (!read_shape(L->text.text, L->text.len, cJSON_GetObjectItemCaseSensitive(out, "shape"), &t,
                   why, whylen))
     return false;
-  if (!cJSON_IsString(b64))
+  if ((b64 != NULL) == (written != NULL))
+    return fail_output(why, whylen, "output has exactly one of \"base64\" and \"bytes\"");
+  int64_t written_count = 0;
+  if (written && !read_written(L, written, &written_count, why, whylen))
+    return false;
+  if (b64 && !cJSON_IsString(b64))
     return fail_output(why, whylen, "output.base64 must be a string");
-  const mc_reply_cut *cut = mc_reply_text_cut_of(&L->text, b64);
+  const mc_reply_cut *cut = b64 ? mc_reply_text_cut_of(&L->text, b64) : NULL;
   int64_t count;
   size_t nbytes;
   if (!mc_shape_elements(t.rank, t.shape, &count))
-    return read_unrepresentable(&t, b64, cut, r, why, whylen);
+    return read_unrepresentable(&t, b64 ? !cut && b64->valuestring[0] == '\0' : written_count == 0,
+                                r, why, whylen);
   if (!mc_storage_bytes(t.type, count, &nbytes))
     return fail_output(why, whylen, "output.shape has more bytes than int64 can count");
   if (nbytes > max_output_bytes) {
@@ -655,6 +728,9 @@ static bool read_output(reply_line *L, const cJSON *out, size_t max_output_bytes
              max_output_bytes);
     return false;
   }
+  if (written)
+    return read_region_output(&L->a->region, written_count, &t, nbytes, max_output_bytes, r, why,
+                              whylen);
   char b64_why[200];
   if (!decode_output(L, b64, cut, &t, nbytes, max_output_bytes, r, b64_why, sizeof b64_why)) {
     snprintf(why, whylen, "output.base64 (%s, shape of %" PRId64 " elements): %s",
@@ -830,8 +906,8 @@ static void report_timeout(adapter *a, mc_impl_result *r, uint64_t id, bool repl
   stop(a);
 }
 
-static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t max_output_bytes,
-                     mc_impl_result *r) {
+static void exchange_lines(adapter *a, const mc_request *req, uint64_t call,
+                           size_t max_output_bytes, mc_impl_result *r) {
   uint64_t id = ++a->last_id;
   double deadline = mc_deadline_within(a->timeout, a->stop_at);
   r->fresh_start = a->served == 0;
@@ -873,6 +949,52 @@ static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t ma
   default:
     crash(a, r, id, "reading or writing the adapter's pipes failed (out of memory?)");
   }
+}
+
+/* Under --payload auto, requests whose tensors come to less than this go
+   as base64: for them a file costs more (measured with movconf fuzz
+   --no-large through the numpy adapter) than base64 does. */
+#define SHM_MIN_BYTES ((size_t)1 << 16)
+
+/* The request's input bytes and the bytes of the output the specification
+   gives it (none when the input is invalid), saturating. */
+static size_t request_bytes(const mc_request *req, size_t max_output_bytes) {
+  size_t total = 0, out = 0;
+  for (int i = 0; i < req->n_inputs; i++)
+    total = req->inputs[i]->nbytes > SIZE_MAX - total ? SIZE_MAX : total + req->inputs[i]->nbytes;
+  mc_type type;
+  int rank;
+  int64_t shape[MC_TENSOR_MAX_RANK], count;
+  mc_error err;
+  if (mc_optimized_output_shape(req, max_output_bytes, &type, &rank, shape, &err) == MC_OK &&
+      mc_shape_elements(rank, shape, &count) && mc_storage_bytes(type, count, &out))
+    total = out > SIZE_MAX - total ? SIZE_MAX : total + out;
+  return total;
+}
+
+static bool wants_shm(const adapter *a, const mc_request *req, size_t max_output_bytes) {
+  if (!a->offers_shm || a->payload == MC_ADAPTER_PAYLOAD_BASE64)
+    return false;
+  return a->payload == MC_ADAPTER_PAYLOAD_SHARED_MEMORY ||
+         request_bytes(req, max_output_bytes) >= SHM_MIN_BYTES;
+}
+
+/* One request and its reply, through a fresh shared memory file when the
+   adapter offered the payload and the request is worth it: closed as soon
+   as the reply is read, so a write after the reply reaches nothing movconf
+   reads. Where the file cannot be made the request goes as base64, which
+   every adapter takes. */
+static void exchange(adapter *a, const mc_request *req, uint64_t call, size_t max_output_bytes,
+                     mc_impl_result *r) {
+  char why[200];
+  if (wants_shm(a, req, max_output_bytes) &&
+      !mc_shm_region_open(&a->region, req, max_output_bytes, why, sizeof why) && !a->warned_shm) {
+    fprintf(stderr, "movconf: no shared memory for %s (%s): its requests go as base64\n", a->label,
+            why);
+    a->warned_shm = true;
+  }
+  exchange_lines(a, req, call, max_output_bytes, r);
+  mc_shm_region_close(&a->region);
 }
 
 /* ---- the mc_impl interface ---- */
@@ -1023,6 +1145,8 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
     return NULL;
   }
   a->in_fd = a->out_fd = -1;
+  a->region = (mc_shm_region)MC_SHM_REGION_NONE;
+  a->payload = options->payload;
   char label[160];
   snprintf(label, sizeof label, "exec:%.150s", command);
   mc_child_text_init(&a->text, label);

@@ -6,13 +6,17 @@ An adapter supplies a handshake (name, version, the element types it claims
 per operation) and a function answer(request) that returns the output
 tensor (a dict made by tensor_reply) or raises Rejected or Unsupported;
 serve() does the rest: the handshake line, one reply line per request line,
-flushing, and turning exceptions into replies.
+flushing, turning exceptions into replies, and the payload: tensors come
+and go as base64 in the lines, or, when movconf sends a request with a
+shared memory file (section 16, offered in the handshake), through that
+file. raw_bytes and tensor_reply work alike for both.
 
 Standard library only.
 """
 
 import base64
 import json
+import os
 import sys
 import time
 import traceback
@@ -65,6 +69,9 @@ class BrokenResult(Exception):
 
 
 BROKEN_RESULT_STATUS = 3
+# Exit status when the request's shared memory file cannot be opened: no
+# reply could say so, and rejecting the input would be a wrong verdict.
+NO_SHARED_MEMORY_STATUS = 5
 
 
 def logger(prefix):
@@ -99,12 +106,54 @@ def representable(v, what):
 _timing = {"active": False, "decoded": {}}
 
 
+class SharedMemory:
+    """The shared memory file of one request (section 16), open while the
+    request is answered: inputs read and the output written with pread and
+    pwrite at the offsets the request gives, never mapped."""
+
+    def __init__(self, region, log):
+        try:
+            self.fd = os.open(region["path"], os.O_RDWR | os.O_CLOEXEC)
+        except OSError as e:
+            log(f"cannot open the request's shared memory file: {e}; exiting with status "
+                f"{NO_SHARED_MEMORY_STATUS} (an adapter in another PID namespace or on another "
+                f"machine needs movconf --payload base64)")
+            sys.exit(NO_SHARED_MEMORY_STATUS)
+        self.output_offset = int(region["output_offset"])
+        self.output_bytes = int(region["output_bytes"])
+
+    def read(self, offset, size):
+        parts, got = [], 0
+        while got < size:
+            part = os.pread(self.fd, size - got, offset + got)
+            if not part:
+                raise OSError(f"the shared memory file ends before byte {offset + size}")
+            parts.append(part)
+            got += len(part)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def write_output(self, raw):
+        view, done = memoryview(raw).cast("B"), 0
+        while done < len(view):
+            done += os.pwrite(self.fd, view[done:], self.output_offset + done)
+
+    def close(self):
+        os.close(self.fd)
+
+
+# The shared memory file of the request being answered, if it has one.
+_request = {"shm": None}
+
+
 def raw_bytes(tensor):
     """The tensor's bytes, checked against its type and shape."""
     if _timing["active"] and id(tensor) in _timing["decoded"]:
         return _timing["decoded"][id(tensor)]
-    raw = base64.b64decode(tensor["base64"], validate=True)
     want = storage_bytes(tensor["type"], element_count(tensor["shape"]))
+    if "offset" in tensor:
+        raw = _request["shm"].read(int(tensor["offset"]), want)
+    else:
+        raw = base64.b64decode(tensor["base64"], validate=True)
     if len(raw) != want:
         raise Rejected("invalid_argument", f"{len(raw)} bytes for {tensor['type']}"
                        f"{tensor['shape']}, expected {want}")
@@ -114,11 +163,27 @@ def raw_bytes(tensor):
 
 
 def tensor_reply(type_name, shape, raw):
-    """An output tensor of the protocol from its raw bytes."""
-    if _timing["active"]:
-        return {"type": type_name, "shape": [int(d) for d in shape], "base64": None}
+    """An output tensor of the protocol from its raw bytes (any bytes-like
+    object); the bytes are encoded when the reply is written."""
     return {"type": type_name, "shape": [int(d) for d in shape],
-            "base64": base64.b64encode(raw).decode("ascii")}
+            "raw": None if _timing["active"] else raw}
+
+
+def encode_output(output):
+    """The output as the reply carries it: its bytes written to the shared
+    memory file, when the request has one and they fit, else in base64. An
+    output made without tensor_reply (already in base64) is left as it is."""
+    if "raw" not in output:
+        return output
+    raw = output.pop("raw")
+    size = memoryview(raw).nbytes
+    shm = _request["shm"]
+    if shm is not None and size <= shm.output_bytes:
+        shm.write_output(raw)
+        output["bytes"] = size
+    else:
+        output["base64"] = base64.b64encode(raw).decode("ascii")
+    return output
 
 
 def output_bytes(type_name, shape):
@@ -145,7 +210,7 @@ def handshake(name, version, types_by_op):
     """Every adapter of this module answers timing requests (section 15)."""
     return {"protocol": PROTOCOL, "name": name, "version": version,
             "ops": {op: {"types": sorted(types)} for op, types in types_by_op.items()},
-            "timing": True}
+            "timing": True, "shared_memory": True}
 
 
 MAX_CALLS_PER_RUN = 1000000
@@ -179,9 +244,13 @@ def reply_to(line, answer, log):
     request = json.loads(line)
     reply = {"id": request["id"]}
     try:
-        reply["output"] = answer(request)
-        if "timing" in request:
-            reply["timing"] = time_answer(answer, request, request["timing"])
+        if "shared_memory" in request:
+            _request["shm"] = SharedMemory(request["shared_memory"], log)
+        output = answer(request)
+        timing = time_answer(answer, request, request["timing"]) if "timing" in request else None
+        reply["output"] = encode_output(output)
+        if timing is not None:
+            reply["timing"] = timing
     except Rejected as e:
         reply["error"] = str(e)
         if e.name is not None:
@@ -193,7 +262,13 @@ def reply_to(line, answer, log):
         sys.exit(BROKEN_RESULT_STATUS)
     except Exception as e:  # a bug in the adapter: say so instead of dying
         log(traceback.format_exc())
+        reply.pop("output", None)
+        reply.pop("timing", None)
         reply["error"] = f"internal error in the adapter: {e!r}"
+    finally:
+        if _request["shm"] is not None:
+            _request["shm"].close()
+            _request["shm"] = None
     return reply
 
 

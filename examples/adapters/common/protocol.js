@@ -1,10 +1,11 @@
 'use strict';
 // The movconf-adapter/1 protocol (spec/adapter-protocol.md) for Node.js
 // adapters: line reading, a JSON parser that keeps int64 values exact,
-// tensor payloads (base64, element sizes, side-input values) and the
-// request loop. Shared by the ONNX Runtime and TensorFlow.js adapters;
-// standard library only.
+// tensor payloads (base64 or the shared memory file of section 16, element
+// sizes, side-input values) and the request loop. Shared by the ONNX Runtime
+// and TensorFlow.js adapters; standard library only.
 
+const fs = require('fs');
 const readline = require('readline');
 
 // stdout carries the protocol and nothing else (section 2): whatever a
@@ -17,6 +18,9 @@ const INT64_MAX = (1n << 63n) - 1n;
 const MESSAGE_LIMIT = 2000;
 // Exit status after a WebAssembly trap in a library call (libraryCall).
 const TRAP_STATUS = 4;
+// Exit status when the request's shared memory file cannot be opened: no
+// reply could say so, and rejecting the input would be a wrong verdict.
+const NO_SHARED_MEMORY_STATUS = 5;
 
 // Bits per element of every type name of the protocol (section 6).
 const ELEMENT_BITS = {
@@ -218,10 +222,47 @@ function shapeNumbers(shape, what) {
   });
 }
 
+// ---- the shared memory payload (section 16) ----
+// The file of the request being answered, open while it is answered: inputs
+// read and the output written at the offsets the request gives, with
+// readSync and writeSync (never mapped).
+
+const sharedMemory = { fd: -1, outputOffset: 0, outputBytes: 0n };
+
+function openSharedMemory(region, name) {
+  try {
+    sharedMemory.fd = fs.openSync(region.path, fs.constants.O_RDWR);
+  } catch (e) {
+    log(name, `cannot open the request's shared memory file: ${e.message}; exiting with status ` +
+      `${NO_SHARED_MEMORY_STATUS} (an adapter in another PID namespace or on another machine ` +
+      'needs movconf --payload base64)');
+    process.exit(NO_SHARED_MEMORY_STATUS);
+  }
+  sharedMemory.outputOffset = Number(region.output_offset);
+  sharedMemory.outputBytes = toBigInt(region.output_bytes);
+}
+
+function closeSharedMemory() {
+  if (sharedMemory.fd >= 0) fs.closeSync(sharedMemory.fd);
+  sharedMemory.fd = -1;
+}
+
+// Reads or writes length bytes at a file offset, in pieces (a read or write
+// of a regular file moves at most about 2 GiB at once).
+function transfer(call, buffer, offset) {
+  for (let done = 0; done < buffer.length;) {
+    const n = call(sharedMemory.fd, buffer, done, buffer.length - done, offset + done);
+    if (n <= 0) throw new Error(`the shared memory file ends before byte ${offset + buffer.length}`);
+    done += n;
+  }
+  return buffer;
+}
+
 // The tensor's raw bytes, checked against its type and shape.
 function tensorBytes(tensor, what) {
-  const bytes = Buffer.from(tensor.base64, 'base64');
   const expected = storageBytes(tensor.type, elementCount(tensor.shape));
+  const bytes = tensor.offset === undefined ? Buffer.from(tensor.base64, 'base64')
+    : transfer(fs.readSync, Buffer.allocUnsafe(Number(expected)), Number(tensor.offset));
   if (BigInt(bytes.length) !== expected)
     throw new Error(`${what}: ${bytes.length} bytes for ${tensor.type} ${JSON.stringify(
       tensor.shape.map(String))}, expected ${expected}`);
@@ -260,7 +301,7 @@ function sideInputNumbers(values, what) {
 }
 
 // A handler's output from raw bytes (a Buffer or typed array): answer()
-// checks its size against max_output_bytes before encoding it in base64.
+// checks its size against max_output_bytes before encoding it (encodeOutput).
 function outputTensor(type, shape, data) {
   const bytes = ArrayBuffer.isView(data)
     ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
@@ -284,10 +325,22 @@ function writeLine(object) {
 // Builds the reply to one request line: handle(request) returns the output
 // tensor or throws Unsupported / Rejected; anything else is an adapter bug,
 // which ends the process (movconf reports the case as a crash).
+// The output as the reply carries it: written to the shared memory file when
+// the request has one, else in base64.
+function encodeOutput(output) {
+  if (output.bytes === undefined) return output;
+  if (sharedMemory.fd >= 0 && BigInt(output.bytes.length) <= sharedMemory.outputBytes) {
+    transfer(fs.writeSync, output.bytes, sharedMemory.outputOffset);
+    return { type: output.type, shape: output.shape, bytes: output.bytes.length };
+  }
+  return { type: output.type, shape: output.shape, base64: output.bytes.toString('base64') };
+}
+
 async function answer(line, handle, name) {
   const request = parseJson(line);
   const reply = { id: request.id };
   try {
+    if (request.shared_memory !== undefined) openSharedMemory(request.shared_memory, name);
     const output = await handle(request);
     const nonZeroCount = elementCount(output.shape.filter((d) => Number(d) !== 0));
     if (nonZeroCount > INT64_MAX)
@@ -300,8 +353,7 @@ async function answer(line, handle, name) {
         `(${request.max_output_bytes}); it has no output cap (MC-L4 is movconf's limit)`);
     // Encoded only now: base64 of an output above the cap could exceed
     // V8's string length limit (about 512 MiB) before the cap is checked.
-    reply.output = output.bytes === undefined ? output
-      : { type: output.type, shape: output.shape, base64: output.bytes.toString('base64') };
+    reply.output = encodeOutput(output);
     if (request.timing !== undefined) reply.timing = await timeRequest(request, handle);
   } catch (e) {
     if (e instanceof Unsupported) reply.unsupported = e.message.slice(0, MESSAGE_LIMIT);
@@ -310,6 +362,8 @@ async function answer(line, handle, name) {
       log(name, `adapter bug on request ${request.id}:`, e && e.stack ? e.stack : String(e));
       process.exit(70);
     }
+  } finally {
+    closeSharedMemory();
   }
   return reply;
 }
@@ -353,7 +407,7 @@ async function serve({ name, version, ops, handlers, library }) {
     if (!handler) throw new Unsupported(`${library} has no ${request.op}`);
     return handler(request);
   };
-  await writeLine({ protocol: PROTOCOL, name, version, ops, timing: true });
+  await writeLine({ protocol: PROTOCOL, name, version, ops, timing: true, shared_memory: true });
   const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.length === 0) continue;

@@ -86,6 +86,31 @@ test('answer checks max_output_bytes before encoding (a 1 GiB output)', async ()
   assert.match(reply.unsupported, /1073741824 bytes, more than max_output_bytes/);
 });
 
+test('a request with a shared memory file: inputs read and the output written there (section 16)',
+     async () => {
+  const fs = require('fs');
+  const path = require('path');
+  const file = path.join(fs.mkdtempSync(path.join(require('os').tmpdir(), 'movconf-')), 'shm');
+  const region = Buffer.alloc(4096 + 8);
+  Buffer.from([0, 0, 0x80, 0x3f, 0, 0, 0, 0xc0]).copy(region, 0); // f32 1.0 and -2.0 at 0
+  fs.writeFileSync(file, region);
+  const line = (room) => `{"id":5,"op":"DepthToSpace-1","attributes":{},"inputs":{"data":` +
+    `{"type":"f32","shape":[2],"offset":0}},"max_output_bytes":8,"shared_memory":{"path":` +
+    `${JSON.stringify(file)},"size":4104,"output_offset":4096,"output_bytes":${room}}}`;
+  // The handler swaps the two elements.
+  const swap = (request) => {
+    const bytes = p.tensorBytes(request.inputs.data, 'data');
+    return p.outputTensor('f32', [2], Buffer.concat([bytes.subarray(4), bytes.subarray(0, 4)]));
+  };
+  assert.deepEqual(await p.answer(line(8), swap, 't'),
+                   { id: 5, output: { type: 'f32', shape: [2], bytes: 8 } });
+  assert.equal(fs.readFileSync(file).subarray(4096).toString('base64'), 'AAAAwAAAgD8=');
+  // An output the region cannot hold goes as base64.
+  assert.deepEqual(await p.answer(line(4), swap, 't'),
+                   { id: 5, output: { type: 'f32', shape: [2], base64: 'AAAAwAAAgD8=' } });
+  fs.rmSync(path.dirname(file), { recursive: true });
+});
+
 test('typedView copies to an aligned buffer', () => {
   const bytes = Buffer.from([9, 0, 0, 0x80, 0x3f]).subarray(1);
   assert.equal(p.typedView(Float32Array, bytes)[0], 1);

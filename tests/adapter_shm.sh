@@ -1,0 +1,134 @@
+#!/bin/sh
+# The shared-memory payload (spec/adapter-protocol.md, section 16) against
+# tests/shm_hostile_adapter.py, once per fault: a lie about the byte count is
+# a protocol violation of that case alone; bytes past the count, scribbles on
+# the inputs, writes after the reply and an attempt to truncate the file
+# change nothing; every other case of tests/data/adapter/mock_cases.json
+# keeps its verdict, movconf finishes the run and no adapter is left.
+# usage: adapter_shm.sh MOVCONF SOURCE_DIR WORK_DIR PYTHON
+set -u
+movconf=$1 src=$2 work=$3 python=$4
+cases=$src/tests/data/adapter
+mkdir -p "$work"
+. "$src/tests/adapter_checks.sh"
+
+# run_fault FAULT [OPTIONS...]: "id verdict detail" lines in $work/FAULT.txt,
+# the exit status in $status.
+run_fault() {
+  fault=$1
+  shift
+  rm -f "$work/$fault.json"
+  SHM_FAULT=$fault "$movconf" run --payload shared-memory --timeout 30 --json "$work/$fault.json" "$@" \
+    --impl "exec:exec '$python' '$src/tests/shm_hostile_adapter.py' --run-$$" "$cases" \
+    >"$work/$fault.out" 2>&1
+  status=$?
+  verdict_lines "$fault"
+}
+no_adapter_left() {
+  ! ps -eo args | grep -F "shm_hostile_adapter.py --run-$$" | grep -vq grep
+}
+
+# Every case but the faulted one (case 2, f32) as a behaving adapter
+# leaves it: 4 and 7 pass, 3 is the expected rejection, 5 unsupported.
+others_hold() { # others_hold FAULT
+  expect "$1: all 7 cases reported (see $work/$1.txt)" test "$(wc -l <"$work/$1.txt")" -eq 7
+  expect "$1: case 1 passes" case_is "$1" 1-u8 pass
+  expect "$1: case 3 passes" case_is "$1" 3-mode-missing pass
+  expect "$1: case 4 passes" case_is "$1" 4-i16 pass
+  expect "$1: case 7 passes" case_is "$1" 7-u4 pass
+  expect "$1: no adapter process is left" no_adapter_left
+}
+
+# A behaving adapter passes through shared memory (it rejects a request
+# without a file, so this also shows movconf sent one).
+run_fault none
+expect "none: exit status 0, not $status" test "$status" -eq 0
+expect "none: case 2 passes" case_is none 2-f32 pass
+others_hold none
+
+# Lies about the byte count: a protocol violation of case 2 only.
+for fault in count-short count-long; do
+  run_fault $fault
+  expect "$fault: case 2 is a crash naming output.bytes" \
+    case_is $fault 2-f32 crash "protocol violation: output.bytes says"
+  expect "$fault: exit status 1, not $status" test "$status" -eq 1
+  others_hold $fault
+done
+
+# What the adapter does outside its count, to the inputs, to the file's
+# size or after its reply changes no verdict.
+for fault in beyond-count scribble truncate late-write; do
+  run_fault $fault
+  expect "$fault: exit status 0, not $status" test "$status" -eq 0
+  expect "$fault: case 2 passes" case_is $fault 2-f32 pass
+  others_hold $fault
+done
+expect "truncate: the seals refused it" grep -q "ftruncate refused" "$work/truncate.out"
+
+# No reply: a timeout of that case alone (the half-written file is dropped).
+run_fault hang --timeout 5
+expect "hang: case 2 is a timeout" case_is hang 2-f32 timeout
+others_hold hang
+
+# "bytes" in reply to a base64 request (--payload base64).
+run_fault bytes-no-file --payload base64
+expect "bytes-no-file: case 2 is a crash" \
+  case_is bytes-no-file 2-f32 crash "without a shared memory file"
+others_hold bytes-no-file
+
+# The shared Python module (through the numpy adapter) takes the file and
+# writes its outputs there; with --payload base64 everything is base64; by
+# default only requests of 64 KiB or more get a file.
+# Its status is movconf's, also in $status.
+numpy_run() { # numpy_run NAME [OPTIONS...]: request and reply lines in $work/NAME.*
+  name=$1
+  shift
+  "$movconf" run "$@" --impl "exec:tee '$work/$name.requests' | \
+    /usr/bin/python3 '$src/examples/numpy_adapter.py' | tee '$work/$name.replies'" \
+    >"$work/$name.out" 2>&1
+  status=$?
+  return $status
+}
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  # With 64 descriptors, a file left open per request would run out within
+  # the operation's 764 cases.
+  (ulimit -n 64 && numpy_run numpy-shm --payload shared-memory --op SpaceToDepth-1)
+  status=$?
+  expect "numpy-shm: exit status 0, not $status" test "$status" -eq 0
+  expect "numpy-shm: the handshake offers shared memory" \
+    grep -q '"shared_memory": true' "$work/numpy-shm.replies"
+  expect "numpy-shm: every request has a file" \
+    test "$(grep -c '"shared_memory":{"path":"/proc/' "$work/numpy-shm.requests")" -eq \
+    "$(wc -l <"$work/numpy-shm.requests")"
+  expect "numpy-shm: outputs come back through it" grep -q '"output":{[^}]*"bytes":' \
+    "$work/numpy-shm.replies"
+  expect "numpy-shm: no output in base64" test "$(grep -c '"base64"' "$work/numpy-shm.replies")" -eq 0
+  numpy_run numpy-base64 --payload base64 --op SpaceToDepth-1
+  expect "numpy-base64: exit status 0, not $status" test "$status" -eq 0
+  expect "numpy-base64: no request has a file" test "$(grep -c shared_memory \
+    "$work/numpy-base64.requests")" -eq 0
+  expect "numpy-base64: outputs in base64" grep -q '"output":{[^}]*"base64":' \
+    "$work/numpy-base64.replies"
+  # 3,808 and 7,616 bytes each way: base64; 254 KiB and 508 KiB: files.
+  numpy_run numpy-auto --tier large --case 's2d/gen/large-sizes/00[01][01]-*'
+  expect "numpy-auto: exit status 0, not $status" test "$status" -eq 0
+  expect "numpy-auto: 4 requests" test "$(wc -l <"$work/numpy-auto.requests")" -eq 4
+  expect "numpy-auto: the 2 large ones with a file" \
+    test "$(grep -c '"shared_memory":{' "$work/numpy-auto.requests")" -eq 2
+  expect "numpy-auto: the f32 one among them" \
+    grep -q '"type":"f32","shape":\[1,16,21,189\],"offset":0}.*"shared_memory":{' \
+    "$work/numpy-auto.requests"
+else
+  echo "numpy is not installed for /usr/bin/python3: the numpy checks are skipped"
+fi
+
+# --payload takes auto, base64 or shared-memory only.
+"$movconf" run --payload mmap --impl "exec:true" "$cases" >"$work/bad-option.out" 2>&1
+status=$?
+expect "--payload mmap: exit status 2, not $status" test "$status" -eq 2
+expect "--payload mmap: says what it takes" \
+  grep -q -- "--payload takes auto, base64 or shared-memory" \
+  "$work/bad-option.out"
+
+echo "$passes checks passed, $failures failed"
+[ "$failures" -eq 0 ]

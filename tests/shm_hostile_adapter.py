@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""A process adapter that offers the shared-memory payload
+(spec/adapter-protocol.md, section 16) and abuses it on purpose, for
+tests/adapter_shm.sh. It implements SpaceToDepth-1 with block_size 1 only
+(the identity), enough for tests/data/adapter/mock_cases.json, reading and
+writing the shared memory file itself (not through the shared modules).
+A request without a file is rejected, so a movconf that stopped sending
+files fails every case, unless the fault is bytes-no-file.
+
+    SHM_FAULT   the fault (below); unset or "none": behave
+
+The fault hits the requests whose data is f32 (case 2 of the mock cases),
+so that it comes back when movconf sends that case again to a fresh
+adapter ("a crash is charged to the case that caused it", section 10).
+
+Faults on f32 data:
+    count-short    reply "bytes" one less than the output takes
+    count-long     reply "bytes" one more than the output takes
+    beyond-count   write the output, then 8 KiB of 0xFF after it
+    scribble       overwrite the inputs' part of the file with 0xFF
+    truncate       ftruncate the file to output_offset (cutting the output
+                   region off); if that worked, reply without writing
+    bytes-no-file  (run with --payload base64) reply "bytes" anyway
+    hang           open the file, write half the output, never reply
+Every request:
+    late-write     keep the file open; when the next request comes (the
+                   case is judged by then), fill every kept file with 0xFF
+
+Standard library only.
+"""
+
+import json
+import os
+import sys
+import time
+
+FAULT = os.environ.get("SHM_FAULT", "none")
+TYPES = ["boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32",
+         "u64", "i64", "f64", "f8e4m3", "f8e5m2", "u1", "u4", "i4"]
+BITS = {"u1": 1, "u4": 4, "i4": 4, "u16": 16, "i16": 16, "f16": 16, "bf16": 16,
+        "u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64, "f64": 64}
+kept = []  # (fd, size) of earlier requests' files, for late-write
+
+
+def log(text):
+    print("shm_hostile_adapter: " + text, file=sys.stderr, flush=True)
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def size_of(tensor):
+    count = 1
+    for d in tensor["shape"]:
+        count *= d
+    return (count * BITS.get(tensor["type"], 8) + 7) // 8
+
+
+def fill(fd, offset, n):
+    os.pwrite(fd, b"\xff" * n, offset)
+
+
+def late_writes():
+    for fd, size in kept:
+        fill(fd, 0, min(size, 1 << 16))
+
+
+def ftruncate_worked(fd, size):
+    try:
+        os.ftruncate(fd, size)
+        return True
+    except OSError as e:
+        log(f"ftruncate refused: {e}")
+        return False
+
+
+def answer(request, fault):
+    attrs, data = request["attributes"], request["inputs"]["data"]
+    if "mode" not in attrs:
+        return {"error": "mode is missing", "error_name": "mode_missing"}
+    if attrs.get("block_size", 1) != 1:
+        return {"unsupported": "block_size 1 only"}
+    region = request.get("shared_memory")
+    if region is None and FAULT != "bytes-no-file":
+        return {"error": "the request has no shared memory file"}
+    if region is None:
+        payload = {"bytes": size_of(data)} if fault == "bytes-no-file" else {
+            "base64": data["base64"]}
+        return {"output": {"type": data["type"], "shape": data["shape"], **payload}}
+    fd = os.open(region["path"], os.O_RDWR)
+    n, out_at = size_of(data), region["output_offset"]
+    raw = os.pread(fd, n, data["offset"])
+    written = n
+    if fault == "hang":
+        os.pwrite(fd, raw[:n // 2], out_at)
+        while True:
+            time.sleep(60)
+    if fault == "scribble":
+        fill(fd, 0, out_at)
+    if fault == "truncate" and ftruncate_worked(fd, out_at):
+        written = -1
+    if written >= 0:
+        os.pwrite(fd, raw, out_at)
+    if fault == "beyond-count":
+        fill(fd, out_at + n, 8192)
+    if FAULT == "late-write":
+        kept.append((fd, region["size"]))
+    else:
+        os.close(fd)
+    count = {"count-short": n - 1, "count-long": n + 1}.get(fault, n)
+    return {"output": {"type": data["type"], "shape": data["shape"], "bytes": count}}
+
+
+def main():
+    send({"protocol": "movconf-adapter/1", "name": "shm-hostile", "version": "1",
+          "ops": {"SpaceToDepth-1": {"types": TYPES}}, "shared_memory": True})
+    for line in sys.stdin.buffer:
+        request = json.loads(line)
+        late_writes()
+        fault = FAULT if request["inputs"]["data"]["type"] == "f32" else "none"
+        send(dict(answer(request, fault), id=request["id"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
