@@ -26,11 +26,13 @@ bool mc_roundtrip_is_identity(const mc_request *req) {
            side_all(req->inputs[3], 0);
   case MC_OP_SPACE_TO_DEPTH:
   case MC_OP_DEPTH_TO_SPACE:
-    return !req->attrs.has_block_size || req->attrs.block_size == 1;
+    return !mc_attrs_present(&req->attrs, MC_ATTR_BLOCK_SIZE) ||
+           mc_attrs_int(&req->attrs, MC_ATTR_BLOCK_SIZE) == 1;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     /* 1x1 patches at stride 1: out = ceil(in / 1) = in and pad = 0 for
        every auto_pad, whatever the rates. */
-    return list_is(&req->attrs.sizes, 1, 1) && list_is(&req->attrs.strides, 1, 1);
+    return list_is(mc_attrs_list(&req->attrs, MC_ATTR_SIZES), 1, 1) &&
+           list_is(mc_attrs_list(&req->attrs, MC_ATTR_STRIDES), 1, 1);
   default:
     return false;
   }

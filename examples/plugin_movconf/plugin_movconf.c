@@ -46,13 +46,13 @@ static void view_request(const movconf_plugin_request *p, request_view *v) {
   }
   mc_attrs *a = &v->req.attrs;
   *a = mc_attrs_none();
-  a->has_block_size = p->attrs.has_block_size != 0;
-  a->block_size = p->attrs.block_size;
-  a->mode = p->attrs.mode;
-  a->auto_pad = p->attrs.auto_pad;
-  to_list(&p->attrs.sizes, &a->sizes);
-  to_list(&p->attrs.strides, &a->strides);
-  to_list(&p->attrs.rates, &a->rates);
+  if (p->attrs.has_block_size)
+    mc_attrs_set_int(a, MC_ATTR_BLOCK_SIZE, p->attrs.block_size);
+  mc_attrs_set_string(a, MC_ATTR_MODE, p->attrs.mode);
+  mc_attrs_set_string(a, MC_ATTR_AUTO_PAD, p->attrs.auto_pad);
+  to_list(&p->attrs.sizes, mc_attrs_list_slot(a, MC_ATTR_SIZES));
+  to_list(&p->attrs.strides, mc_attrs_list_slot(a, MC_ATTR_STRIDES));
+  to_list(&p->attrs.rates, mc_attrs_list_slot(a, MC_ATTR_RATES));
 }
 
 static int reject(const mc_error *err, movconf_plugin_message *message) {

@@ -192,7 +192,10 @@ static const char *const pad_edges[16] = {
     "notset", "same_upper ", "SAME_LOWER", "VALID",      "same-lower", "upper", "pad",  "valid\n"};
 
 static const int64_t block_size_natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
-static const int64_t block_size_edges[16] = {
+static const int64_t axis_natural[8] = {1, 1, 0, -1, 1, 2, -2, 1};
+static const int64_t group_natural[8] = {1, 2, 3, 1, 2, 4, 1, 2};
+/* Edge values of every integer attribute. */
+static const int64_t int_edges[16] = {
     0,          -1,        P2(16),    INT32_MAX, P2(31),     P2(32), P2(21), P2(21) + 1,
     3037000500, INT64_MAX, INT64_MIN, P2(62),    P2(16) + 1, 1024,   46341,  1};
 
@@ -208,14 +211,18 @@ typedef struct attr_layout {
   int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
 } attr_layout;
 
-static const attr_layout attr_layouts[MC_ATTR_COUNT] = {
-    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = block_size_edges},
+static const attr_layout attr_layouts[] = {
+    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = int_edges},
     [MC_ATTR_MODE] = {.spellings = mode_natural, .n_spellings = 2, .string_edges = mode_edges},
     [MC_ATTR_SIZES] = {.list_span = 3},
     [MC_ATTR_STRIDES] = {.list_span = 3},
     [MC_ATTR_RATES] = {.list_span = 2},
     [MC_ATTR_AUTO_PAD] = {.spellings = pad_natural, .n_spellings = 3, .string_edges = pad_edges},
+    [MC_ATTR_AXIS] = {.natural = axis_natural, .edges = int_edges},
+    [MC_ATTR_GROUP] = {.natural = group_natural, .edges = int_edges},
 };
+_Static_assert(sizeof attr_layouts / sizeof attr_layouts[0] == MC_ATTR_COUNT,
+               "attr_layouts needs a line for every attribute");
 
 /* The order of an operation's attributes in the bytes: the table's order,
    integer attributes last. (The layout put mode before block_size before

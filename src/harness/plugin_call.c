@@ -91,13 +91,35 @@ static bool present_list(const mc_int_list *list, int64_t **values, movconf_plug
   return true;
 }
 
-/* The ABI's slot of each string and list attribute (plugin.h names them). */
-static const char **abi_string(movconf_plugin_attrs *a, mc_attr id) {
-  return id == MC_ATTR_MODE ? &a->mode : &a->auto_pad;
-}
+/* The ABI v1 field of each attribute (plugin.h names them), by kind; NULL
+   for the attributes of operations v1 does not know. */
+typedef struct v1_slot {
+  int32_t *has_int;
+  int64_t *int_value;
+  const char **string;
+  movconf_plugin_ints *list;
+} v1_slot;
 
-static movconf_plugin_ints *abi_list(movconf_plugin_attrs *a, mc_attr id) {
-  return id == MC_ATTR_SIZES ? &a->sizes : id == MC_ATTR_STRIDES ? &a->strides : &a->rates;
+static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
+  switch (id) {
+  case MC_ATTR_BLOCK_SIZE:
+    return (v1_slot){.has_int = &a->has_block_size, .int_value = &a->block_size};
+  case MC_ATTR_MODE:
+    return (v1_slot){.string = &a->mode};
+  case MC_ATTR_SIZES:
+    return (v1_slot){.list = &a->sizes};
+  case MC_ATTR_STRIDES:
+    return (v1_slot){.list = &a->strides};
+  case MC_ATTR_RATES:
+    return (v1_slot){.list = &a->rates};
+  case MC_ATTR_AUTO_PAD:
+    return (v1_slot){.string = &a->auto_pad};
+  case MC_ATTR_AXIS:
+  case MC_ATTR_GROUP:
+  case MC_ATTR_COUNT:
+    break;
+  }
+  return (v1_slot){0};
 }
 
 /* Every attribute of the request's operation that the request sets, by the
@@ -110,18 +132,15 @@ static bool present_attrs(mc_plugin_call *call, const mc_request *req) {
     mc_attr id = mc_op_attr(req->op, i);
     if (!mc_attrs_present(&req->attrs, id))
       continue;
-    switch (mc_attr_kind_of(id)) {
-    case MC_ATTR_KIND_INT:
-      a->has_block_size = 1;
-      a->block_size = mc_attrs_int(&req->attrs, id);
-      break;
-    case MC_ATTR_KIND_STRING:
-      *abi_string(a, id) = mc_attrs_string(&req->attrs, id);
-      break;
-    case MC_ATTR_KIND_INT_LIST:
-      if (!present_list(mc_attrs_list(&req->attrs, id), &call->lists[lists++], abi_list(a, id)))
-        return false;
-      break;
+    v1_slot slot = v1_slot_of(a, id);
+    if (slot.has_int) {
+      *slot.has_int = 1;
+      *slot.int_value = mc_attrs_int(&req->attrs, id);
+    } else if (slot.string) {
+      *slot.string = mc_attrs_string(&req->attrs, id);
+    } else if (slot.list &&
+               !present_list(mc_attrs_list(&req->attrs, id), &call->lists[lists++], slot.list)) {
+      return false;
     }
   }
   call->query.mode = a->mode;

@@ -665,17 +665,6 @@ static void free_host_request(host_request *h) {
   memset(&fault_ctx.input_guards, 0, sizeof fault_ctx.input_guards);
 }
 
-/* Reads an optional string of len bytes (len < 0: absent). */
-static bool read_string(int fd, int64_t len, char **out) {
-  *out = NULL;
-  if (len < 0)
-    return true;
-  if ((uint64_t)len >= SIZE_MAX || !(*out = malloc((size_t)len + 1)))
-    return false;
-  (*out)[len] = '\0';
-  return read_full(fd, *out, (size_t)len);
-}
-
 /* The bytes an input takes before its guard page: the data input keeps
    the ABI's 64-byte alignment (it ends up to 63 bytes before the guard);
    side inputs end exactly at the guard. False on overflow. */
@@ -720,14 +709,9 @@ static int read_request(int fd, host_request *h) {
   const mc_wire_request *w = &h->wire;
   if (w->magic != MC_WIRE_MAGIC || w->n_inputs < 0 || w->n_inputs > MC_MAX_INPUTS)
     return 0;
-  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs, .attrs = w->attrs};
-  for (int i = 0; i < MC_ATTR_COUNT; i++) {
-    if (mc_attr_kind_of((mc_attr)i) != MC_ATTR_KIND_STRING)
-      continue;
-    if (!read_string(fd, w->string_len[i], &h->strings[i]))
-      return -1;
-    mc_attrs_set_string(&req.attrs, (mc_attr)i, h->strings[i]);
-  }
+  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs};
+  if (!mc_wire_get_attrs(w, read_full, fd, h->strings, &req.attrs))
+    return -1;
   for (int i = 0; i < w->n_inputs; i++)
     if (!read_input(fd, &w->inputs[i], w->op, i, h))
       return -1;
