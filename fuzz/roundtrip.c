@@ -33,9 +33,11 @@ bool mc_roundtrip_is_identity(const mc_request *req) {
        every auto_pad, whatever the rates. */
     return list_is(mc_attrs_list(&req->attrs, MC_ATTR_SIZES), 1, 1) &&
            list_is(mc_attrs_list(&req->attrs, MC_ATTR_STRIDES), 1, 1);
-  default:
-    return false;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }
 
 bool mc_roundtrip_inverse(const mc_request *req, const mc_tensor *forward, mc_request *inv) {
@@ -57,7 +59,10 @@ bool mc_roundtrip_inverse(const mc_request *req, const mc_tensor *forward, mc_re
   case MC_OP_DEPTH_TO_SPACE:
     inv->op = MC_OP_SPACE_TO_DEPTH;
     return true;
-  default:
-    return false;
+  case MC_OP_EXTRACT_IMAGE_PATCHES: /* no inverse */
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }

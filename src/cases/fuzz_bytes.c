@@ -351,13 +351,14 @@ static int64_t add_held(int64_t a, int64_t b) {
 /* ---- ranks and dimensions ---- */
 
 static int take_rank(decoder *d) {
-  static const int8_t natural[MC_OP_COUNT][8] = {
+  static const int8_t natural[][8] = {
       [MC_OP_BATCH_TO_SPACE] = {2, 3, 3, 4, 4, 3, 5, 2},
       [MC_OP_SPACE_TO_BATCH] = {2, 3, 3, 4, 4, 3, 5, 2},
       [MC_OP_SPACE_TO_DEPTH] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_DEPTH_TO_SPACE] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_EXTRACT_IMAGE_PATCHES] = {4, 4, 4, 4, 4, 4, 4, 4},
   };
+  _Static_assert(sizeof natural / sizeof natural[0] == MC_OP_COUNT, "natural: a row per operation");
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
   pick p = take_pick(&d->r, edges);
   if (p.kind == PICK_VALUE)
@@ -765,9 +766,11 @@ static bool take_body(decoder *d) {
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     take_patch_dims(d);
     return true;
-  default:
-    return false;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }
 
 bool mc_fuzz_decode(const uint8_t *data, size_t size, mc_fuzz_input *out) {
@@ -1075,8 +1078,12 @@ static bool put_request(encoder *e) {
     put_side_values(e, 3);
     put_dims(e);
     break;
-  default:
-    put_dims(e);
+  case MC_OP_SPACE_TO_DEPTH:
+  case MC_OP_DEPTH_TO_SPACE:
+  case MC_OP_EXTRACT_IMAGE_PATCHES:
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    put_dims(e); /* check_request refused an op outside the enum */
     break;
   }
   return put_data(e);

@@ -713,9 +713,11 @@ const char *const *mc_gen_param_names(mc_op op) {
     return d2s_names;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_names;
-  default:
-    return NULL;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return NULL;
 }
 
 static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, mc_gen_case *c,
@@ -734,9 +736,11 @@ static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, m
     return d2s_build(c, p, case_seed, err, n);
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_build(c, p, case_seed, err, n);
-  default:
-    return fail(err, n, "unknown operation");
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return fail(err, n, "unknown operation");
 }
 
 bool mc_gen_build(mc_op op, const mc_gen_params *params, uint64_t case_seed, mc_gen_case *out,

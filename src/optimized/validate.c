@@ -419,13 +419,20 @@ static mc_status check_output_size(mc_opt_plan *plan, size_t max_output_bytes, m
 
 typedef mc_status (*validate_fn)(const mc_request *, mc_opt_plan *, mc_error *);
 
-static const validate_fn validators[MC_OP_COUNT] = {
+/* A row per operation (a hole: tests/test_op_tables.c). */
+static const validate_fn validators[] = {
     [MC_OP_BATCH_TO_SPACE] = validate_batch_to_space,
     [MC_OP_SPACE_TO_BATCH] = validate_space_to_batch,
     [MC_OP_SPACE_TO_DEPTH] = validate_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = validate_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = validate_extract_image_patches,
 };
+_Static_assert(sizeof validators / sizeof validators[0] == MC_OP_COUNT,
+               "validators: a row per operation");
+
+bool mc_opt_has_validator(mc_op op) {
+  return (int)op >= 0 && op < MC_OP_COUNT && validators[op] != NULL;
+}
 
 mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt_plan *plan,
                           mc_error *err) {
