@@ -13,6 +13,7 @@
 #include "cases/json.h"
 #include "check.h"
 #include "common/names_test.h"
+#include "harness/plugin_call.h"
 #include "harness/plugin_wire.h"
 #include "movconf/tensor.h"
 
@@ -161,6 +162,31 @@ static void through_fuzz_bytes(const sample *s) {
   mc_fuzz_bytes_free(&bytes);
 }
 
+/* Plugin ABI version 2: a list a plugin reads by name. */
+static void through_plugin_abi(const sample *s) {
+  mc_plugin_call call;
+  CHECK(mc_plugin_call_init(&call, &s->req, 1 << 20));
+  const movconf_plugin_request_v2 *r = &call.request_v2;
+  CHECK_STR(r->op_name, "SpaceToDepth-1");
+  for (int i = 0; i < 3; i++) {
+    const movconf_plugin_attr *a = movconf_plugin_find_attr(r->n_attrs, r->attrs,
+                                                            mc_attr_name(ints[i]));
+    CHECK_EQ_I64(a != NULL, s->has[i]);
+    if (a) {
+      CHECK_EQ_I64(a->kind, MOVCONF_PLUGIN_ATTR_INT);
+      CHECK_EQ_I64(a->value.i, s->value[i]);
+    }
+  }
+  const movconf_plugin_attr *mode = movconf_plugin_find_attr(r->n_attrs, r->attrs, "mode");
+  CHECK(mode && mode->kind == MOVCONF_PLUGIN_ATTR_STRING);
+  CHECK_STR(mode ? mode->value.s : NULL, "depth_first");
+  CHECK(movconf_plugin_find_attr(r->n_attrs, r->attrs, "sizes") == NULL);
+  CHECK(call.query_v2.attrs == r->attrs && call.query_v2.n_attrs == r->n_attrs);
+  /* Version 1 has block_size's field and none for the others. */
+  CHECK_EQ_I64(call.request.attrs.block_size, 2);
+  mc_plugin_call_free(&call);
+}
+
 static void round_trip(bool has_axis, int64_t axis, bool has_group, int64_t group) {
   sample s;
   make_sample(&s, has_axis, axis, has_group, group);
@@ -168,6 +194,7 @@ static void round_trip(bool has_axis, int64_t axis, bool has_group, int64_t grou
   through_protocol(&s);
   through_wire(&s);
   through_fuzz_bytes(&s);
+  through_plugin_abi(&s);
   mc_tensor_free(&s.data);
 }
 

@@ -775,8 +775,8 @@ static void take_message(const movconf_plugin_message *m, mc_wire_reply *r) {
 }
 
 /* Calls run() into a guarded buffer and sends the reply (and bytes). */
-static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
-                              movconf_plugin_output *o, size_t nbytes, mc_wire_reply *r) {
+static void compute_and_reply(const mc_plugin *t, const host_request *h, movconf_plugin_output *o,
+                              size_t nbytes, mc_wire_reply *r) {
   guarded_output g;
   memset(&g, 0, sizeof g);
   if (!map_guarded_output(nbytes, &g)) {
@@ -792,7 +792,7 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   movconf_plugin_message m;
   memset(&m, 0, sizeof m);
   fault_ctx.phase = "run";
-  int s = t->run(&h->call.request, o, &m);
+  int s = mc_plugin_run(t, &h->call, o, &m);
   fault_ctx.phase = NULL;
   plugin_function_returned("run");
   seal_output(&g);
@@ -821,11 +821,11 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   memset(&fault_ctx.hi_guard, 0, sizeof fault_ctx.hi_guard);
 }
 
-static void serve(const movconf_plugin_v1 *t, const host_request *h) {
+static void serve(const mc_plugin *t, const host_request *h) {
   mc_wire_reply r;
   memset(&r, 0, sizeof r);
   fault_ctx.phase = "supports";
-  int supported = !t->supports || t->supports(&h->call.query);
+  int supported = mc_plugin_supports(t, &h->call);
   fault_ctx.phase = NULL;
   plugin_function_returned("supports");
   if (!supported) {
@@ -838,7 +838,7 @@ static void serve(const movconf_plugin_v1 *t, const host_request *h) {
   memset(&o, 0, sizeof o);
   memset(&m, 0, sizeof m);
   fault_ctx.phase = "output_shape";
-  int s = t->output_shape(&h->call.request, &o, &m);
+  int s = mc_plugin_output_shape(t, &h->call, &o, &m);
   fault_ctx.phase = NULL;
   plugin_function_returned("output_shape");
   size_t nbytes;
@@ -939,7 +939,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
   install_fault_handler();
   mc_wire_reply r;
   memset(&r, 0, sizeof r);
-  const movconf_plugin_v1 *t = mc_plugin_load(path, &fault_ctx.phase, r.message, sizeof r.message);
+  const mc_plugin *t = mc_plugin_load(path, &fault_ctx.phase, r.message, sizeof r.message);
   if (!t || !apply_memory_limit(memory_limit_mb, r.message, sizeof r.message)) {
     r.kind = MC_WIRE_LOAD_FAILED;
     send_reply(&r);
