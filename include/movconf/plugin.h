@@ -250,30 +250,16 @@ typedef struct movconf_plugin_v2 {
              movconf_plugin_message *message);
 } movconf_plugin_v2;
 
-/* The function table, version 1: as version 2, with the request and query
-   of version 1. */
+/* The function table, version 1: the fields of version 2, with the
+   request and query of version 1. */
 typedef struct movconf_plugin_v1 {
   uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V1 */
-  uint32_t reserved;    /* 0 */
-  const char *name;     /* the implementation's name, e.g. "acme-kernels"; not NULL */
-  const char *version;  /* its version, e.g. "2.1.0"; not NULL */
-
-  /* Non-zero when the implementation claims requests with these features,
-     0 when it does not: the case is then counted "unsupported", never as a
-     failure. Claim whatever you compute or reject: declining an input you
-     would reject hides a missed rejection. NULL: everything is claimed. */
+  uint32_t reserved;
+  const char *name;
+  const char *version;
   int (*supports)(const movconf_plugin_query *query);
-
-  /* Validates the request. MOVCONF_PLUGIN_OK: fills output->type, rank and
-     shape (data and nbytes are not set yet). MOVCONF_PLUGIN_REJECTED: the
-     input is invalid; fill *message. Required. */
   int (*output_shape)(const movconf_plugin_request *request, movconf_plugin_output *output,
                       movconf_plugin_message *message);
-
-  /* Computes the output of the request output_shape() just accepted, with
-     the same request, into output->data (output->nbytes bytes, owned by
-     movconf; do not keep the pointer). MOVCONF_PLUGIN_OK, or
-     MOVCONF_PLUGIN_REJECTED with *message (counted as a rejection). Required. */
   int (*run)(const movconf_plugin_request *request, const movconf_plugin_output *output,
              movconf_plugin_message *message);
 } movconf_plugin_v1;

@@ -150,10 +150,11 @@ _Static_assert(sizeof avx2_kernels / sizeof avx2_kernels[0] == MC_OP_COUNT,
 
 const char *mc_opt_missing_kernel(mc_op op) {
 #if MC_HAVE_AVX2_KERNELS
-  if (!avx2_kernels[op])
-    return "avx2 kernel";
+  const bool avx2_missing = !avx2_kernels[op];
+#else
+  const bool avx2_missing = false;
 #endif
-  return baseline_kernels[op] ? NULL : "baseline kernel";
+  return avx2_missing ? "avx2 kernel" : baseline_kernels[op] ? NULL : "baseline kernel";
 }
 
 static kernel_fn kernel_of(mc_op op) {
