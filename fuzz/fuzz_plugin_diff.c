@@ -42,8 +42,8 @@ static const char *plugin_path(char *buf, size_t n) {
   return access(buf, F_OK) == 0 ? buf : NULL;
 }
 
-static const movconf_plugin_v1 *the_plugin(void) {
-  static const movconf_plugin_v1 *table;
+static const mc_plugin *the_plugin(void) {
+  static const mc_plugin *table;
   if (table)
     return table;
   char beside[4096];
@@ -74,13 +74,13 @@ static const char *rejection_name(const verdict *v) {
 }
 
 /* output_shape(), and the runner's own checks of what it announced. */
-static verdict ask_shape(const movconf_plugin_v1 *t, const mc_plugin_call *call, const char *op,
+static verdict ask_shape(const mc_plugin *t, const mc_plugin_call *call, const char *op,
                          const char *type) {
   verdict v;
   memset(&v, 0, sizeof v);
   movconf_plugin_message m;
   memset(&m, 0, sizeof m);
-  int s = t->output_shape(&call->request, &v.output, &m);
+  int s = mc_plugin_output_shape(t, call, &v.output, &m);
   if (s == MOVCONF_PLUGIN_REJECTED) {
     memcpy(v.error, m.error, sizeof v.error - 1);
     mc_fuzz_detail("plugin rejected: %.*s", (int)sizeof m.text, m.text);
@@ -113,7 +113,7 @@ static bool same_shape(const movconf_plugin_output *o, const mc_tensor *want) {
 }
 
 /* run() into a poisoned buffer followed by a canary; compares with want. */
-static void run_and_compare(const movconf_plugin_v1 *t, const mc_plugin_call *call, verdict *v,
+static void run_and_compare(const mc_plugin *t, const mc_plugin_call *call, verdict *v,
                             const mc_tensor *want, const char *op, const char *type) {
   uint8_t *buf = malloc(v->nbytes + CANARY_BYTES);
   if (!buf)
@@ -124,7 +124,7 @@ static void run_and_compare(const movconf_plugin_v1 *t, const mc_plugin_call *ca
   v->output.nbytes = v->nbytes;
   movconf_plugin_message m;
   memset(&m, 0, sizeof m);
-  int s = t->run(&call->request, &v->output, &m);
+  int s = mc_plugin_run(t, call, &v->output, &m);
   for (int i = 0; i < CANARY_BYTES; i++)
     if (buf[v->nbytes + i] != CANARY)
       mc_fuzz_mismatch(target, "%s %s abi wrote-past-output", op, type);
@@ -167,8 +167,7 @@ static bool unchanged(const mc_request *req, const uint8_t *copy) {
   return true;
 }
 
-static void compare(const movconf_plugin_v1 *t, const mc_plugin_call *call,
-                    const mc_fuzz_input *in) {
+static void compare(const mc_plugin *t, const mc_plugin_call *call, const mc_fuzz_input *in) {
   const char *op = mc_op_name(in->req.op), *type = mc_type_name(in->tensors[0].type);
   mc_tensor want;
   mc_error err;
@@ -192,7 +191,7 @@ static void compare(const movconf_plugin_v1 *t, const mc_plugin_call *call,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mc_fuzz_setup();
-  const movconf_plugin_v1 *t = the_plugin();
+  const mc_plugin *t = the_plugin();
   mc_fuzz_input in;
   if (!mc_fuzz_decode(data, size, &in))
     return -1;
@@ -201,7 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mc_fuzz_input_free(&in);
     return -1;
   }
-  if (!t->supports || t->supports(&call.query)) {
+  if (mc_plugin_supports(t, &call)) {
     size_t len;
     uint8_t *copy = snapshot(&in.req, &len);
     compare(t, &call, &in);

@@ -26,14 +26,18 @@ bool mc_roundtrip_is_identity(const mc_request *req) {
            side_all(req->inputs[3], 0);
   case MC_OP_SPACE_TO_DEPTH:
   case MC_OP_DEPTH_TO_SPACE:
-    return !req->attrs.has_block_size || req->attrs.block_size == 1;
+    return !mc_attrs_present(&req->attrs, MC_ATTR_BLOCK_SIZE) ||
+           mc_attrs_int(&req->attrs, MC_ATTR_BLOCK_SIZE) == 1;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     /* 1x1 patches at stride 1: out = ceil(in / 1) = in and pad = 0 for
        every auto_pad, whatever the rates. */
-    return list_is(&req->attrs.sizes, 1, 1) && list_is(&req->attrs.strides, 1, 1);
-  default:
-    return false;
+    return list_is(mc_attrs_list(&req->attrs, MC_ATTR_SIZES), 1, 1) &&
+           list_is(mc_attrs_list(&req->attrs, MC_ATTR_STRIDES), 1, 1);
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }
 
 bool mc_roundtrip_inverse(const mc_request *req, const mc_tensor *forward, mc_request *inv) {
@@ -55,7 +59,10 @@ bool mc_roundtrip_inverse(const mc_request *req, const mc_tensor *forward, mc_re
   case MC_OP_DEPTH_TO_SPACE:
     inv->op = MC_OP_SPACE_TO_DEPTH;
     return true;
-  default:
-    return false;
+  case MC_OP_EXTRACT_IMAGE_PATCHES: /* no inverse */
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }

@@ -221,12 +221,13 @@ static void test_encoder_refuses(void) {
   bad.max_output_bytes = 12345;
   check_refused(&bad, "output cap");
   bad = in;
-  bad.req.attrs.mode = "depth_first_and_then_some_more_words_to_pass_sixty_four_bytes_xxxxx";
+  mc_attrs_set_string(&bad.req.attrs, MC_ATTR_MODE,
+                      "depth_first_and_then_some_more_words_to_pass_sixty_four_bytes_xxxxx");
   check_refused(&bad, "mode");
-  bad.req.attrs.mode = "\xC3(";
+  mc_attrs_set_string(&bad.req.attrs, MC_ATTR_MODE, "\xC3(");
   check_refused(&bad, "UTF-8");
   bad = in;
-  bad.req.attrs.auto_pad = "valid";
+  mc_attrs_set_string(&bad.req.attrs, MC_ATTR_AUTO_PAD, "valid");
   check_refused(&bad, "no attribute auto_pad");
   bad = in;
   bad.data_fill = MC_FUZZ_FILL_PRNG;
@@ -250,7 +251,7 @@ static void test_encoder_refuses(void) {
   CHECK(mc_fuzz_decode(eip, sizeof eip, &in));
   CHECK(encode_round_trip(&in, why, sizeof why));
   bad = in;
-  bad.req.attrs.sizes.count = MC_FUZZ_MAX_LIST + 1;
+  mc_attrs_list_slot(&bad.req.attrs, MC_ATTR_SIZES)->count = MC_FUZZ_MAX_LIST + 1;
   check_refused(&bad, "sizes has 65 values");
   mc_fuzz_input_free(&in);
 
@@ -342,9 +343,9 @@ static void test_layout_examples(void) {
   CHECK_EQ_I64(in.req.op, MC_OP_SPACE_TO_DEPTH);
   CHECK_EQ_I64(in.tensors[0].type, MC_F32);
   CHECK_EQ_I64(in.threads, 3);
-  CHECK_STR(in.req.attrs.mode, "depth_first");
-  CHECK(in.req.attrs.has_block_size);
-  CHECK_EQ_I64(in.req.attrs.block_size, 2);
+  CHECK_STR(mc_attrs_string(&in.req.attrs, MC_ATTR_MODE), "depth_first");
+  CHECK(mc_attrs_present(&in.req.attrs, MC_ATTR_BLOCK_SIZE));
+  CHECK_EQ_I64(mc_attrs_int(&in.req.attrs, MC_ATTR_BLOCK_SIZE), 2);
   CHECK_EQ_I64(in.tensors[0].rank, 4);
   CHECK_EQ_I64(in.tensors[0].shape[3], 6);
   CHECK_EQ_I64(in.tensors[0].nbytes, 48 * 4);

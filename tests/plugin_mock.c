@@ -207,12 +207,14 @@ static mc_request to_request(const movconf_plugin_request *p) {
     req.inputs[i] = t;
   }
   req.attrs = mc_attrs_none();
-  req.attrs.has_block_size = p->attrs.has_block_size != 0;
-  req.attrs.block_size = p->attrs.block_size;
-  req.attrs.mode = p->attrs.mode;
-  req.attrs.auto_pad = p->attrs.auto_pad;
+  if (p->attrs.has_block_size)
+    mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, p->attrs.block_size);
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, p->attrs.mode);
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, p->attrs.auto_pad);
   const movconf_plugin_ints *in[3] = {&p->attrs.sizes, &p->attrs.strides, &p->attrs.rates};
-  mc_int_list *out[3] = {&req.attrs.sizes, &req.attrs.strides, &req.attrs.rates};
+  mc_int_list *out[3] = {mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES),
+                         mc_attrs_list_slot(&req.attrs, MC_ATTR_STRIDES),
+                         mc_attrs_list_slot(&req.attrs, MC_ATTR_RATES)};
   for (int k = 0; k < 3; k++) {
     out[k]->count = in[k]->count;
     for (int i = 0; i < in[k]->count && i < MC_MAX_ATTR_LEN; i++)

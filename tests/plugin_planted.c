@@ -60,8 +60,8 @@
 #error "PLUGIN_MOVCONF_PATH must name the plugin_movconf module"
 #endif
 
-static const movconf_plugin_v1 *inner;
-static movconf_plugin_v1 table;
+static const movconf_plugin_v2 *inner;
+static movconf_plugin_v2 table;
 
 /* The next fault of a '+'-joined list after the one at p, or NULL. */
 static const char *next_fault(const char *p) {
@@ -102,7 +102,7 @@ static void swap_first_two(const movconf_plugin_output *o) {
   mc_store_bits(o->data, (mc_type)o->type, 1, a);
 }
 
-static void repeat_vector_tail(const movconf_plugin_request *request,
+static void repeat_vector_tail(const movconf_plugin_request_v2 *request,
                                const movconf_plugin_output *o) {
   const movconf_plugin_tensor *data = &request->inputs[0];
   int64_t n = element_count(o);
@@ -168,7 +168,8 @@ static int side_value_nonzero(const movconf_plugin_tensor *t, int64_t index) {
   return index < t->shape[0] && mc_load_bits(t->data, (mc_type)t->type, index) != 0;
 }
 
-static void crop_off_by_one(const movconf_plugin_request *request, const movconf_plugin_output *o) {
+static void crop_off_by_one(const movconf_plugin_request_v2 *request,
+                            const movconf_plugin_output *o) {
   const movconf_plugin_tensor *crops_begin = &request->inputs[2];
   if (request->inputs[0].rank != 3 || o->rank != 3 || !side_value_nonzero(crops_begin, 2))
     return;
@@ -179,7 +180,7 @@ static void crop_off_by_one(const movconf_plugin_request *request, const movconf
 }
 
 /* Reads the byte just past a heap copy of the data input. */
-static void read_past_copy(const movconf_plugin_request *request) {
+static void read_past_copy(const movconf_plugin_request_v2 *request) {
   size_t n = (size_t)request->inputs[0].nbytes;
   uint8_t *copy = malloc(n ? n : 1);
   if (!copy)
@@ -191,7 +192,7 @@ static void read_past_copy(const movconf_plugin_request *request) {
 }
 
 /* Undefined behaviour that leaves the output alone. */
-static void undefined_behaviour(const char *fault, const movconf_plugin_request *request) {
+static void undefined_behaviour(const char *fault, const movconf_plugin_request_v2 *request) {
   volatile int big = INT_MAX, zero = 0, sink = 0;
   const void *volatile none = NULL;
   volatile size_t no_bytes = 0;
@@ -209,7 +210,7 @@ void planted_throw_and_catch(void);
 #endif
 
 /* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
-static int output_shape(const movconf_plugin_request *request, movconf_plugin_output *output,
+static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
   int status = inner->output_shape(request, output, message);
   const char *fault = getenv("MOVCONF_PLANTED");
@@ -219,7 +220,7 @@ static int output_shape(const movconf_plugin_request *request, movconf_plugin_ou
   return status;
 }
 
-static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
+static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   const char *fault = getenv("MOVCONF_PLANTED");
   if (planted(fault, "overread"))
@@ -251,7 +252,7 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
   return status;
 }
 
-const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
+const void *movconf_plugin_entry(uint32_t abi_version) {
   void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
   void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
   if (!sym)

@@ -49,9 +49,8 @@ static mc_tensor side(int n, const int64_t *values) {
 static mc_request depth_request(const mc_tensor *data, int64_t block_size) {
   mc_request req = {.op = MC_OP_SPACE_TO_DEPTH, .n_inputs = 1, .inputs = {data}};
   req.attrs = mc_attrs_none();
-  req.attrs.has_block_size = true;
-  req.attrs.block_size = block_size;
-  req.attrs.mode = "blocks_first";
+  mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, block_size);
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, "blocks_first");
   return req;
 }
 
@@ -138,7 +137,7 @@ static void test_run_into_fit(void) {
   CHECK_EQ_I64(mc_optimized_run_into(&req, 1, &bad, &err), MC_E_INVALID_ARGUMENT);
   CHECK(strstr(err.message, "does not match") != NULL);
   /* An invalid request is rejected before the output is looked at. */
-  req.attrs.block_size = 3;
+  mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, 3);
   CHECK_EQ_I64(mc_optimized_run_into(&req, 1, &good, &err), MC_E_SPATIAL_NOT_DIVISIBLE);
   mc_tensor_free(&data);
 

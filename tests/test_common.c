@@ -181,12 +181,41 @@ static void test_ops(void) {
 
 static void test_attrs_none(void) {
   mc_attrs a = mc_attrs_none();
-  CHECK(!a.has_block_size);
-  CHECK(a.mode == NULL);
-  CHECK(a.auto_pad == NULL);
-  CHECK_EQ_I64(a.sizes.count, -1);
-  CHECK_EQ_I64(a.strides.count, -1);
-  CHECK_EQ_I64(a.rates.count, -1);
+  for (int id = 0; id < MC_ATTR_COUNT; id++) {
+    CHECK(!mc_attrs_present(&a, (mc_attr)id));
+    CHECK(mc_attrs_string(&a, (mc_attr)id) == NULL);
+    CHECK_EQ_I64(mc_attrs_list(&a, (mc_attr)id)->count, -1);
+    CHECK_EQ_I64(mc_attrs_int(&a, (mc_attr)id), mc_attr_default_int((mc_attr)id));
+  }
+  CHECK_EQ_I64(mc_attrs_int(&a, MC_ATTR_BLOCK_SIZE), 1);
+  CHECK(!mc_attrs_present(&a, MC_ATTR_COUNT) && mc_attrs_list(&a, MC_ATTR_COUNT) == NULL);
+}
+
+/* Every attribute keeps its own value: the integers (block_size, axis,
+   group) do not alias, and setting one leaves the others absent. */
+static void test_attrs_by_id(void) {
+  mc_attrs a = mc_attrs_none();
+  mc_attrs_set_int(&a, MC_ATTR_AXIS, -3);
+  CHECK(mc_attrs_present(&a, MC_ATTR_AXIS));
+  CHECK(!mc_attrs_present(&a, MC_ATTR_GROUP) && !mc_attrs_present(&a, MC_ATTR_BLOCK_SIZE));
+  mc_attrs_set_int(&a, MC_ATTR_GROUP, 7);
+  mc_attrs_set_int(&a, MC_ATTR_BLOCK_SIZE, INT64_MIN);
+  CHECK_EQ_I64(mc_attrs_int(&a, MC_ATTR_AXIS), -3);
+  CHECK_EQ_I64(mc_attrs_int(&a, MC_ATTR_GROUP), 7);
+  CHECK_EQ_I64(mc_attrs_int(&a, MC_ATTR_BLOCK_SIZE), INT64_MIN);
+  mc_attrs_set_string(&a, MC_ATTR_MODE, "depth_first");
+  mc_attrs_set_string(&a, MC_ATTR_AUTO_PAD, "valid");
+  CHECK_STR(mc_attrs_string(&a, MC_ATTR_MODE), "depth_first");
+  CHECK_STR(mc_attrs_string(&a, MC_ATTR_AUTO_PAD), "valid");
+  mc_attrs_set_list(&a, MC_ATTR_STRIDES, &(mc_int_list){2, {4, 5}});
+  CHECK_EQ_I64(mc_attrs_list(&a, MC_ATTR_STRIDES)->v[1], 5);
+  CHECK(!mc_attrs_present(&a, MC_ATTR_SIZES) && !mc_attrs_present(&a, MC_ATTR_RATES));
+  mc_attrs_set_string(&a, MC_ATTR_MODE, NULL);
+  CHECK(!mc_attrs_present(&a, MC_ATTR_MODE) && mc_attrs_present(&a, MC_ATTR_AUTO_PAD));
+  CHECK_STR(mc_attr_name(MC_ATTR_AXIS), "axis");
+  CHECK_STR(mc_attr_name(MC_ATTR_GROUP), "group");
+  for (int id = 0; id < MC_ATTR_COUNT; id++)
+    CHECK(strcmp(mc_attr_name((mc_attr)id), "invalid") != 0);
 }
 
 /* ---- checked arithmetic ---- */
@@ -573,6 +602,7 @@ int main(void) {
   test_status_names();
   test_ops();
   test_attrs_none();
+  test_attrs_by_id();
   test_checked_mul_add_sub();
   test_checked_pow();
   test_checked_product();

@@ -362,7 +362,9 @@ static void test_b2s_file(void) {
   CHECK(r.op == MC_OP_BATCH_TO_SPACE);
   CHECK_EQ_I64(r.n_inputs, 4);
   CHECK(r.inputs[0] == &c->inputs[0].tensor && r.inputs[3] == &c->inputs[3].tensor);
-  CHECK(r.attrs.mode == NULL && r.attrs.sizes.count == -1 && !r.attrs.has_block_size);
+  CHECK(mc_attrs_string(&r.attrs, MC_ATTR_MODE) == NULL &&
+        mc_attrs_list(&r.attrs, MC_ATTR_SIZES)->count == -1 &&
+        !mc_attrs_present(&r.attrs, MC_ATTR_BLOCK_SIZE));
   mc_case_file_free(&f);
   CHECK(f.cases == NULL && f.path == NULL);
 }
@@ -379,10 +381,12 @@ static void test_attributes(void) {
   CHECK(ok);
   if (ok) {
     const mc_attrs *a = &f.cases[0].attrs;
-    CHECK_STR(a->mode, "sideways");
-    CHECK(a->has_block_size && a->block_size == INT64_MIN);
+    CHECK_STR(mc_attrs_string(a, MC_ATTR_MODE), "sideways");
+    CHECK(mc_attrs_present(a, MC_ATTR_BLOCK_SIZE) &&
+          mc_attrs_int(a, MC_ATTR_BLOCK_SIZE) == INT64_MIN);
     mc_request r = mc_case_request(&f.cases[0]);
-    CHECK(r.attrs.mode == a->mode && r.n_inputs == 1);
+    CHECK(mc_attrs_string(&r.attrs, MC_ATTR_MODE) == mc_attrs_string(a, MC_ATTR_MODE) &&
+          r.n_inputs == 1);
     mc_case_file_free(&f);
   } else {
     fprintf(stderr, "  %s\n", err);
@@ -398,14 +402,14 @@ static void test_attributes(void) {
   CHECK(ok);
   if (ok) {
     const mc_attrs *a = &f.cases[0].attrs;
-    CHECK_EQ_I64(a->sizes.count, 10); /* the true count, first 8 kept */
-    CHECK_EQ_I64(a->sizes.v[0], 1);
-    CHECK_EQ_I64(a->sizes.v[MC_MAX_ATTR_LEN - 1], MC_MAX_ATTR_LEN);
-    CHECK_EQ_I64(a->strides.count, 0);
-    CHECK_EQ_I64(a->rates.count, 1);
-    CHECK_EQ_I64(a->rates.v[0], 3);
-    CHECK_STR(a->auto_pad, "valid");
-    CHECK(a->mode == NULL && !a->has_block_size);
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_SIZES)->count, 10); /* the true count, first 8 kept */
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_SIZES)->v[0], 1);
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_SIZES)->v[MC_MAX_ATTR_LEN - 1], MC_MAX_ATTR_LEN);
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_STRIDES)->count, 0);
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_RATES)->count, 1);
+    CHECK_EQ_I64(mc_attrs_list(a, MC_ATTR_RATES)->v[0], 3);
+    CHECK_STR(mc_attrs_string(a, MC_ATTR_AUTO_PAD), "valid");
+    CHECK(mc_attrs_string(a, MC_ATTR_MODE) == NULL && !mc_attrs_present(a, MC_ATTR_BLOCK_SIZE));
     mc_case_file_free(&f);
   } else {
     fprintf(stderr, "  %s\n", err);

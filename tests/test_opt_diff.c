@@ -109,9 +109,8 @@ static void make_space_depth(request_store *s, bool to_depth) {
   s->req = (mc_request){.op = to_depth ? MC_OP_SPACE_TO_DEPTH : MC_OP_DEPTH_TO_SPACE,
                         .n_inputs = 1,
                         .attrs = mc_attrs_none()};
-  s->req.attrs.has_block_size = true;
-  s->req.attrs.block_size = bs;
-  s->req.attrs.mode = pick(0, 1) ? "blocks_first" : "depth_first";
+  mc_attrs_set_int(&s->req.attrs, MC_ATTR_BLOCK_SIZE, bs);
+  mc_attrs_set_string(&s->req.attrs, MC_ATTR_MODE, pick(0, 1) ? "blocks_first" : "depth_first");
   make_data(s, rank, shape);
 }
 
@@ -119,10 +118,10 @@ static void make_patches(request_store *s) {
   static const char *const pads[3] = {"valid", "same_upper", "same_lower"};
   int64_t shape[4] = {pick(1, 2), pick(1, 3), pick(0, 9), pick(0, 9)};
   s->req = (mc_request){.op = MC_OP_EXTRACT_IMAGE_PATCHES, .n_inputs = 1, .attrs = mc_attrs_none()};
-  s->req.attrs.sizes = (mc_int_list){2, {pick(1, 4), pick(1, 4)}};
-  s->req.attrs.strides = (mc_int_list){2, {pick(1, 4), pick(1, 4)}};
-  s->req.attrs.rates = (mc_int_list){2, {pick(1, 3), pick(1, 3)}};
-  s->req.attrs.auto_pad = pads[pick(0, 2)];
+  mc_attrs_set_list(&s->req.attrs, MC_ATTR_SIZES, &(mc_int_list){2, {pick(1, 4), pick(1, 4)}});
+  mc_attrs_set_list(&s->req.attrs, MC_ATTR_STRIDES, &(mc_int_list){2, {pick(1, 4), pick(1, 4)}});
+  mc_attrs_set_list(&s->req.attrs, MC_ATTR_RATES, &(mc_int_list){2, {pick(1, 3), pick(1, 3)}});
+  mc_attrs_set_string(&s->req.attrs, MC_ATTR_AUTO_PAD, pads[pick(0, 2)]);
   make_data(s, 4, shape);
 }
 
@@ -204,9 +203,8 @@ static void test_run_into_overwrites(void) {
   memset(&s, 0, sizeof s);
   int64_t shape[4] = {1, 4, 1, 3};
   s.req = (mc_request){.op = MC_OP_DEPTH_TO_SPACE, .n_inputs = 1, .attrs = mc_attrs_none()};
-  s.req.attrs.mode = "blocks_first";
-  s.req.attrs.has_block_size = true;
-  s.req.attrs.block_size = 2;
+  mc_attrs_set_string(&s.req.attrs, MC_ATTR_MODE, "blocks_first");
+  mc_attrs_set_int(&s.req.attrs, MC_ATTR_BLOCK_SIZE, 2);
   if (mc_tensor_alloc(&s.data, MC_U4, 4, shape, CAP) != MC_OK)
     abort();
   fill_random(&s.data);

@@ -146,18 +146,20 @@ static void dump_request(const mc_request *req, size_t cap) {
     dump_tensor(req, i);
   const mc_attrs *a = &req->attrs;
   if (req->op == MC_OP_SPACE_TO_DEPTH || req->op == MC_OP_DEPTH_TO_SPACE) {
-    fprintf(stderr, "    mode %s%s%s, block_size ", a->mode ? "\"" : "",
-            a->mode ? a->mode : "absent", a->mode ? "\"" : "");
-    if (a->has_block_size)
-      fprintf(stderr, "%" PRId64 "\n", a->block_size);
+    fprintf(stderr, "    mode %s%s%s, block_size ", mc_attrs_string(a, MC_ATTR_MODE) ? "\"" : "",
+            mc_attrs_string(a, MC_ATTR_MODE) ? mc_attrs_string(a, MC_ATTR_MODE) : "absent",
+            mc_attrs_string(a, MC_ATTR_MODE) ? "\"" : "");
+    if (mc_attrs_present(a, MC_ATTR_BLOCK_SIZE))
+      fprintf(stderr, "%" PRId64 "\n", mc_attrs_int(a, MC_ATTR_BLOCK_SIZE));
     else
       fprintf(stderr, "absent\n");
   }
   if (req->op == MC_OP_EXTRACT_IMAGE_PATCHES) {
-    dump_int_list("sizes", &a->sizes);
-    dump_int_list("strides", &a->strides);
-    dump_int_list("rates", &a->rates);
-    fprintf(stderr, "    auto_pad %s\n", a->auto_pad ? a->auto_pad : "absent");
+    dump_int_list("sizes", mc_attrs_list(a, MC_ATTR_SIZES));
+    dump_int_list("strides", mc_attrs_list(a, MC_ATTR_STRIDES));
+    dump_int_list("rates", mc_attrs_list(a, MC_ATTR_RATES));
+    fprintf(stderr, "    auto_pad %s\n",
+            mc_attrs_string(a, MC_ATTR_AUTO_PAD) ? mc_attrs_string(a, MC_ATTR_AUTO_PAD) : "absent");
   }
 }
 
@@ -486,27 +488,28 @@ static const char *pick_mode(void) {
 
 static void pick_block_size(mc_attrs *a) {
   int64_t r = rng_below(100);
-  a->has_block_size = r >= 15;
   if (r < 15)
-    a->block_size = 77; /* ignored: absent means 1 */
+    a->by_id[MC_ATTR_BLOCK_SIZE].i = 77; /* stored but absent: ignored, absent means 1 */
   else if (r < 80)
-    a->block_size = 1 + rng_below(3);
+    mc_attrs_set_int(a, MC_ATTR_BLOCK_SIZE, 1 + rng_below(3));
   else if (r < 88)
-    a->block_size = (int64_t)pick_value(-2, 0, 0);
+    mc_attrs_set_int(a, MC_ATTR_BLOCK_SIZE, (int64_t)pick_value(-2, 0, 0));
   else
-    a->block_size = (int64_t)pick_special();
+    mc_attrs_set_int(a, MC_ATTR_BLOCK_SIZE, (int64_t)pick_special());
 }
 
 /* S2D and D2S: the divisibility the op needs is arranged half the time. */
 static bool gen_depth_space(gen_request *g, mc_op op) {
   start_request(g, op);
   pick_block_size(&g->req.attrs);
-  g->req.attrs.mode = pick_mode();
+  mc_attrs_set_string(&g->req.attrs, MC_ATTR_MODE, pick_mode());
   int rank = pick_rank(3, 5);
   int64_t dims[MC_TENSOR_MAX_RANK];
   for (int i = 0; i < rank; i++)
     dims[i] = pick_dim();
-  int64_t bs = g->req.attrs.has_block_size ? g->req.attrs.block_size : 1;
+  int64_t bs = mc_attrs_present(&g->req.attrs, MC_ATTR_BLOCK_SIZE)
+                   ? mc_attrs_int(&g->req.attrs, MC_ATTR_BLOCK_SIZE)
+                   : 1;
   if (rank >= 3 && bs >= 1 && bs <= 3 && rng_chance(50)) {
     if (op == MC_OP_SPACE_TO_DEPTH) {
       for (int i = 2; i < rank; i++)
@@ -556,10 +559,10 @@ static const char *pick_auto_pad(void) {
 static bool gen_patches(gen_request *g) {
   start_request(g, MC_OP_EXTRACT_IMAGE_PATCHES);
   mc_attrs *a = &g->req.attrs;
-  pick_int_list(&a->sizes);
-  pick_int_list(&a->strides);
-  pick_int_list(&a->rates);
-  a->auto_pad = pick_auto_pad();
+  pick_int_list(mc_attrs_list_slot(a, MC_ATTR_SIZES));
+  pick_int_list(mc_attrs_list_slot(a, MC_ATTR_STRIDES));
+  pick_int_list(mc_attrs_list_slot(a, MC_ATTR_RATES));
+  mc_attrs_set_string(a, MC_ATTR_AUTO_PAD, pick_auto_pad());
   int rank = rng_chance(85) ? 4 : pick_rank(4, 4);
   return make_data(g, rank, NULL);
 }
@@ -682,10 +685,10 @@ static void check_plan_fields(void) {
   memcpy(data.shape, shape, sizeof shape);
   mc_request req = {.op = MC_OP_EXTRACT_IMAGE_PATCHES, .n_inputs = 1, .inputs = {&data}};
   req.attrs = mc_attrs_none();
-  req.attrs.sizes = (mc_int_list){2, {4, 4}};
-  req.attrs.strides = (mc_int_list){2, {9, 9}};
-  req.attrs.rates = (mc_int_list){2, {1, 1}};
-  req.attrs.auto_pad = "same_upper";
+  mc_attrs_set_list(&req.attrs, MC_ATTR_SIZES, &(mc_int_list){2, {4, 4}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_STRIDES, &(mc_int_list){2, {9, 9}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_RATES, &(mc_int_list){2, {1, 1}});
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same_upper");
   mc_opt_plan plan;
   mc_error err;
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, &plan, &err), MC_OK);
@@ -695,15 +698,15 @@ static void check_plan_fields(void) {
   CHECK_EQ_I64(plan.pad_begin[1], 1);
   CHECK_EQ_I64(plan.out_bytes, 16 * 2 * 2 * 4);
   /* same_lower puts the odd element first: pad_begin = 3 - 1 = 2. */
-  req.attrs.auto_pad = "same_lower";
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same_lower");
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, &plan, &err), MC_OK);
   CHECK_EQ_I64(plan.pad_begin[0], 2);
   /* A rate of 2^40 with size 2 and in 10, stride 1: eff = 2^40 + 1, out = 10,
      pad = 9 + 2^40 + 1 - 10 = 2^40; the output stays [1, 4, 10, 10]. */
-  req.attrs.sizes = (mc_int_list){2, {2, 2}};
-  req.attrs.strides = (mc_int_list){2, {1, 1}};
-  req.attrs.rates = (mc_int_list){2, {(int64_t)1 << 40, 1}};
-  req.attrs.auto_pad = "same_upper";
+  mc_attrs_set_list(&req.attrs, MC_ATTR_SIZES, &(mc_int_list){2, {2, 2}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_STRIDES, &(mc_int_list){2, {1, 1}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_RATES, &(mc_int_list){2, {(int64_t)1 << 40, 1}});
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same_upper");
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, &plan, &err), MC_OK);
   CHECK_EQ_I64(plan.pad_begin[0], (int64_t)1 << 39);
   CHECK_EQ_I64(plan.out_shape[2], 10);
@@ -765,10 +768,10 @@ static void hand_sides(int n, const uint64_t *block, const uint64_t *begin, cons
 
 static void hand_patches(int64_t size_r, int64_t size_c, int64_t stride_r, int64_t stride_c,
                          int64_t rate_r, int64_t rate_c, const char *auto_pad) {
-  hand.req.attrs.sizes = (mc_int_list){2, {size_r, size_c}};
-  hand.req.attrs.strides = (mc_int_list){2, {stride_r, stride_c}};
-  hand.req.attrs.rates = (mc_int_list){2, {rate_r, rate_c}};
-  hand.req.attrs.auto_pad = auto_pad;
+  mc_attrs_set_list(&hand.req.attrs, MC_ATTR_SIZES, &(mc_int_list){2, {size_r, size_c}});
+  mc_attrs_set_list(&hand.req.attrs, MC_ATTR_STRIDES, &(mc_int_list){2, {stride_r, stride_c}});
+  mc_attrs_set_list(&hand.req.attrs, MC_ATTR_RATES, &(mc_int_list){2, {rate_r, rate_c}});
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_AUTO_PAD, auto_pad);
 }
 
 /* Both must give the expected status and clause. */
@@ -827,20 +830,18 @@ static void check_order_examples(void) {
   hand_expect("S2B V9 on axis 1 first", CAP, MC_E_PADDED_NOT_DIVISIBLE, "S2B-V9");
 
   hand_start(MC_OP_SPACE_TO_DEPTH, MC_F32, 3, (int64_t[]){1, 1, 3});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = 0;
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, 0);
   hand_expect("S2D V2 first", CAP, MC_E_MODE_MISSING, "S2D-V2");
 
   /* bs^2 = 2^64 is needed before V5. */
   hand_start(MC_OP_DEPTH_TO_SPACE, MC_F32, 4, (int64_t[]){1, 3, 1, 1});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = I2(32);
-  hand.req.attrs.mode = "depth_first";
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, I2(32));
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_MODE, "depth_first");
   hand_expect("D2S bs^K overflow before V5", CAP, MC_E_SHAPE_OVERFLOW, "MC-L3");
 
   hand_start(MC_OP_EXTRACT_IMAGE_PATCHES, MC_F32, 4, (int64_t[]){1, 1, 3, 3});
   hand_patches(1, 1, 1, 1, 1, 1, "valid");
-  hand.req.attrs.sizes = (mc_int_list){1, {0}};
+  mc_attrs_set_list(&hand.req.attrs, MC_ATTR_SIZES, &(mc_int_list){1, {0}});
   hand_expect("EIP V3 before V4", CAP, MC_E_ATTRIBUTE_LENGTH, "EIP-V3");
 
   int64_t ones[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -912,15 +913,13 @@ static void size_limit_cases(void) {
 
   /* S2D: C * bs^2 = 2^40 * 2^24 overflows; spatial axes of 0 divide. */
   hand_start(MC_OP_SPACE_TO_DEPTH, MC_F32, 4, (int64_t[]){1, I2(40), 0, 0});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = I2(12);
-  hand.req.attrs.mode = "blocks_first";
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, I2(12));
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_MODE, "blocks_first");
   hand_expect("S2D C*bs^K overflow", CAP, MC_E_SHAPE_OVERFLOW, "MC-L3");
   /* S2D: bs^2 = 2^64 after V5 passes (2^32 % 2^32 == 0, 0 % 2^32 == 0). */
   hand_start(MC_OP_SPACE_TO_DEPTH, MC_F32, 4, (int64_t[]){1, 3, I2(32), 0});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = I2(32);
-  hand.req.attrs.mode = "depth_first";
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, I2(32));
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_MODE, "depth_first");
   hand_expect("S2D bs^K overflow", CAP, MC_E_SHAPE_OVERFLOW, "MC-L3");
   /* The same with D_1 = 3 breaks V5 first. */
   hand.t[0].shape[2] = 3;
@@ -928,15 +927,13 @@ static void size_limit_cases(void) {
 
   /* D2S: D_1 * bs = 2^62 * 2 overflows after V5 (C = 0 divides by 2^2). */
   hand_start(MC_OP_DEPTH_TO_SPACE, MC_F32, 4, (int64_t[]){1, 0, I2(62), 1});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = 2;
-  hand.req.attrs.mode = "blocks_first";
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, 2);
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_MODE, "blocks_first");
   hand_expect("D2S D*bs overflow", CAP, MC_E_SHAPE_OVERFLOW, "MC-L3");
   /* C = 3 is no multiple of 8^2; D_1 * 8 = 2^64 would overflow after V5. */
   hand_start(MC_OP_DEPTH_TO_SPACE, MC_F32, 4, (int64_t[]){0, 3, I2(61), 1});
-  hand.req.attrs.has_block_size = true;
-  hand.req.attrs.block_size = 8;
-  hand.req.attrs.mode = "depth_first";
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_BLOCK_SIZE, 8);
+  mc_attrs_set_string(&hand.req.attrs, MC_ATTR_MODE, "depth_first");
   hand_expect("D2S V5 before D*bs", CAP, MC_E_DEPTH_NOT_DIVISIBLE, "D2S-V5");
 
   /* EIP: eff = (2^40 - 1) * 2^40 + 1 overflows. */

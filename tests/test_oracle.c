@@ -150,9 +150,8 @@ static void b2s_errors(void) {
 static mc_request depth_request(mc_op op, const mc_tensor *data, int64_t bs, const char *mode) {
   mc_request req = {.op = op, .n_inputs = 1, .attrs = mc_attrs_none()};
   req.inputs[0] = data;
-  req.attrs.has_block_size = true;
-  req.attrs.block_size = bs;
-  req.attrs.mode = mode;
+  mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, bs);
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, mode);
   return req;
 }
 
@@ -166,19 +165,19 @@ static void test_space_depth(void) {
   mc_tensor data = make(MC_F32, 4, shape, values);
   mc_request req = depth_request(MC_OP_SPACE_TO_DEPTH, &data, 2, "blocks_first");
   expect_output(&req, 4, moved_shape, blocks_first);
-  req.attrs.mode = "depth_first";
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, "depth_first");
   expect_output(&req, 4, moved_shape, values);
   mc_tensor moved = make(MC_F32, 4, moved_shape, blocks_first);
   req = depth_request(MC_OP_DEPTH_TO_SPACE, &moved, 2, "blocks_first");
   expect_output(&req, 4, shape, values);
-  req.attrs.mode = "sideways";
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, "sideways");
   expect_error(&req, CAP, "mode_invalid", "D2S-V3");
-  req.attrs.mode = NULL;
+  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, NULL);
   expect_error(&req, CAP, "mode_missing", "D2S-V2");
   req = depth_request(MC_OP_DEPTH_TO_SPACE, &moved, 3, "depth_first");
   expect_error(&req, CAP, "depth_not_divisible", "D2S-V5");
   /* 2^32 squared overflows int64 before divisibility can be judged. */
-  req.attrs.block_size = (int64_t)1 << 32;
+  mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, (int64_t)1 << 32);
   expect_error(&req, CAP, "shape_overflow", "MC-L3");
   req = depth_request(MC_OP_SPACE_TO_DEPTH, &data, 0, "blocks_first");
   expect_error(&req, CAP, "block_size_below_one", "S2D-V4");
@@ -213,10 +212,10 @@ static mc_request patches_request(const mc_tensor *data, const int64_t sizes[2],
                                   const int64_t strides[2], const char *pad) {
   mc_request req = {.op = MC_OP_EXTRACT_IMAGE_PATCHES, .n_inputs = 1, .attrs = mc_attrs_none()};
   req.inputs[0] = data;
-  req.attrs.sizes = (mc_int_list){2, {sizes[0], sizes[1]}};
-  req.attrs.strides = (mc_int_list){2, {strides[0], strides[1]}};
-  req.attrs.rates = (mc_int_list){2, {1, 1}};
-  req.attrs.auto_pad = pad;
+  mc_attrs_set_list(&req.attrs, MC_ATTR_SIZES, &(mc_int_list){2, {sizes[0], sizes[1]}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_STRIDES, &(mc_int_list){2, {strides[0], strides[1]}});
+  mc_attrs_set_list(&req.attrs, MC_ATTR_RATES, &(mc_int_list){2, {1, 1}});
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, pad);
   return req;
 }
 
@@ -234,17 +233,17 @@ static void test_patches(void) {
   mc_tensor row = make(MC_I32, 4, (int64_t[]){1, 1, 1, 2}, (int64_t[]){7, 8});
   req = patches_request(&row, (int64_t[]){1, 2}, (int64_t[]){1, 1}, "same_upper");
   expect_output(&req, 4, (int64_t[]){1, 2, 1, 2}, (int64_t[]){7, 8, 8, 0});
-  req.attrs.auto_pad = "same_lower";
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same_lower");
   expect_output(&req, 4, (int64_t[]){1, 2, 1, 2}, (int64_t[]){0, 7, 7, 8});
-  req.attrs.auto_pad = "same";
+  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same");
   expect_error(&req, CAP, "auto_pad_invalid", "EIP-V7");
   /* A patch larger than the image under valid: no position fits. Huge
      sizes must not make the oracle walk empty loops for ages. */
   req = patches_request(&image, (int64_t[]){1 << 30, 1 << 30}, (int64_t[]){1, 1}, "valid");
   expect_output(&req, 4, (int64_t[]){1, (int64_t)1 << 60, 0, 0}, NULL);
-  req.attrs.sizes.count = 1;
+  mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES)->count = 1;
   expect_error(&req, CAP, "attribute_length", "EIP-V3");
-  req.attrs.sizes.count = -1;
+  mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES)->count = -1;
   expect_error(&req, CAP, "attribute_missing", "EIP-V2");
   mc_tensor_free(&image);
   mc_tensor_free(&row);

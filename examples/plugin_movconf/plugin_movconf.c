@@ -16,20 +16,31 @@
 #define PLUGIN_MOVCONF_VERSION "unknown"
 #endif
 
-static void to_list(const movconf_plugin_ints *in, mc_int_list *out) {
-  memset(out, 0, sizeof *out);
-  out->count = in->count < 0 ? -1 : in->count;
-  for (int i = 0; i < in->count && i < MC_MAX_ATTR_LEN; i++)
-    out->v[i] = in->values[i];
-}
-
 /* The request as movconf's own types; tensors point into the plugin's. */
 typedef struct request_view {
   mc_tensor inputs[MC_MAX_INPUTS];
   mc_request req;
 } request_view;
 
-static void view_request(const movconf_plugin_request *p, request_view *v) {
+/* Attribute a of the request as movconf holds it, by its name; an
+   attribute the operation does not have is left out (movconf sends none). */
+static void view_attr(const movconf_plugin_attr *a, mc_op op, mc_attrs *attrs) {
+  int id = mc_op_attr_from_name(op, a->name);
+  if (id < 0)
+    return;
+  if (a->kind == MOVCONF_PLUGIN_ATTR_INT) {
+    mc_attrs_set_int(attrs, (mc_attr)id, a->value.i);
+  } else if (a->kind == MOVCONF_PLUGIN_ATTR_STRING) {
+    mc_attrs_set_string(attrs, (mc_attr)id, a->value.s);
+  } else if (a->kind == MOVCONF_PLUGIN_ATTR_INTS) {
+    mc_int_list *l = mc_attrs_list_slot(attrs, (mc_attr)id);
+    l->count = a->value.ints.count;
+    for (int i = 0; i < l->count && i < MC_MAX_ATTR_LEN; i++)
+      l->v[i] = a->value.ints.values[i];
+  }
+}
+
+static void view_request(const movconf_plugin_request_v2 *p, request_view *v) {
   memset(v, 0, sizeof *v);
   v->req.op = (mc_op)p->op;
   v->req.n_inputs = p->n_inputs < 0 ? 0 : p->n_inputs > MC_MAX_INPUTS ? MC_MAX_INPUTS : p->n_inputs;
@@ -44,15 +55,9 @@ static void view_request(const movconf_plugin_request *p, request_view *v) {
     m->nbytes = (size_t)t->nbytes;
     v->req.inputs[i] = m;
   }
-  mc_attrs *a = &v->req.attrs;
-  *a = mc_attrs_none();
-  a->has_block_size = p->attrs.has_block_size != 0;
-  a->block_size = p->attrs.block_size;
-  a->mode = p->attrs.mode;
-  a->auto_pad = p->attrs.auto_pad;
-  to_list(&p->attrs.sizes, &a->sizes);
-  to_list(&p->attrs.strides, &a->strides);
-  to_list(&p->attrs.rates, &a->rates);
+  v->req.attrs = mc_attrs_none();
+  for (int k = 0; k < p->n_attrs; k++)
+    view_attr(&p->attrs[k], v->req.op, &v->req.attrs);
 }
 
 static int reject(const mc_error *err, movconf_plugin_message *message) {
@@ -62,7 +67,7 @@ static int reject(const mc_error *err, movconf_plugin_message *message) {
   return MOVCONF_PLUGIN_REJECTED;
 }
 
-static int output_shape(const movconf_plugin_request *request, movconf_plugin_output *output,
+static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -80,7 +85,7 @@ static int output_shape(const movconf_plugin_request *request, movconf_plugin_ou
   return MOVCONF_PLUGIN_OK;
 }
 
-static int run(const movconf_plugin_request *request, const movconf_plugin_output *output,
+static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -98,8 +103,8 @@ static int run(const movconf_plugin_request *request, const movconf_plugin_outpu
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v1 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_VERSION,
+static const movconf_plugin_v2 table = {
+    .abi_version = MOVCONF_PLUGIN_ABI_V2,
     .name = "movconf-optimized",
     .version = PLUGIN_MOVCONF_VERSION,
     .supports = NULL, /* every case */
@@ -107,6 +112,6 @@ static const movconf_plugin_v1 table = {
     .run = run,
 };
 
-const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_VERSION ? &table : NULL;
+const void *movconf_plugin_entry(uint32_t abi_version) {
+  return abi_version == MOVCONF_PLUGIN_ABI_V2 ? &table : NULL;
 }

@@ -32,18 +32,6 @@ typedef struct mc_int_list {
   int64_t v[MC_MAX_ATTR_LEN];
 } mc_int_list;
 
-/* Attributes as given, unvalidated: the operation decides what is valid. */
-typedef struct mc_attrs {
-  bool has_block_size; /* SpaceToDepth, DepthToSpace; default 1 */
-  int64_t block_size;
-  const char *mode;                  /* "blocks_first" | "depth_first"; NULL: absent */
-  mc_int_list sizes, strides, rates; /* ExtractImagePatches */
-  const char *auto_pad;              /* "valid" | "same_upper" | "same_lower"; NULL: absent */
-} mc_attrs;
-
-/* Attributes with every list absent and nothing set. */
-mc_attrs mc_attrs_none(void);
-
 /* The attributes by name and kind: the one table (src/common/names.c) that
    every encoder and decoder of a request walks - case files, the adapter
    protocol, the plugin ABI and its wire, fuzz bytes - so that a new
@@ -55,8 +43,28 @@ typedef enum mc_attr {
   MC_ATTR_STRIDES,
   MC_ATTR_RATES,
   MC_ATTR_AUTO_PAD,
+  MC_ATTR_AXIS,  /* ShuffleChannels-1, next: no operation has it yet */
+  MC_ATTR_GROUP, /* ShuffleChannels-1, next: no operation has it yet */
   MC_ATTR_COUNT
 } mc_attr;
+
+/* One attribute's value, held by its kind (mc_attr_kind_of). */
+typedef struct mc_attr_value {
+  bool present;     /* INT; a STRING is present when s is not NULL, a list when count >= 0 */
+  int64_t i;        /* INT, when present */
+  const char *s;    /* STRING: NUL-terminated; NULL: absent */
+  mc_int_list list; /* INT_LIST */
+} mc_attr_value;
+
+/* Attributes as given, unvalidated (the operation decides what is valid),
+   one value per attribute of the table: read and set them with the
+   accessors below, by id. */
+typedef struct mc_attrs {
+  mc_attr_value by_id[MC_ATTR_COUNT];
+} mc_attrs;
+
+/* Attributes with every one absent. */
+mc_attrs mc_attrs_none(void);
 
 typedef enum mc_attr_kind {
   MC_ATTR_KIND_INT,     /* one int64_t */
@@ -66,6 +74,8 @@ typedef enum mc_attr_kind {
 
 const char *mc_attr_name(mc_attr a); /* "block_size", ... */
 mc_attr_kind mc_attr_kind_of(mc_attr a);
+/* The value an absent integer attribute takes (block_size: 1). */
+int64_t mc_attr_default_int(mc_attr a);
 /* The attributes op has, in the order files and messages list them. */
 int mc_op_attr_count(mc_op op);
 mc_attr mc_op_attr(mc_op op, int index);
@@ -74,12 +84,15 @@ int mc_op_attr_from_name(mc_op op, const char *name);
 
 /* One attribute of a set: present or absent, and its value by kind. */
 bool mc_attrs_present(const mc_attrs *a, mc_attr id);
+/* An absent integer reads as its default (mc_attr_default_int). */
 int64_t mc_attrs_int(const mc_attrs *a, mc_attr id);
 const char *mc_attrs_string(const mc_attrs *a, mc_attr id);
 const mc_int_list *mc_attrs_list(const mc_attrs *a, mc_attr id);
-/* Setting an attribute makes it present. A string is referenced, not copied. */
+/* Setting an attribute makes it present (a NULL string or a list of
+   negative count: absent). A string is referenced, not copied. */
 void mc_attrs_set_int(mc_attrs *a, mc_attr id, int64_t v);
 void mc_attrs_set_string(mc_attrs *a, mc_attr id, const char *s);
+void mc_attrs_set_list(mc_attrs *a, mc_attr id, const mc_int_list *l);
 /* The list itself, for filling in place (count < 0: absent). */
 mc_int_list *mc_attrs_list_slot(mc_attrs *a, mc_attr id);
 

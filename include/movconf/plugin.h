@@ -1,12 +1,14 @@
-/* The movconf plugin ABI, version 1: how a shared library offers its own
-   implementation of the five operations to `movconf run --impl plugin:PATH`.
+/* The movconf plugin ABI, version 2: how a shared library offers its own
+   implementation of movconf's operations to `movconf run --impl plugin:PATH`.
 
    This header is self-contained (it needs only <stdint.h>), so a plugin
    author can copy it into their own tree. spec/plugin-abi.md is the complete
    contract, with a minimal plugin; the comments here are a summary.
 
    In short: the library exports movconf_plugin_entry(). movconf calls it once
-   with MOVCONF_PLUGIN_ABI_VERSION and gets a table of functions. For each
+   with MOVCONF_PLUGIN_ABI_VERSION (2) and gets a table of functions; a plugin
+   that answers NULL is asked again for version 1, the ABI before this one,
+   whose types are kept below so that v1 plugins keep working. For each
    case, movconf asks supports(); then output_shape() validates the request
    and reports the output's type and shape (or rejects the input); movconf
    allocates the output buffer of exactly that size and calls run() to fill it.
@@ -20,9 +22,12 @@
 extern "C" {
 #endif
 
-/* Version of this ABI. A change of any struct or function below gets a new
-   number and a new table type (movconf_plugin_v2, ...). */
-#define MOVCONF_PLUGIN_ABI_VERSION 1u
+/* Version of this ABI (the newest); a change of any struct or function gets
+   a new number and a new table type. Version 1 (movconf_plugin_v1) is the
+   ABI of the five first operations, with one field per attribute. */
+#define MOVCONF_PLUGIN_ABI_VERSION 2u
+#define MOVCONF_PLUGIN_ABI_V1 1u
+#define MOVCONF_PLUGIN_ABI_V2 2u
 
 /* Name of the one symbol movconf looks up with dlsym. */
 #define MOVCONF_PLUGIN_ENTRY_NAME "movconf_plugin_entry"
@@ -33,7 +38,10 @@ extern "C" {
 #define MOVCONF_PLUGIN_MAX_RANK 32
 #define MOVCONF_PLUGIN_MAX_INPUTS 4
 
-/* Operations (field op). */
+/* Operations (field op). The list grows: a new operation gets the next
+   number, and a plugin declines numbers it does not know (supports()
+   returns 0 for them; spec/plugin-abi.md section 3). Version 1 plugins are
+   only ever asked for these five. */
 enum movconf_plugin_op {
   MOVCONF_PLUGIN_BATCH_TO_SPACE = 0,       /* BatchToSpace-2 */
   MOVCONF_PLUGIN_SPACE_TO_BATCH = 1,       /* SpaceToBatch-2 */
@@ -83,11 +91,74 @@ typedef struct movconf_plugin_tensor {
   uint64_t nbytes; /* ceil(elements * bits / 8) */
 } movconf_plugin_tensor;
 
-/* An integer-list attribute. */
+/* An integer-list attribute (in v1 also absent: count -1). */
 typedef struct movconf_plugin_ints {
   int32_t count;         /* -1: the attribute is absent; else the list's length */
   const int64_t *values; /* count values; NULL when count <= 0 */
 } movconf_plugin_ints;
+
+/* ---- version 2 ---- */
+
+/* Kinds of attribute values (field kind). */
+enum movconf_plugin_attr_kind {
+  MOVCONF_PLUGIN_ATTR_INT = 0,    /* value.i */
+  MOVCONF_PLUGIN_ATTR_STRING = 1, /* value.s */
+  MOVCONF_PLUGIN_ATTR_INTS = 2    /* value.ints */
+};
+
+/* One attribute exactly as the case gives it, valid or not: validating it
+   is the implementation's job. The names are spec/<operation>.md's
+   ("block_size", "mode", "sizes", "auto_pad", ...). */
+typedef struct movconf_plugin_attr {
+  const char *name; /* NUL-terminated; never NULL */
+  int32_t kind;     /* enum movconf_plugin_attr_kind */
+  union {
+    int64_t i;                /* MOVCONF_PLUGIN_ATTR_INT */
+    const char *s;            /* MOVCONF_PLUGIN_ATTR_STRING: NUL-terminated, never NULL */
+    movconf_plugin_ints ints; /* MOVCONF_PLUGIN_ATTR_INTS: count >= 0 */
+  } value;
+} movconf_plugin_attr;
+
+/* One call of an operation, version 2. inputs are in the order
+   spec/<op>.md lists them. attrs lists the attributes the case gives, in
+   the order spec/<op>.md lists them; an absent attribute is not in the
+   list. Find one with movconf_plugin_find_attr(). */
+typedef struct movconf_plugin_request_v2 {
+  int32_t op;          /* enum movconf_plugin_op */
+  const char *op_name; /* "BatchToSpace-2", ...: the same operation by name */
+  int32_t n_inputs;
+  movconf_plugin_tensor inputs[MOVCONF_PLUGIN_MAX_INPUTS];
+  int32_t n_attrs;
+  const movconf_plugin_attr *attrs; /* n_attrs entries; NULL when n_attrs is 0 */
+  uint64_t max_output_bytes;        /* as in version 1 (clause MC-L4) */
+} movconf_plugin_request_v2;
+
+/* What supports() is asked, version 2: the static features of a request
+   (types, ranks) and its attributes, the same list as the request's. */
+typedef struct movconf_plugin_query_v2 {
+  int32_t op;          /* enum movconf_plugin_op */
+  const char *op_name; /* as in the request */
+  int32_t n_inputs;
+  int32_t input_types[MOVCONF_PLUGIN_MAX_INPUTS];
+  int32_t input_ranks[MOVCONF_PLUGIN_MAX_INPUTS];
+  int32_t n_attrs;
+  const movconf_plugin_attr *attrs;
+} movconf_plugin_query_v2;
+
+/* The attribute called name in attrs[0..n-1], or NULL when it is absent. */
+static inline const movconf_plugin_attr *
+movconf_plugin_find_attr(int32_t n, const movconf_plugin_attr *attrs, const char *name) {
+  for (int32_t k = 0; k < n; k++) {
+    const char *a = attrs[k].name, *b = name;
+    while (*a && *a == *b)
+      a++, b++;
+    if (*a == *b)
+      return &attrs[k];
+  }
+  return (const movconf_plugin_attr *)0;
+}
+
+/* ---- version 1: the request and query of the first ABI ---- */
 
 /* Attributes exactly as the case gives them, valid or not: validating them
    is the implementation's job. Strings are NUL-terminated; NULL: absent. */
@@ -148,12 +219,12 @@ typedef struct movconf_plugin_message {
   char text[448];
 } movconf_plugin_message;
 
-/* The function table, version 1. Every pointer stays valid until the
+/* The function table, version 2. Every pointer stays valid until the
    process ends. Calls never overlap: movconf calls one function at a time
    from one thread, so a plugin need not be thread-safe; it may use threads
    internally but must have finished writing the output when run() returns. */
-typedef struct movconf_plugin_v1 {
-  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_VERSION */
+typedef struct movconf_plugin_v2 {
+  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V2 */
   uint32_t reserved;    /* 0 */
   const char *name;     /* the implementation's name, e.g. "acme-kernels"; not NULL */
   const char *version;  /* its version, e.g. "2.1.0"; not NULL */
@@ -161,19 +232,34 @@ typedef struct movconf_plugin_v1 {
   /* Non-zero when the implementation claims requests with these features,
      0 when it does not: the case is then counted "unsupported", never as a
      failure. Claim whatever you compute or reject: declining an input you
-     would reject hides a missed rejection. NULL: everything is claimed. */
-  int (*supports)(const movconf_plugin_query *query);
+     would reject hides a missed rejection. Decline operations you do not
+     know. NULL: everything is claimed. */
+  int (*supports)(const movconf_plugin_query_v2 *query);
 
   /* Validates the request. MOVCONF_PLUGIN_OK: fills output->type, rank and
      shape (data and nbytes are not set yet). MOVCONF_PLUGIN_REJECTED: the
      input is invalid; fill *message. Required. */
-  int (*output_shape)(const movconf_plugin_request *request, movconf_plugin_output *output,
+  int (*output_shape)(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
                       movconf_plugin_message *message);
 
   /* Computes the output of the request output_shape() just accepted, with
      the same request, into output->data (output->nbytes bytes, owned by
      movconf; do not keep the pointer). MOVCONF_PLUGIN_OK, or
      MOVCONF_PLUGIN_REJECTED with *message (counted as a rejection). Required. */
+  int (*run)(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
+             movconf_plugin_message *message);
+} movconf_plugin_v2;
+
+/* The function table, version 1: the fields of version 2, with the
+   request and query of version 1. */
+typedef struct movconf_plugin_v1 {
+  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V1 */
+  uint32_t reserved;
+  const char *name;
+  const char *version;
+  int (*supports)(const movconf_plugin_query *query);
+  int (*output_shape)(const movconf_plugin_request *request, movconf_plugin_output *output,
+                      movconf_plugin_message *message);
   int (*run)(const movconf_plugin_request *request, const movconf_plugin_output *output,
              movconf_plugin_message *message);
 } movconf_plugin_v1;
@@ -184,10 +270,14 @@ typedef struct movconf_plugin_v1 {
 #define MOVCONF_PLUGIN_EXPORT __attribute__((visibility("default")))
 #endif
 
-/* The entry point. Returns the table for abi_version, or NULL when the
-   plugin does not speak that version. movconf calls it once per process. */
-typedef const movconf_plugin_v1 *(*movconf_plugin_entry_fn)(uint32_t abi_version);
-MOVCONF_PLUGIN_EXPORT const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version);
+/* The entry point. Returns the table for abi_version (a movconf_plugin_v2
+   for 2, a movconf_plugin_v1 for 1), or NULL when the plugin does not speak
+   that version. movconf asks for 2, then, on NULL, for 1. (A source written
+   for version 1, whose entry returns const movconf_plugin_v1 *, does not
+   compile against this header: build it with the version 1 header it was
+   written for, or move it to version 2 - spec/plugin-abi.md section 14.) */
+typedef const void *(*movconf_plugin_entry_fn)(uint32_t abi_version);
+MOVCONF_PLUGIN_EXPORT const void *movconf_plugin_entry(uint32_t abi_version);
 
 #ifdef __cplusplus
 }

@@ -192,7 +192,10 @@ static const char *const pad_edges[16] = {
     "notset", "same_upper ", "SAME_LOWER", "VALID",      "same-lower", "upper", "pad",  "valid\n"};
 
 static const int64_t block_size_natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
-static const int64_t block_size_edges[16] = {
+static const int64_t axis_natural[8] = {1, 1, 0, -1, 1, 2, -2, 1};
+static const int64_t group_natural[8] = {1, 2, 3, 1, 2, 4, 1, 2};
+/* Edge values of every integer attribute. */
+static const int64_t int_edges[16] = {
     0,          -1,        P2(16),    INT32_MAX, P2(31),     P2(32), P2(21), P2(21) + 1,
     3037000500, INT64_MAX, INT64_MIN, P2(62),    P2(16) + 1, 1024,   46341,  1};
 
@@ -208,14 +211,18 @@ typedef struct attr_layout {
   int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
 } attr_layout;
 
-static const attr_layout attr_layouts[MC_ATTR_COUNT] = {
-    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = block_size_edges},
+static const attr_layout attr_layouts[] = {
+    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = int_edges},
     [MC_ATTR_MODE] = {.spellings = mode_natural, .n_spellings = 2, .string_edges = mode_edges},
     [MC_ATTR_SIZES] = {.list_span = 3},
     [MC_ATTR_STRIDES] = {.list_span = 3},
     [MC_ATTR_RATES] = {.list_span = 2},
     [MC_ATTR_AUTO_PAD] = {.spellings = pad_natural, .n_spellings = 3, .string_edges = pad_edges},
+    [MC_ATTR_AXIS] = {.natural = axis_natural, .edges = int_edges},
+    [MC_ATTR_GROUP] = {.natural = group_natural, .edges = int_edges},
 };
+_Static_assert(sizeof attr_layouts / sizeof attr_layouts[0] == MC_ATTR_COUNT,
+               "attr_layouts needs a line for every attribute");
 
 /* The order of an operation's attributes in the bytes: the table's order,
    integer attributes last. (The layout put mode before block_size before
@@ -344,13 +351,14 @@ static int64_t add_held(int64_t a, int64_t b) {
 /* ---- ranks and dimensions ---- */
 
 static int take_rank(decoder *d) {
-  static const int8_t natural[MC_OP_COUNT][8] = {
+  static const int8_t natural[][8] = {
       [MC_OP_BATCH_TO_SPACE] = {2, 3, 3, 4, 4, 3, 5, 2},
       [MC_OP_SPACE_TO_BATCH] = {2, 3, 3, 4, 4, 3, 5, 2},
       [MC_OP_SPACE_TO_DEPTH] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_DEPTH_TO_SPACE] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_EXTRACT_IMAGE_PATCHES] = {4, 4, 4, 4, 4, 4, 4, 4},
   };
+  _Static_assert(sizeof natural / sizeof natural[0] == MC_OP_COUNT, "natural: a row per operation");
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
   pick p = take_pick(&d->r, edges);
   if (p.kind == PICK_VALUE)
@@ -758,9 +766,11 @@ static bool take_body(decoder *d) {
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     take_patch_dims(d);
     return true;
-  default:
-    return false;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return false;
 }
 
 bool mc_fuzz_decode(const uint8_t *data, size_t size, mc_fuzz_input *out) {
@@ -1068,8 +1078,12 @@ static bool put_request(encoder *e) {
     put_side_values(e, 3);
     put_dims(e);
     break;
-  default:
-    put_dims(e);
+  case MC_OP_SPACE_TO_DEPTH:
+  case MC_OP_DEPTH_TO_SPACE:
+  case MC_OP_EXTRACT_IMAGE_PATCHES:
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    put_dims(e); /* check_request refused an op outside the enum */
     break;
   }
   return put_data(e);

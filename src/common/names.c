@@ -1,5 +1,6 @@
 /* Name tables: element types, status codes and operations. Names are the
    stable strings case files and reports use, so they live in one place. */
+#include "common/names_test.h"
 #include "movconf/ops.h"
 #include "movconf/types.h"
 
@@ -232,107 +233,150 @@ const char *mc_op_input_name(mc_op op, int index) {
   return info->inputs[index];
 }
 
-mc_attrs mc_attrs_none(void) {
-  mc_attrs attrs;
-  memset(&attrs, 0, sizeof attrs);
-  attrs.has_block_size = false;
-  attrs.block_size = 1; /* the spec default, should a caller read it unset */
-  attrs.mode = NULL;
-  attrs.auto_pad = NULL;
-  attrs.sizes.count = -1;
-  attrs.strides.count = -1;
-  attrs.rates.count = -1;
-  return attrs;
-}
-
 typedef struct attr_info {
   const char *name;
   mc_attr_kind kind;
+  int64_t default_int; /* INT: the value while absent */
 } attr_info;
 
-static const attr_info attr_table[MC_ATTR_COUNT] = {
-    [MC_ATTR_BLOCK_SIZE] = {"block_size", MC_ATTR_KIND_INT},
-    [MC_ATTR_MODE] = {"mode", MC_ATTR_KIND_STRING},
-    [MC_ATTR_SIZES] = {"sizes", MC_ATTR_KIND_INT_LIST},
-    [MC_ATTR_STRIDES] = {"strides", MC_ATTR_KIND_INT_LIST},
-    [MC_ATTR_RATES] = {"rates", MC_ATTR_KIND_INT_LIST},
-    [MC_ATTR_AUTO_PAD] = {"auto_pad", MC_ATTR_KIND_STRING},
+static const attr_info attr_table[] = {
+    [MC_ATTR_BLOCK_SIZE] = {"block_size", MC_ATTR_KIND_INT, 1},
+    [MC_ATTR_MODE] = {"mode", MC_ATTR_KIND_STRING, 0},
+    [MC_ATTR_SIZES] = {"sizes", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_STRIDES] = {"strides", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_RATES] = {"rates", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_AUTO_PAD] = {"auto_pad", MC_ATTR_KIND_STRING, 0},
+    [MC_ATTR_AXIS] = {"axis", MC_ATTR_KIND_INT, 1},
+    [MC_ATTR_GROUP] = {"group", MC_ATTR_KIND_INT, 1},
 };
 
+_Static_assert(sizeof attr_table / sizeof attr_table[0] == MC_ATTR_COUNT,
+               "attr_table must describe every mc_attr");
+
+static bool attr_valid(mc_attr a) {
+  return (int)a >= 0 && a < MC_ATTR_COUNT;
+}
+
 const char *mc_attr_name(mc_attr a) {
-  return (int)a >= 0 && a < MC_ATTR_COUNT ? attr_table[a].name : "invalid";
+  return attr_valid(a) ? attr_table[a].name : "invalid";
 }
 
 mc_attr_kind mc_attr_kind_of(mc_attr a) {
-  return (int)a >= 0 && a < MC_ATTR_COUNT ? attr_table[a].kind : MC_ATTR_KIND_INT;
+  return attr_valid(a) ? attr_table[a].kind : MC_ATTR_KIND_INT;
+}
+
+int64_t mc_attr_default_int(mc_attr a) {
+  return attr_valid(a) ? attr_table[a].default_int : 0;
+}
+
+/* Tests may give an operation another attribute list (names_test.h). */
+static const mc_attr *attrs_override[MC_OP_COUNT];
+static int attrs_override_count[MC_OP_COUNT];
+
+void mc_test_set_op_attrs(mc_op op, const mc_attr *attrs, int count) {
+  attrs_override[op] = count >= 0 ? attrs : NULL;
+  attrs_override_count[op] = count;
+}
+
+static const mc_attr *op_attrs(mc_op op, int *count) {
+  const op_info *info = op_get(op);
+  if (!info) {
+    *count = 0;
+    return NULL;
+  }
+  if (attrs_override[op]) {
+    *count = attrs_override_count[op];
+    return attrs_override[op];
+  }
+  *count = info->attr_count;
+  return info->attrs;
 }
 
 int mc_op_attr_count(mc_op op) {
-  const op_info *info = op_get(op);
-  return info ? info->attr_count : 0;
+  int n;
+  op_attrs(op, &n);
+  return n;
 }
 
 mc_attr mc_op_attr(mc_op op, int index) {
-  return op_table[op].attrs[index];
+  int n;
+  const mc_attr *attrs = op_attrs(op, &n);
+  return attrs[index];
 }
 
 int mc_op_attr_from_name(mc_op op, const char *name) {
-  for (int i = 0; name && i < mc_op_attr_count(op); i++)
-    if (strcmp(attr_table[op_table[op].attrs[i]].name, name) == 0)
-      return (int)op_table[op].attrs[i];
+  int n;
+  const mc_attr *attrs = op_attrs(op, &n);
+  for (int i = 0; name && i < n; i++)
+    if (strcmp(attr_table[attrs[i]].name, name) == 0)
+      return (int)attrs[i];
   return -1;
 }
 
-/* The string and list slots of mc_attrs, by attribute. */
-static const char **string_slot(mc_attrs *a, mc_attr id) {
-  return id == MC_ATTR_MODE ? &a->mode : id == MC_ATTR_AUTO_PAD ? &a->auto_pad : NULL;
+mc_attrs mc_attrs_none(void) {
+  mc_attrs attrs;
+  memset(&attrs, 0, sizeof attrs);
+  for (int id = 0; id < MC_ATTR_COUNT; id++)
+    attrs.by_id[id].list.count = -1;
+  return attrs;
 }
 
-mc_int_list *mc_attrs_list_slot(mc_attrs *a, mc_attr id) {
-  switch (id) {
-  case MC_ATTR_SIZES:
-    return &a->sizes;
-  case MC_ATTR_STRIDES:
-    return &a->strides;
-  case MC_ATTR_RATES:
-    return &a->rates;
-  default:
-    return NULL;
-  }
+/* The value of attribute id in a; NULL for an id outside the table. */
+static mc_attr_value *value_of(const mc_attrs *a, mc_attr id) {
+  return attr_valid(id) ? (mc_attr_value *)&a->by_id[id] : NULL;
 }
 
 bool mc_attrs_present(const mc_attrs *a, mc_attr id) {
-  mc_attrs *m = (mc_attrs *)a; /* the slots are only read */
+  const mc_attr_value *v = value_of(a, id);
+  if (!v)
+    return false;
   switch (mc_attr_kind_of(id)) {
   case MC_ATTR_KIND_INT:
-    return a->has_block_size;
+    return v->present;
   case MC_ATTR_KIND_STRING:
-    return *string_slot(m, id) != NULL;
+    return v->s != NULL;
   case MC_ATTR_KIND_INT_LIST:
-    return mc_attrs_list_slot(m, id)->count >= 0;
+    return v->list.count >= 0;
   }
   return false;
 }
 
 int64_t mc_attrs_int(const mc_attrs *a, mc_attr id) {
-  (void)id; /* block_size is the one integer attribute */
-  return a->block_size;
+  const mc_attr_value *v = value_of(a, id);
+  return !v ? 0 : v->present ? v->i : attr_table[id].default_int;
 }
 
 const char *mc_attrs_string(const mc_attrs *a, mc_attr id) {
-  return *string_slot((mc_attrs *)a, id);
+  const mc_attr_value *v = value_of(a, id);
+  return v ? v->s : NULL;
 }
 
 const mc_int_list *mc_attrs_list(const mc_attrs *a, mc_attr id) {
-  return mc_attrs_list_slot((mc_attrs *)a, id);
+  const mc_attr_value *v = value_of(a, id);
+  return v ? &v->list : NULL;
 }
 
-void mc_attrs_set_int(mc_attrs *a, mc_attr id, int64_t v) {
-  (void)id;
-  a->has_block_size = true;
-  a->block_size = v;
+mc_int_list *mc_attrs_list_slot(mc_attrs *a, mc_attr id) {
+  mc_attr_value *v = value_of(a, id);
+  return v ? &v->list : NULL;
+}
+
+void mc_attrs_set_int(mc_attrs *a, mc_attr id, int64_t value) {
+  mc_attr_value *v = value_of(a, id);
+  if (v) {
+    v->present = true;
+    v->i = value;
+  }
 }
 
 void mc_attrs_set_string(mc_attrs *a, mc_attr id, const char *s) {
-  *string_slot(a, id) = s;
+  mc_attr_value *v = value_of(a, id);
+  if (v)
+    v->s = s;
+}
+
+void mc_attrs_set_list(mc_attrs *a, mc_attr id, const mc_int_list *l) {
+  mc_attr_value *v = value_of(a, id);
+  if (v)
+    v->list = *l;
 }

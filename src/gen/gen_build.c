@@ -577,14 +577,13 @@ static bool depth_attrs(mc_gen_case *c, const mc_gen_params *p, int64_t *bs, cha
   if (b && !cJSON_IsNull(b)) {
     if (!read_i64(b, "block_size", bs, err, n))
       return false;
-    c->req.attrs.has_block_size = true;
-    c->req.attrs.block_size = *bs;
+    mc_attrs_set_int(&c->req.attrs, MC_ATTR_BLOCK_SIZE, *bs);
   }
   if (m && !cJSON_IsNull(m)) {
     if (!cJSON_IsString(m) || strlen(m->valuestring) >= sizeof c->mode)
       return fail(err, n, "mode: a string of at most %d bytes, or null", MC_GEN_MAX_STRING - 1);
     snprintf(c->mode, sizeof c->mode, "%s", m->valuestring);
-    c->req.attrs.mode = c->mode;
+    mc_attrs_set_string(&c->req.attrs, MC_ATTR_MODE, c->mode);
   }
   return true;
 }
@@ -653,15 +652,16 @@ static bool eip_list(const mc_gen_params *p, const char *name, mc_int_list *out,
 static bool eip_build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
                       size_t n) {
   mc_attrs *a = &c->req.attrs;
-  if (!eip_list(p, "sizes", &a->sizes, err, n) || !eip_list(p, "strides", &a->strides, err, n) ||
-      !eip_list(p, "rates", &a->rates, err, n))
+  if (!eip_list(p, "sizes", mc_attrs_list_slot(a, MC_ATTR_SIZES), err, n) ||
+      !eip_list(p, "strides", mc_attrs_list_slot(a, MC_ATTR_STRIDES), err, n) ||
+      !eip_list(p, "rates", mc_attrs_list_slot(a, MC_ATTR_RATES), err, n))
     return false;
   const cJSON *pad = param(p, "auto_pad");
   if (pad && !cJSON_IsNull(pad)) {
     if (!cJSON_IsString(pad) || strlen(pad->valuestring) >= sizeof c->auto_pad)
       return fail(err, n, "auto_pad: a string of at most %d bytes, or null", MC_GEN_MAX_STRING - 1);
     snprintf(c->auto_pad, sizeof c->auto_pad, "%s", pad->valuestring);
-    a->auto_pad = c->auto_pad;
+    mc_attrs_set_string(a, MC_ATTR_AUTO_PAD, c->auto_pad);
   }
   int64_t shape[MC_TENSOR_MAX_RANK];
   int rank;
@@ -713,9 +713,11 @@ const char *const *mc_gen_param_names(mc_op op) {
     return d2s_names;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_names;
-  default:
-    return NULL;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return NULL;
 }
 
 static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, mc_gen_case *c,
@@ -734,9 +736,11 @@ static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, m
     return d2s_build(c, p, case_seed, err, n);
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_build(c, p, case_seed, err, n);
-  default:
-    return fail(err, n, "unknown operation");
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
+    break;
   }
+  return fail(err, n, "unknown operation");
 }
 
 bool mc_gen_build(mc_op op, const mc_gen_params *params, uint64_t case_seed, mc_gen_case *out,

@@ -212,14 +212,14 @@ static mc_status build_case(const workload *w, const int64_t *shape, bench_case 
     }
     c->req.n_inputs = 4;
   } else if (w->op == S2D || w->op == D2S) {
-    c->req.attrs.has_block_size = true;
-    c->req.attrs.block_size = w->block_size;
-    c->req.attrs.mode = w->mode;
+    mc_attrs_set_int(&c->req.attrs, MC_ATTR_BLOCK_SIZE, w->block_size);
+    mc_attrs_set_string(&c->req.attrs, MC_ATTR_MODE, w->mode);
   } else {
-    c->req.attrs.sizes = square(w->size);
-    c->req.attrs.strides = square(w->stride);
-    c->req.attrs.rates = square(w->rate);
-    c->req.attrs.auto_pad = w->auto_pad;
+    const mc_int_list sizes = square(w->size), strides = square(w->stride), rates = square(w->rate);
+    mc_attrs_set_list(&c->req.attrs, MC_ATTR_SIZES, &sizes);
+    mc_attrs_set_list(&c->req.attrs, MC_ATTR_STRIDES, &strides);
+    mc_attrs_set_list(&c->req.attrs, MC_ATTR_RATES, &rates);
+    mc_attrs_set_string(&c->req.attrs, MC_ATTR_AUTO_PAD, w->auto_pad);
   }
   return s;
 }

@@ -11,7 +11,7 @@
 
 struct mc_bench_impl {
   char name[160];
-  const movconf_plugin_v1 *plugin;
+  const mc_plugin *plugin;
   mc_plugin_call call;
   bool prepared;
   movconf_plugin_output output;
@@ -21,7 +21,7 @@ struct mc_bench_impl {
 };
 
 static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
-  const movconf_plugin_v1 *table = mc_plugin_load(path, NULL, err, errlen);
+  const mc_plugin *table = mc_plugin_load(path, NULL, err, errlen);
   if (!table)
     return NULL;
   mc_bench_impl *impl = calloc(1, sizeof *impl);
@@ -89,19 +89,19 @@ static mc_bench_impl_status plugin_failed(const movconf_plugin_message *m, const
 
 static mc_bench_impl_status prepare_plugin(mc_bench_impl *impl, const mc_request *req,
                                            mc_tensor *out, char *detail, size_t len) {
-  const movconf_plugin_v1 *t = impl->plugin;
+  const mc_plugin *t = impl->plugin;
   if (!mc_plugin_call_init(&impl->call, req, MC_DEFAULT_MAX_OUTPUT_BYTES)) {
     snprintf(detail, len, "cannot present the request to the plugin");
     return MC_BENCH_IMPL_FAILED;
   }
   impl->prepared = true;
-  if (t->supports && !t->supports(&impl->call.query)) {
+  if (!mc_plugin_supports(t, &impl->call)) {
     snprintf(detail, len, "the plugin does not claim this request");
     return MC_BENCH_IMPL_UNSUPPORTED;
   }
   movconf_plugin_message m = {0};
   memset(&impl->output, 0, sizeof impl->output);
-  if (t->output_shape(&impl->call.request, &impl->output, &m) != MOVCONF_PLUGIN_OK)
+  if (mc_plugin_output_shape(t, &impl->call, &impl->output, &m) != MOVCONF_PLUGIN_OK)
     return plugin_failed(&m, "output_shape()", detail, len);
   size_t nbytes = 0;
   char error[64], message[256];
@@ -118,7 +118,7 @@ static mc_bench_impl_status prepare_plugin(mc_bench_impl *impl, const mc_request
   memset(out->data, 0xa5, out->nbytes); /* unwritten bytes must show */
   impl->output.data = out->data;
   impl->output.nbytes = out->nbytes;
-  if (t->run(&impl->call.request, &impl->output, &m) != MOVCONF_PLUGIN_OK)
+  if (mc_plugin_run(t, &impl->call, &impl->output, &m) != MOVCONF_PLUGIN_OK)
     return plugin_failed(&m, "run()", detail, len);
   return MC_BENCH_IMPL_OK;
 }
@@ -171,11 +171,11 @@ double mc_bench_impl_own_timing(const mc_bench_impl *impl, int *runs, long *call
    which the ABI allows only after output_shape() accepted the request. */
 bool mc_bench_impl_call(void *ctx) {
   mc_bench_impl *impl = ctx;
-  const movconf_plugin_v1 *t = impl->plugin;
+  const mc_plugin *t = impl->plugin;
   movconf_plugin_output shape = {0};
   movconf_plugin_message m = {0};
-  return t->output_shape(&impl->call.request, &shape, &m) == MOVCONF_PLUGIN_OK &&
-         t->run(&impl->call.request, &impl->output, &m) == MOVCONF_PLUGIN_OK;
+  return mc_plugin_output_shape(t, &impl->call, &shape, &m) == MOVCONF_PLUGIN_OK &&
+         mc_plugin_run(t, &impl->call, &impl->output, &m) == MOVCONF_PLUGIN_OK;
 }
 
 void mc_bench_impl_release(mc_bench_impl *impl) {

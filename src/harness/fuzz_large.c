@@ -154,7 +154,7 @@ bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out)
   out->max_output_bytes = LARGE_CAP;
   mc_type t = type == MC_TYPE_INVALID ? draw_type(g) : (mc_type)type;
   int64_t target = target_elements(g);
-  bool ok;
+  bool ok = false;
   switch (op) {
   case MC_OP_BATCH_TO_SPACE:
   case MC_OP_SPACE_TO_BATCH:
@@ -164,8 +164,11 @@ bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out)
   case MC_OP_DEPTH_TO_SPACE:
     ok = depth_request(g, out, t, target);
     break;
-  default:
+  case MC_OP_EXTRACT_IMAGE_PATCHES:
     ok = patches_request(g, out, t, target);
+    break;
+  case MC_OP_INVALID:
+  case MC_OP_COUNT:
     break;
   }
   if (!ok)

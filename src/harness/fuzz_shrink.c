@@ -248,22 +248,26 @@ static bool smaller_side_value(const mc_owned_request *cur, int k, mc_owned_requ
   return false;
 }
 
-/* The slot of attribute value flat of a (block_size, then the list
-   elements, in the attribute table's order), or NULL. */
-static int64_t *attribute_value(mc_op op, mc_attrs *a, int flat) {
+/* Attribute value flat of a (each present integer, each list element, in
+   the operation's attribute order): its attribute in *id and its index in
+   a list in *index (-1: an integer). False when there is no such value. */
+static bool attribute_value(mc_op op, const mc_attrs *a, int flat, mc_attr *id, int *index) {
   for (int i = 0; i < mc_op_attr_count(op); i++) {
-    mc_attr id = mc_op_attr(op, i);
-    if (mc_attr_kind_of(id) == MC_ATTR_KIND_INT && mc_attrs_present(a, id) && flat-- == 0)
-      return &a->block_size;
-    if (mc_attr_kind_of(id) == MC_ATTR_KIND_INT_LIST) {
-      mc_int_list *l = mc_attrs_list_slot(a, id);
+    *id = mc_op_attr(op, i);
+    *index = -1;
+    if (mc_attr_kind_of(*id) == MC_ATTR_KIND_INT && mc_attrs_present(a, *id) && flat-- == 0)
+      return true;
+    if (mc_attr_kind_of(*id) == MC_ATTR_KIND_INT_LIST) {
+      const mc_int_list *l = mc_attrs_list(a, *id);
       int n = l->count < 0 ? 0 : l->count > MC_MAX_ATTR_LEN ? MC_MAX_ATTR_LEN : l->count;
-      if (flat < n)
-        return &l->v[flat];
+      if (flat < n) {
+        *index = flat;
+        return true;
+      }
       flat -= n;
     }
   }
-  return NULL;
+  return false;
 }
 
 /* String attribute k of the op made neutral: mode blocks_first, auto_pad valid. */
@@ -287,11 +291,19 @@ static bool neutral_string(const mc_owned_request *cur, int k, mc_owned_request 
 
 /* Attribute value k / VALUE_VARIANTS, shrunk toward 1. */
 static bool smaller_attribute(const mc_owned_request *cur, int k, mc_owned_request *cand) {
-  mc_attrs probe = cur->req.attrs;
-  int64_t *slot = attribute_value(cur->req.op, &probe, k / VALUE_VARIANTS), want;
-  if (!slot || !shrunk_value(*slot, 1, k % VALUE_VARIANTS, &want) || !clone(cur, cand))
+  const mc_attrs *a = &cur->req.attrs;
+  mc_attr id;
+  int index;
+  int64_t want;
+  if (!attribute_value(cur->req.op, a, k / VALUE_VARIANTS, &id, &index))
     return false;
-  *attribute_value(cand->req.op, &cand->req.attrs, k / VALUE_VARIANTS) = want;
+  int64_t now = index < 0 ? mc_attrs_int(a, id) : mc_attrs_list(a, id)->v[index];
+  if (!shrunk_value(now, 1, k % VALUE_VARIANTS, &want) || !clone(cur, cand))
+    return false;
+  if (index < 0)
+    mc_attrs_set_int(&cand->req.attrs, id, want);
+  else
+    mc_attrs_list_slot(&cand->req.attrs, id)->v[index] = want;
   return true;
 }
 
@@ -310,7 +322,7 @@ static const struct {
     {merge_axes, MC_TENSOR_MAX_RANK},
     {smaller_dim, VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
     {smaller_side_value, VALUE_VARIANTS * 3 * MC_TENSOR_MAX_RANK},
-    {smaller_attribute, VALUE_VARIANTS *(1 + 3 * MC_MAX_ATTR_LEN)},
+    {smaller_attribute, VALUE_VARIANTS *MC_ATTR_COUNT *MC_MAX_ATTR_LEN},
     {neutral_string, MC_ATTR_COUNT},
 };
 

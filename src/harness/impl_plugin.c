@@ -229,18 +229,8 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
   w.call = call;
   w.op = req->op;
   w.n_inputs = req->n_inputs;
-  w.attrs = req->attrs;
-  const char *strings[MC_ATTR_COUNT] = {0};
-  for (int i = 0; i < MC_ATTR_COUNT; i++)
-    w.string_len[i] = -1;
-  for (int i = 0; i < mc_op_attr_count(req->op); i++) {
-    mc_attr id = mc_op_attr(req->op, i);
-    if (mc_attr_kind_of(id) != MC_ATTR_KIND_STRING)
-      continue;
-    strings[id] = mc_attrs_string(&req->attrs, id);
-    w.string_len[id] = strings[id] ? (int64_t)strlen(strings[id]) : -1;
-    mc_attrs_set_string(&w.attrs, id, NULL);
-  }
+  const char *strings[MC_ATTR_COUNT];
+  mc_wire_put_attrs(&w, req, strings);
   w.max_output_bytes = cap;
   for (int i = 0; i < req->n_inputs; i++) {
     const mc_tensor *t = req->inputs[i];

@@ -33,8 +33,30 @@ _Static_assert(
         MC_TYPE_COUNT == 18,
     "element type numbers differ");
 
-const movconf_plugin_v1 *mc_plugin_load(const char *path, const char **phase, char *err,
-                                        size_t errlen) {
+/* t, the table the entry gave for version abi, once checked (its version,
+   name, version and required functions), or NULL with a message in err.
+   Both versions' tables are laid out alike, up to the functions' argument
+   types. */
+static const movconf_plugin_v2 *check_table(const movconf_plugin_v2 *t, uint32_t abi,
+                                            const char *path, char *err, size_t errlen) {
+  if (!t)
+    snprintf(err, errlen, "%s does not speak plugin ABI version %u or %u (its entry returned NULL)",
+             path, MOVCONF_PLUGIN_ABI_V2, MOVCONF_PLUGIN_ABI_V1);
+  else if (t->abi_version != abi)
+    snprintf(err, errlen, "%s returned a table of ABI version %u, not %u", path, t->abi_version,
+             abi);
+  else if (!t->name || !t->version || !t->output_shape || !t->run)
+    snprintf(err, errlen, "%s returned a table without %s", path,
+             !t->name      ? "a name"
+             : !t->version ? "a version"
+             : !t->run     ? "run()"
+                           : "output_shape()");
+  else
+    return t;
+  return NULL;
+}
+
+const mc_plugin *mc_plugin_load(const char *path, const char **phase, char *err, size_t errlen) {
   /* What case discovery refuses: dlopen would wait forever on a FIFO. A
      name without a slash is looked up by dlopen on the library path. */
   struct stat st;
@@ -54,26 +76,28 @@ const movconf_plugin_v1 *mc_plugin_load(const char *path, const char **phase, ch
   }
   movconf_plugin_entry_fn entry;
   memcpy(&entry, &sym, sizeof entry); /* object pointer to function pointer */
+  /* A NULL answer to version 2 is a plugin written for version 1. */
   if (phase)
     *phase = MOVCONF_PLUGIN_ENTRY_NAME;
-  const movconf_plugin_v1 *t = entry(MOVCONF_PLUGIN_ABI_VERSION);
+  uint32_t abi = MOVCONF_PLUGIN_ABI_V2;
+  const void *table = entry(abi);
+  if (!table)
+    table = entry(abi = MOVCONF_PLUGIN_ABI_V1);
   if (phase)
     *phase = NULL;
-  if (!t)
-    snprintf(err, errlen, "%s does not speak plugin ABI version %u (its entry returned NULL)", path,
-             MOVCONF_PLUGIN_ABI_VERSION);
-  else if (t->abi_version != MOVCONF_PLUGIN_ABI_VERSION)
-    snprintf(err, errlen, "%s returned a table of ABI version %u, not %u", path, t->abi_version,
-             MOVCONF_PLUGIN_ABI_VERSION);
-  else if (!t->name || !t->version || !t->output_shape || !t->run)
-    snprintf(err, errlen, "%s returned a table without %s", path,
-             !t->name      ? "a name"
-             : !t->version ? "a version"
-             : !t->run     ? "run()"
-                           : "output_shape()");
+  const movconf_plugin_v2 *t = check_table(table, abi, path, err, errlen);
+  mc_plugin *p = t ? calloc(1, sizeof *p) : NULL;
+  if (t && !p)
+    snprintf(err, errlen, "out of memory");
+  if (!p)
+    return NULL;
+  /* The same table, read with the argument types of its version. */
+  *p = (mc_plugin){.abi = abi, .name = t->name, .version = t->version};
+  if (abi == MOVCONF_PLUGIN_ABI_V2)
+    p->v2 = t;
   else
-    return t;
-  return NULL;
+    p->v1 = (const movconf_plugin_v1 *)(const void *)t;
+  return p;
 }
 
 /* An attribute list at its true length: values past the ones movconf keeps
@@ -91,41 +115,88 @@ static bool present_list(const mc_int_list *list, int64_t **values, movconf_plug
   return true;
 }
 
-/* The ABI's slot of each string and list attribute (plugin.h names them). */
-static const char **abi_string(movconf_plugin_attrs *a, mc_attr id) {
-  return id == MC_ATTR_MODE ? &a->mode : &a->auto_pad;
+/* The ABI v1 field of each attribute (plugin.h names them), by kind; NULL
+   for the attributes of operations v1 does not know. */
+typedef struct v1_slot {
+  int32_t *has_int;
+  int64_t *int_value;
+  const char **string;
+  movconf_plugin_ints *list;
+} v1_slot;
+
+static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
+  switch (id) {
+  case MC_ATTR_BLOCK_SIZE:
+    return (v1_slot){.has_int = &a->has_block_size, .int_value = &a->block_size};
+  case MC_ATTR_MODE:
+    return (v1_slot){.string = &a->mode};
+  case MC_ATTR_SIZES:
+    return (v1_slot){.list = &a->sizes};
+  case MC_ATTR_STRIDES:
+    return (v1_slot){.list = &a->strides};
+  case MC_ATTR_RATES:
+    return (v1_slot){.list = &a->rates};
+  case MC_ATTR_AUTO_PAD:
+    return (v1_slot){.string = &a->auto_pad};
+  case MC_ATTR_AXIS:
+  case MC_ATTR_GROUP:
+  case MC_ATTR_COUNT:
+    break;
+  }
+  return (v1_slot){0};
 }
 
-static movconf_plugin_ints *abi_list(movconf_plugin_attrs *a, mc_attr id) {
-  return id == MC_ATTR_SIZES ? &a->sizes : id == MC_ATTR_STRIDES ? &a->strides : &a->rates;
+/* Attribute id of req as the list entry of version 2. */
+static bool present_attr(mc_plugin_call *call, const mc_request *req, mc_attr id,
+                         movconf_plugin_attr *out) {
+  *out = (movconf_plugin_attr){.name = mc_attr_name(id)};
+  switch (mc_attr_kind_of(id)) {
+  case MC_ATTR_KIND_INT:
+    out->kind = MOVCONF_PLUGIN_ATTR_INT;
+    out->value.i = mc_attrs_int(&req->attrs, id);
+    return true;
+  case MC_ATTR_KIND_STRING:
+    out->kind = MOVCONF_PLUGIN_ATTR_STRING;
+    out->value.s = mc_attrs_string(&req->attrs, id);
+    return true;
+  case MC_ATTR_KIND_INT_LIST:
+    out->kind = MOVCONF_PLUGIN_ATTR_INTS;
+    return present_list(mc_attrs_list(&req->attrs, id), &call->lists[id], &out->value.ints);
+  }
+  return false;
+}
+
+/* The same attribute in its field of version 1, if version 1 has one. */
+static void present_v1(movconf_plugin_attrs *a, mc_attr id, const movconf_plugin_attr *v) {
+  v1_slot slot = v1_slot_of(a, id);
+  if (slot.has_int) {
+    *slot.has_int = 1;
+    *slot.int_value = v->value.i;
+  } else if (slot.string) {
+    *slot.string = v->value.s;
+  } else if (slot.list) {
+    *slot.list = v->value.ints;
+  }
 }
 
 /* Every attribute of the request's operation that the request sets, by the
-   attribute table; the others stay absent. */
+   attribute table, in both versions; the others stay absent. */
 static bool present_attrs(mc_plugin_call *call, const mc_request *req) {
   movconf_plugin_attrs *a = &call->request.attrs;
   *a = (movconf_plugin_attrs){.sizes.count = -1, .strides.count = -1, .rates.count = -1};
-  int lists = 0;
+  int n = 0;
   for (int i = 0; i < mc_op_attr_count(req->op); i++) {
     mc_attr id = mc_op_attr(req->op, i);
     if (!mc_attrs_present(&req->attrs, id))
       continue;
-    switch (mc_attr_kind_of(id)) {
-    case MC_ATTR_KIND_INT:
-      a->has_block_size = 1;
-      a->block_size = mc_attrs_int(&req->attrs, id);
-      break;
-    case MC_ATTR_KIND_STRING:
-      *abi_string(a, id) = mc_attrs_string(&req->attrs, id);
-      break;
-    case MC_ATTR_KIND_INT_LIST:
-      if (!present_list(mc_attrs_list(&req->attrs, id), &call->lists[lists++], abi_list(a, id)))
-        return false;
-      break;
-    }
+    if (!present_attr(call, req, id, &call->attrs[n]))
+      return false;
+    present_v1(a, id, &call->attrs[n++]);
   }
   call->query.mode = a->mode;
   call->query.auto_pad = a->auto_pad;
+  call->request_v2.n_attrs = call->query_v2.n_attrs = n;
+  call->request_v2.attrs = call->query_v2.attrs = n ? call->attrs : NULL;
   return true;
 }
 
@@ -143,6 +214,15 @@ bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t m
     call->query.input_types[i] = t->type;
     call->query.input_ranks[i] = t->rank;
   }
+  call->request_v2 = (movconf_plugin_request_v2){.op = r->op,
+                                                 .op_name = mc_op_name(req->op),
+                                                 .n_inputs = r->n_inputs,
+                                                 .max_output_bytes = max_output_bytes};
+  memcpy(call->request_v2.inputs, r->inputs, sizeof r->inputs);
+  call->query_v2 = (movconf_plugin_query_v2){
+      .op = r->op, .op_name = mc_op_name(req->op), .n_inputs = r->n_inputs};
+  memcpy(call->query_v2.input_types, call->query.input_types, sizeof call->query.input_types);
+  memcpy(call->query_v2.input_ranks, call->query.input_ranks, sizeof call->query.input_ranks);
   if (!present_attrs(call, req)) {
     mc_plugin_call_free(call);
     return false;
@@ -155,6 +235,29 @@ void mc_plugin_call_free(mc_plugin_call *call) {
     free(call->lists[i]);
     call->lists[i] = NULL;
   }
+}
+
+/* Operations version 1 knows: the five first. */
+#define V1_OPERATIONS 5
+
+int mc_plugin_supports(const mc_plugin *p, const mc_plugin_call *call) {
+  if (p->v2)
+    return !p->v2->supports || p->v2->supports(&call->query_v2);
+  if (call->request.op < 0 || call->request.op >= V1_OPERATIONS)
+    return 0;
+  return !p->v1->supports || p->v1->supports(&call->query);
+}
+
+int mc_plugin_output_shape(const mc_plugin *p, const mc_plugin_call *call,
+                           movconf_plugin_output *output, movconf_plugin_message *message) {
+  return p->v2 ? p->v2->output_shape(&call->request_v2, output, message)
+               : p->v1->output_shape(&call->request, output, message);
+}
+
+int mc_plugin_run(const mc_plugin *p, const mc_plugin_call *call,
+                  const movconf_plugin_output *output, movconf_plugin_message *message) {
+  return p->v2 ? p->v2->run(&call->request_v2, output, message)
+               : p->v1->run(&call->request, output, message);
 }
 
 static mc_plugin_announced announce(mc_plugin_announced kind, char *message, size_t messagelen,

@@ -11,21 +11,33 @@
 #include "movconf/ops.h"
 #include "movconf/plugin.h"
 
-/* Loads the plugin at path and returns its function table once checked
-   (ABI version, name, version, required functions), or NULL with a message
-   in err. While the plugin's entry point runs, *phase (when phase is not
-   NULL) names it, for a fault handler's messages. */
-const movconf_plugin_v1 *mc_plugin_load(const char *path, const char **phase, char *err,
-                                        size_t errlen);
+/* A loaded plugin: its function table of ABI version 2, or of version 1
+   for a plugin that does not speak 2. */
+typedef struct mc_plugin {
+  uint32_t abi;                /* MOVCONF_PLUGIN_ABI_V2 or MOVCONF_PLUGIN_ABI_V1 */
+  const char *name, *version;  /* the table's */
+  const movconf_plugin_v2 *v2; /* when abi is 2 */
+  const movconf_plugin_v1 *v1; /* when abi is 1 */
+} mc_plugin;
+
+/* Loads the plugin at path and returns it once its table is checked (ABI
+   version, name, version, required functions), or NULL with a message in
+   err; valid until the process ends. The entry point is asked for version
+   2, then for 1. While it runs, *phase (when phase is not NULL) names it,
+   for a fault handler's messages. */
+const mc_plugin *mc_plugin_load(const char *path, const char **phase, char *err, size_t errlen);
 
 /* Longest attribute list handed to a plugin (case files allow 64 values). */
 #define MC_PLUGIN_MAX_LIST 65536
 
-/* One request as the ABI presents it. */
+/* One request as the ABI presents it, in both versions. */
 typedef struct mc_plugin_call {
-  movconf_plugin_request request;
-  movconf_plugin_query query;
-  int64_t *lists[MC_ATTR_COUNT]; /* list attributes at their true length (owned) */
+  movconf_plugin_request request; /* version 1 */
+  movconf_plugin_query query;     /* version 1 */
+  movconf_plugin_request_v2 request_v2;
+  movconf_plugin_query_v2 query_v2;
+  movconf_plugin_attr attrs[MC_ATTR_COUNT]; /* request_v2's list */
+  int64_t *lists[MC_ATTR_COUNT];            /* list attributes at their true length (owned) */
 } mc_plugin_call;
 
 /* Presents req with the output cap max_output_bytes. Shapes, data and the
@@ -36,6 +48,15 @@ typedef struct mc_plugin_call {
    list is longer than MC_PLUGIN_MAX_LIST or memory for it cannot be had. */
 bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t max_output_bytes);
 void mc_plugin_call_free(mc_plugin_call *call);
+
+/* The plugin's functions, called with call in the plugin's version.
+   supports() is 1 when the plugin has none; 0, without a call, for a
+   version 1 plugin asked an operation version 1 does not have. */
+int mc_plugin_supports(const mc_plugin *p, const mc_plugin_call *call);
+int mc_plugin_output_shape(const mc_plugin *p, const mc_plugin_call *call,
+                           movconf_plugin_output *output, movconf_plugin_message *message);
+int mc_plugin_run(const mc_plugin *p, const mc_plugin_call *call,
+                  const movconf_plugin_output *output, movconf_plugin_message *message);
 
 typedef enum mc_plugin_announced {
   MC_PLUGIN_ANNOUNCED_OK,       /* a tensor movconf can hold: *nbytes is its size */

@@ -665,17 +665,6 @@ static void free_host_request(host_request *h) {
   memset(&fault_ctx.input_guards, 0, sizeof fault_ctx.input_guards);
 }
 
-/* Reads an optional string of len bytes (len < 0: absent). */
-static bool read_string(int fd, int64_t len, char **out) {
-  *out = NULL;
-  if (len < 0)
-    return true;
-  if ((uint64_t)len >= SIZE_MAX || !(*out = malloc((size_t)len + 1)))
-    return false;
-  (*out)[len] = '\0';
-  return read_full(fd, *out, (size_t)len);
-}
-
 /* The bytes an input takes before its guard page: the data input keeps
    the ABI's 64-byte alignment (it ends up to 63 bytes before the guard);
    side inputs end exactly at the guard. False on overflow. */
@@ -720,14 +709,9 @@ static int read_request(int fd, host_request *h) {
   const mc_wire_request *w = &h->wire;
   if (w->magic != MC_WIRE_MAGIC || w->n_inputs < 0 || w->n_inputs > MC_MAX_INPUTS)
     return 0;
-  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs, .attrs = w->attrs};
-  for (int i = 0; i < MC_ATTR_COUNT; i++) {
-    if (mc_attr_kind_of((mc_attr)i) != MC_ATTR_KIND_STRING)
-      continue;
-    if (!read_string(fd, w->string_len[i], &h->strings[i]))
-      return -1;
-    mc_attrs_set_string(&req.attrs, (mc_attr)i, h->strings[i]);
-  }
+  mc_request req = {.op = (mc_op)w->op, .n_inputs = w->n_inputs};
+  if (!mc_wire_get_attrs(w, read_full, fd, h->strings, &req.attrs))
+    return -1;
   for (int i = 0; i < w->n_inputs; i++)
     if (!read_input(fd, &w->inputs[i], w->op, i, h))
       return -1;
@@ -791,8 +775,8 @@ static void take_message(const movconf_plugin_message *m, mc_wire_reply *r) {
 }
 
 /* Calls run() into a guarded buffer and sends the reply (and bytes). */
-static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
-                              movconf_plugin_output *o, size_t nbytes, mc_wire_reply *r) {
+static void compute_and_reply(const mc_plugin *t, const host_request *h, movconf_plugin_output *o,
+                              size_t nbytes, mc_wire_reply *r) {
   guarded_output g;
   memset(&g, 0, sizeof g);
   if (!map_guarded_output(nbytes, &g)) {
@@ -808,7 +792,7 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   movconf_plugin_message m;
   memset(&m, 0, sizeof m);
   fault_ctx.phase = "run";
-  int s = t->run(&h->call.request, o, &m);
+  int s = mc_plugin_run(t, &h->call, o, &m);
   fault_ctx.phase = NULL;
   plugin_function_returned("run");
   seal_output(&g);
@@ -837,11 +821,11 @@ static void compute_and_reply(const movconf_plugin_v1 *t, const host_request *h,
   memset(&fault_ctx.hi_guard, 0, sizeof fault_ctx.hi_guard);
 }
 
-static void serve(const movconf_plugin_v1 *t, const host_request *h) {
+static void serve(const mc_plugin *t, const host_request *h) {
   mc_wire_reply r;
   memset(&r, 0, sizeof r);
   fault_ctx.phase = "supports";
-  int supported = !t->supports || t->supports(&h->call.query);
+  int supported = mc_plugin_supports(t, &h->call);
   fault_ctx.phase = NULL;
   plugin_function_returned("supports");
   if (!supported) {
@@ -854,7 +838,7 @@ static void serve(const movconf_plugin_v1 *t, const host_request *h) {
   memset(&o, 0, sizeof o);
   memset(&m, 0, sizeof m);
   fault_ctx.phase = "output_shape";
-  int s = t->output_shape(&h->call.request, &o, &m);
+  int s = mc_plugin_output_shape(t, &h->call, &o, &m);
   fault_ctx.phase = NULL;
   plugin_function_returned("output_shape");
   size_t nbytes;
@@ -955,7 +939,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
   install_fault_handler();
   mc_wire_reply r;
   memset(&r, 0, sizeof r);
-  const movconf_plugin_v1 *t = mc_plugin_load(path, &fault_ctx.phase, r.message, sizeof r.message);
+  const mc_plugin *t = mc_plugin_load(path, &fault_ctx.phase, r.message, sizeof r.message);
   if (!t || !apply_memory_limit(memory_limit_mb, r.message, sizeof r.message)) {
     r.kind = MC_WIRE_LOAD_FAILED;
     send_reply(&r);

@@ -4,6 +4,8 @@
 #ifndef MOVCONF_HARNESS_PLUGIN_WIRE_H
 #define MOVCONF_HARNESS_PLUGIN_WIRE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "movconf/ops.h"
@@ -28,6 +30,18 @@ typedef struct mc_wire_request {
   uint64_t call; /* mc_impl.calls of this request, for blaming it later */
   mc_wire_tensor inputs[MC_MAX_INPUTS];
 } mc_wire_request;
+
+/* The attributes of req into w: every value as it is, the strings cleared
+   and their lengths in w->string_len (-1: absent); strings[] gets the
+   strings to send after w, in the attribute table's order. */
+void mc_wire_put_attrs(mc_wire_request *w, const mc_request *req,
+                       const char *strings[MC_ATTR_COUNT]);
+
+/* The other side: reads the strings that follow w with read_full from fd
+   into strings[] (owned, NULL when absent) and sets *attrs to w's
+   attributes with them. False when a string cannot be read or held. */
+bool mc_wire_get_attrs(const mc_wire_request *w, bool (*read_full)(int fd, void *buf, size_t len),
+                       int fd, char *strings[MC_ATTR_COUNT], mc_attrs *attrs);
 
 typedef enum mc_wire_kind {
   MC_WIRE_HELLO = 1,   /* loaded: name and version */

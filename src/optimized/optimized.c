@@ -125,26 +125,44 @@ const char *mc_optimized_simd(void) {
 
 typedef void (*kernel_fn)(const mc_kernel_job *);
 
-static kernel_fn kernel_of(mc_op op) {
-  static const kernel_fn baseline[MC_OP_COUNT] = {
-      [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space,
-      [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch,
-      [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
-      [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
-      [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
-  };
+/* A row per operation in each table (a hole: tests/test_op_tables.c). */
+static const kernel_fn baseline_kernels[] = {
+    [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space,
+    [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch,
+    [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
+    [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
+    [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
+};
+_Static_assert(sizeof baseline_kernels / sizeof baseline_kernels[0] == MC_OP_COUNT,
+               "baseline_kernels: a row per operation");
+
 #if MC_HAVE_AVX2_KERNELS
-  static const kernel_fn avx2[MC_OP_COUNT] = {
-      [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space_avx2,
-      [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch_avx2,
-      [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth_avx2,
-      [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
-      [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
-  };
-  if (use_avx2())
-    return avx2[op];
+static const kernel_fn avx2_kernels[] = {
+    [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space_avx2,
+    [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch_avx2,
+    [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth_avx2,
+    [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
+    [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
+};
+_Static_assert(sizeof avx2_kernels / sizeof avx2_kernels[0] == MC_OP_COUNT,
+               "avx2_kernels: a row per operation");
 #endif
-  return baseline[op];
+
+const char *mc_opt_missing_kernel(mc_op op) {
+#if MC_HAVE_AVX2_KERNELS
+  const bool avx2_missing = !avx2_kernels[op];
+#else
+  const bool avx2_missing = false;
+#endif
+  return avx2_missing ? "avx2 kernel" : baseline_kernels[op] ? NULL : "baseline kernel";
+}
+
+static kernel_fn kernel_of(mc_op op) {
+#if MC_HAVE_AVX2_KERNELS
+  if (use_avx2())
+    return avx2_kernels[op];
+#endif
+  return baseline_kernels[op];
 }
 
 /* Packed types share bytes between neighbouring elements, so their rows

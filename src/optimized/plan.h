@@ -26,6 +26,12 @@ typedef struct mc_opt_plan {
   int64_t pad_begin[2]; /* zero padding before the first row / column */
 } mc_opt_plan;
 
+/* The tables of every operation hook (tests/test_op_tables.c): op has a
+   validator; the kernel op lacks ("baseline kernel", "avx2 kernel"), or
+   NULL. */
+bool mc_opt_has_validator(mc_op op);
+const char *mc_opt_missing_kernel(mc_op op);
+
 /* Checks req in the order of spec/check-order.md and fills plan. Returns
    exactly the status (and clause) the oracle returns for the same request. */
 mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt_plan *plan,

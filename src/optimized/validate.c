@@ -232,7 +232,7 @@ static mc_status check_depth_space_attrs(const mc_request *req, mc_opt_plan *pla
   if (plan->rank < 3)
     return mc_fail(err, MC_E_DATA_RANK, ids[0], "data has rank %d; at least 3 is needed",
                    plan->rank);
-  const char *mode = req->attrs.mode;
+  const char *mode = mc_attrs_string(&req->attrs, MC_ATTR_MODE);
   if (!mode)
     return mc_fail(err, MC_E_MODE_MISSING, ids[1], "the mode attribute is not given");
   if (strcmp(mode, "depth_first") == 0)
@@ -242,7 +242,7 @@ static mc_status check_depth_space_attrs(const mc_request *req, mc_opt_plan *pla
   else
     return mc_fail(err, MC_E_MODE_INVALID, ids[2],
                    "mode must be blocks_first or depth_first exactly");
-  plan->block_size = req->attrs.has_block_size ? req->attrs.block_size : 1;
+  plan->block_size = mc_attrs_int(&req->attrs, MC_ATTR_BLOCK_SIZE); /* 1 when absent */
   if (plan->block_size < 1)
     return mc_fail(err, MC_E_BLOCK_SIZE_BELOW_ONE, ids[3], "block_size %lld is below 1",
                    (long long)plan->block_size);
@@ -301,12 +301,13 @@ static mc_status validate_depth_to_space(const mc_request *req, mc_opt_plan *pla
 typedef enum pad_kind { PAD_VALID, PAD_SAME_UPPER, PAD_SAME_LOWER } pad_kind;
 
 static mc_status check_patch_attrs_given(const mc_attrs *a, mc_error *err) {
-  const mc_int_list *lists[3] = {&a->sizes, &a->strides, &a->rates};
+  const mc_int_list *lists[3] = {mc_attrs_list(a, MC_ATTR_SIZES), mc_attrs_list(a, MC_ATTR_STRIDES),
+                                 mc_attrs_list(a, MC_ATTR_RATES)};
   static const char *const names[3] = {"sizes", "strides", "rates"};
   for (int k = 0; k < 3; k++)
     if (lists[k]->count < 0)
       return mc_fail(err, MC_E_ATTRIBUTE_MISSING, "EIP-V2", "attribute %s is not given", names[k]);
-  if (!a->auto_pad)
+  if (!mc_attrs_present(a, MC_ATTR_AUTO_PAD))
     return mc_fail(err, MC_E_ATTRIBUTE_MISSING, "EIP-V2", "attribute auto_pad is not given");
   for (int k = 0; k < 3; k++)
     if (lists[k]->count != 2)
@@ -317,7 +318,8 @@ static mc_status check_patch_attrs_given(const mc_attrs *a, mc_error *err) {
 
 /* V4, V5, V6: each list needs both values >= 1, sizes first. */
 static mc_status check_patch_values(const mc_attrs *a, mc_error *err) {
-  const mc_int_list *lists[3] = {&a->sizes, &a->strides, &a->rates};
+  const mc_int_list *lists[3] = {mc_attrs_list(a, MC_ATTR_SIZES), mc_attrs_list(a, MC_ATTR_STRIDES),
+                                 mc_attrs_list(a, MC_ATTR_RATES)};
   static const char *const names[3] = {"sizes", "strides", "rates"};
   static const char *const ids[3] = {"EIP-V4", "EIP-V5", "EIP-V6"};
   static const mc_status codes[3] = {MC_E_SIZES_BELOW_ONE, MC_E_STRIDES_BELOW_ONE,
@@ -380,13 +382,13 @@ static mc_status validate_extract_image_patches(const mc_request *req, mc_opt_pl
   if (s == MC_OK)
     s = check_patch_values(a, err);
   if (s == MC_OK)
-    s = parse_auto_pad(a->auto_pad, &kind, err);
+    s = parse_auto_pad(mc_attrs_string(a, MC_ATTR_AUTO_PAD), &kind, err);
   if (s != MC_OK)
     return s;
   for (int i = 0; i < 2; i++) {
-    plan->size[i] = a->sizes.v[i];
-    plan->stride[i] = a->strides.v[i];
-    plan->rate[i] = a->rates.v[i];
+    plan->size[i] = mc_attrs_list(a, MC_ATTR_SIZES)->v[i];
+    plan->stride[i] = mc_attrs_list(a, MC_ATTR_STRIDES)->v[i];
+    plan->rate[i] = mc_attrs_list(a, MC_ATTR_RATES)->v[i];
     s = patch_axis(plan->in_shape[2 + i], plan->size[i], plan->stride[i], plan->rate[i], kind,
                    &plan->out_shape[2 + i], &plan->pad_begin[i], err);
     if (s != MC_OK)
@@ -417,13 +419,20 @@ static mc_status check_output_size(mc_opt_plan *plan, size_t max_output_bytes, m
 
 typedef mc_status (*validate_fn)(const mc_request *, mc_opt_plan *, mc_error *);
 
-static const validate_fn validators[MC_OP_COUNT] = {
+/* A row per operation (a hole: tests/test_op_tables.c). */
+static const validate_fn validators[] = {
     [MC_OP_BATCH_TO_SPACE] = validate_batch_to_space,
     [MC_OP_SPACE_TO_BATCH] = validate_space_to_batch,
     [MC_OP_SPACE_TO_DEPTH] = validate_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = validate_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = validate_extract_image_patches,
 };
+_Static_assert(sizeof validators / sizeof validators[0] == MC_OP_COUNT,
+               "validators: a row per operation");
+
+bool mc_opt_has_validator(mc_op op) {
+  return (int)op >= 0 && op < MC_OP_COUNT && validators[op] != NULL;
+}
 
 mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt_plan *plan,
                           mc_error *err) {

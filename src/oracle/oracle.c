@@ -10,13 +10,21 @@
 
 typedef mc_status (*oracle_fn)(const mc_request *, size_t, mc_tensor *, mc_error *);
 
-static const oracle_fn oracle_by_op[MC_OP_COUNT] = {
+/* A row per operation: a missing last row fails the build, a hole in the
+   middle tests/test_op_tables.c (mc_oracle_has_op). */
+static const oracle_fn oracle_by_op[] = {
     [MC_OP_BATCH_TO_SPACE] = mc_oracle_batch_to_space,
     [MC_OP_SPACE_TO_BATCH] = mc_oracle_space_to_batch,
     [MC_OP_SPACE_TO_DEPTH] = mc_oracle_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = mc_oracle_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_oracle_extract_image_patches,
 };
+_Static_assert(sizeof oracle_by_op / sizeof oracle_by_op[0] == MC_OP_COUNT,
+               "oracle_by_op: a row per operation");
+
+bool mc_oracle_has_op(mc_op op) {
+  return (int)op >= 0 && op < MC_OP_COUNT && oracle_by_op[op] != NULL;
+}
 
 /* A tensor the caller hands in must describe itself consistently; this is
    API misuse, not a specification clause. */

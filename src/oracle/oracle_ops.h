@@ -19,6 +19,9 @@ mc_status mc_oracle_depth_to_space(const mc_request *req, size_t cap, mc_tensor 
 mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_tensor *out,
                                           mc_error *err);
 
+/* The oracle has a step function for op (tests/test_op_tables.c). */
+bool mc_oracle_has_op(mc_op op);
+
 /* Allocates the output after the last MC-L3 (element count) and MC-L4
    (byte cap) checks; prefix is the op's clause prefix for messages. */
 mc_status mc_oracle_alloc_output(mc_tensor *out, mc_type type, int rank, const int64_t *shape,

@@ -43,12 +43,14 @@ static mc_status check_attributes(const mc_request *req, pad_kind *pad, mc_error
   if (req->inputs[0]->rank != 4)
     return mc_fail(err, MC_E_DATA_RANK, "EIP-V1", "data has rank %d; it must be 4",
                    req->inputs[0]->rank);
-  const mc_int_list *lists[3] = {&a->sizes, &a->strides, &a->rates};
+  const mc_int_list *lists[3] = {mc_attrs_list(a, MC_ATTR_SIZES), mc_attrs_list(a, MC_ATTR_STRIDES),
+                                 mc_attrs_list(a, MC_ATTR_RATES)};
   static const char *const names[3] = {"sizes", "strides", "rates"};
   for (int i = 0; i < 3; i++)
     if (lists[i]->count < 0)
       return mc_fail(err, MC_E_ATTRIBUTE_MISSING, "EIP-V2", "attribute %s is required", names[i]);
-  if (!a->auto_pad)
+  const char *auto_pad = mc_attrs_string(a, MC_ATTR_AUTO_PAD);
+  if (!auto_pad)
     return mc_fail(err, MC_E_ATTRIBUTE_MISSING, "EIP-V2", "attribute auto_pad is required");
   for (int i = 0; i < 3; i++)
     if (lists[i]->count != 2)
@@ -62,10 +64,10 @@ static mc_status check_attributes(const mc_request *req, pad_kind *pad, mc_error
     if (s != MC_OK)
       return s;
   }
-  *pad = pad_kind_from(a->auto_pad);
+  *pad = pad_kind_from(auto_pad);
   if (*pad == PAD_UNKNOWN)
     return mc_fail(err, MC_E_AUTO_PAD_INVALID, "EIP-V7",
-                   "auto_pad \"%.64s\" is not valid, same_upper or same_lower", a->auto_pad);
+                   "auto_pad \"%.64s\" is not valid, same_upper or same_lower", auto_pad);
   return MC_OK;
 }
 
@@ -109,18 +111,17 @@ mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_
                                           mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   const mc_attrs *a = &req->attrs;
+  const int64_t *sizes = mc_attrs_list(a, MC_ATTR_SIZES)->v;
+  const int64_t *strides = mc_attrs_list(a, MC_ATTR_STRIDES)->v;
+  const int64_t *rates = mc_attrs_list(a, MC_ATTR_RATES)->v;
   pad_kind pad;
   mc_status s = check_attributes(req, &pad, err);
   if (s != MC_OK)
     return s;
-  patch_axis rows = {.in = data->shape[2],
-                     .size = a->sizes.v[0],
-                     .stride = a->strides.v[0],
-                     .rate = a->rates.v[0]};
-  patch_axis cols = {.in = data->shape[3],
-                     .size = a->sizes.v[1],
-                     .stride = a->strides.v[1],
-                     .rate = a->rates.v[1]};
+  patch_axis rows = {
+      .in = data->shape[2], .size = sizes[0], .stride = strides[0], .rate = rates[0]};
+  patch_axis cols = {
+      .in = data->shape[3], .size = sizes[1], .stride = strides[1], .rate = rates[1]};
   const int64_t batch = data->shape[0], depth = data->shape[1];
   int64_t out_shape[4] = {batch, 0, 0, 0};
   if (!plan_axis(&rows, pad) || !plan_axis(&cols, pad) ||

@@ -15,16 +15,17 @@ static mc_status check_attributes(const mc_request *req, const char *const claus
   if (req->inputs[0]->rank < 3)
     return mc_fail(err, MC_E_DATA_RANK, clause[0], "data has rank %d; at least 3 is required",
                    req->inputs[0]->rank);
-  if (!a->mode)
+  const char *mode_text = mc_attrs_string(a, MC_ATTR_MODE);
+  if (!mode_text)
     return mc_fail(err, MC_E_MODE_MISSING, clause[1], "the mode attribute is required");
-  if (strcmp(a->mode, "blocks_first") == 0)
+  if (strcmp(mode_text, "blocks_first") == 0)
     *mode = MC_BLOCKS_FIRST;
-  else if (strcmp(a->mode, "depth_first") == 0)
+  else if (strcmp(mode_text, "depth_first") == 0)
     *mode = MC_DEPTH_FIRST;
   else
     return mc_fail(err, MC_E_MODE_INVALID, clause[2],
-                   "mode \"%.64s\" is neither blocks_first nor depth_first", a->mode);
-  *block = a->has_block_size ? a->block_size : 1;
+                   "mode \"%.64s\" is neither blocks_first nor depth_first", mode_text);
+  *block = mc_attrs_int(a, MC_ATTR_BLOCK_SIZE); /* 1 when absent */
   if (*block < 1)
     return mc_fail(err, MC_E_BLOCK_SIZE_BELOW_ONE, clause[3], "block_size is %lld; it must be >= 1",
                    (long long)*block);

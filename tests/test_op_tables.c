@@ -1,0 +1,40 @@
+/* Every operation has every hook of every layer's table. The tables are
+   sized by MC_OP_COUNT at compile time (a missing last row fails the
+   build), but a row left out in the middle is a NULL the compiler accepts:
+   this test names the operation and the hook instead. */
+#include "check.h"
+#include "gen/gen.h"
+#include "movconf/ops.h"
+#include "optimized/plan.h"
+#include "oracle/oracle_ops.h"
+
+static int missing;
+
+static void need(bool present, mc_op op, const char *hook) {
+  CHECK(present);
+  if (!present) {
+    fprintf(stderr, "operation %d (%s) has no %s\n", (int)op, mc_op_name(op), hook);
+    missing++;
+  }
+}
+
+int main(void) {
+  for (int i = 0; i < MC_OP_COUNT; i++) {
+    mc_op op = (mc_op)i;
+    need(strcmp(mc_op_name(op), "invalid") != 0 && mc_op_slug(op) && mc_op_clause_prefix(op), op,
+         "name, slug or clause prefix (src/common/names.c op_table)");
+    need(mc_op_input_count(op) >= 1 && mc_op_input_name(op, 0), op,
+         "inputs (src/common/names.c op_table)");
+    need(mc_oracle_has_op(op), op, "oracle step function (src/oracle/oracle.c oracle_by_op)");
+    need(mc_opt_has_validator(op), op, "validator (src/optimized/validate.c validators)");
+    const char *kernel = mc_opt_missing_kernel(op);
+    need(kernel == NULL, op, kernel ? kernel : "");
+    need(mc_gen_param_names(op) != NULL, op, "generator parameters (src/gen/gen_build.c)");
+  }
+  /* Out of range: no hook, never a read past a table. */
+  CHECK(!mc_oracle_has_op(MC_OP_COUNT) && !mc_oracle_has_op(MC_OP_INVALID));
+  CHECK(!mc_opt_has_validator(MC_OP_COUNT) && !mc_opt_has_validator(MC_OP_INVALID));
+  if (missing)
+    fprintf(stderr, "%d hooks missing\n", missing);
+  return check_report();
+}
