@@ -186,12 +186,12 @@ def faulty_reply(request_id, reply):
         sys.stdout.flush()
         os.kill(os.getpid(), signal.SIGSEGV)
     elif FAULT == "kill-parent":
-        once = STATE + ".killed" if STATE else ""
-        if once and os.path.exists(once):
-            send(reply)
-            return
-        if once:
-            open(once, "w").close()
+        if STATE:  # created atomically: two workers may get here at once
+            try:
+                os.close(os.open(STATE + ".killed", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            except FileExistsError:
+                send(reply)
+                return
         os.kill(os.getppid(), signal.SIGKILL)
         hang()
     elif FAULT == "hang":
