@@ -16,7 +16,7 @@
 
 #include "cases/fuzz_bytes.h"
 #include "fuzz_common.h"
-#include "harness/plugin_call.h"
+#include "harness/impl/plugin_call.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

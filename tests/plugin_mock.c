@@ -64,7 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/plugin_wire.h" /* the child's replies, which stale-reply forges */
+#include "harness/impl/plugin_wire.h" /* the child's replies, which stale-reply forges */
 #include "movconf/oracle.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "harness/bench.h"
+#include "harness/bench/bench.h"
 #include "movconf/version.h"
 
 static const char bench_usage[] =

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "harness/child.h"
+#include "harness/impl/child.h"
 #include "movconf/version.h"
 
 static const char usage[] =

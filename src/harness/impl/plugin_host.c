@@ -28,11 +28,11 @@
 #include <sys/prctl.h>
 #endif
 
-#include "harness/frames.h"
+#include "harness/impl/frames.h"
 #include "harness/harness.h"
-#include "harness/plugin_call.h"
-#include "harness/plugin_wire.h"
-#include "harness/sanitize.h"
+#include "harness/impl/plugin_call.h"
+#include "harness/impl/plugin_wire.h"
+#include "harness/impl/sanitize.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
 

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "common/clock.h"
-#include "harness/child.h"
-#include "harness/child_text.h"
+#include "harness/impl/child.h"
+#include "harness/impl/child_text.h"
 #include "harness/internal.h"
-#include "harness/plugin_wire.h"
-#include "harness/sanitize.h"
+#include "harness/impl/plugin_wire.h"
+#include "harness/impl/sanitize.h"
 #include "movconf/tensor.h"
 
 /* How long a child that closed its socket gets to exit before it is killed. */

@@ -9,11 +9,11 @@
    one reply line of bounded length (a function of the output cap). */
 #include "common/clock.h"
 #include "common/text.h"
-#include "harness/child.h"
-#include "harness/child_text.h"
+#include "harness/impl/child.h"
+#include "harness/impl/child_text.h"
 #include "harness/internal.h"
-#include "harness/sanitize.h"
-#include "harness/shm_region.h"
+#include "harness/impl/sanitize.h"
+#include "harness/impl/shm_region.h"
 
 #include <errno.h>
 #include <fcntl.h>

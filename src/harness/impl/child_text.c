@@ -1,5 +1,5 @@
 /* Relaying what hosted implementations write: see child_text.h. */
-#include "harness/child_text.h"
+#include "harness/impl/child_text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 
 #include "common/clock.h"
 #include "common/text.h"
-#include "harness/child.h"
+#include "harness/impl/child.h"
 #include "harness/harness.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
-#include "harness/child.h"
+#include "harness/impl/child.h"
 #include "harness/internal.h"
 
 enum {

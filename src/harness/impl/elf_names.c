@@ -1,5 +1,5 @@
 /* Names of a shared object's dynamic section: see elf_names.h. */
-#include "harness/elf_names.h"
+#include "harness/impl/elf_names.h"
 
 #include <elf.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Ending hosted implementations: see child.h. */
 #define _DEFAULT_SOURCE /* syscall() */
-#include "harness/child.h"
+#include "harness/impl/child.h"
 
 #include "cases/cases.h"
 
@@ -19,7 +19,7 @@
 #endif
 
 #include "common/clock.h"
-#include "harness/child_text.h"
+#include "harness/impl/child_text.h"
 
 /* fd moved above the standard descriptors and close-on-exec. */
 static int private_fd(int fd) {

@@ -1,6 +1,6 @@
 /* Sanitizer reports of implementations under test: see sanitize.h. */
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD */
-#include "harness/sanitize.h"
+#include "harness/impl/sanitize.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/elf_names.h"
+#include "harness/impl/elf_names.h"
 #include "movconf/tensor.h"
 
 /* The AddressSanitizer runtime of the compiler movconf was built with, and

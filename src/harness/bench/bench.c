@@ -1,7 +1,7 @@
 /* The benchmark engine (harness/bench.h): the optimized kernels on named
    workloads, timed next to a memcpy of the same traffic and to the oracle,
    after a bitwise check against the oracle's output. */
-#include "harness/bench.h"
+#include "harness/bench/bench.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "common/text.h"
-#include "harness/bench_impl.h"
-#include "harness/child.h"
+#include "harness/bench/bench_impl.h"
+#include "harness/impl/child.h"
 #include "harness/harness.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

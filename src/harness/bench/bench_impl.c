@@ -1,12 +1,12 @@
 /* Third-party implementations in movconf bench (harness/bench_impl.h). */
-#include "harness/bench_impl.h"
+#include "harness/bench/bench_impl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/harness.h"
-#include "harness/plugin_call.h"
+#include "harness/impl/plugin_call.h"
 #include "movconf/tensor.h"
 
 struct mc_bench_impl {
