@@ -35,8 +35,8 @@
 #include <cjson/cJSON.h>
 
 #include "cases/cases.h"
-#include "cases/fuzz_bytes.h"
-#include "cases/fuzz_corpus.h"
+#include "fuzz/bytes/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_corpus.h"
 #include "common/clauses.h"
 #include "common/text.h"
 

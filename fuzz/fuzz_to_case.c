@@ -26,7 +26,7 @@
 
 #include "cases/case_writer.h"
 #include "cases/cases.h"
-#include "cases/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"

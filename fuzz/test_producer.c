@@ -16,8 +16,8 @@
 #include "../tests/check.h"
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
-#include "cases/fuzz_bytes.h"
-#include "cases/fuzz_corpus.h"
+#include "fuzz/bytes/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_corpus.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

@@ -9,7 +9,7 @@
 
 #include "cases/case_writer.h"
 #include "cases/cases.h"
-#include "cases/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 #include "cases/json.h"
 #include "check.h"
 #include "common/names_test.h"

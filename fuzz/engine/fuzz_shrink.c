@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "harness/fuzz_request.h"
+#include "fuzz/engine/fuzz_request.h"
 #include "movconf/tensor.h"
 
 /* What a failure must keep to count as the same one: its cause key. */

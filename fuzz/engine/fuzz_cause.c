@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "harness/fuzz_request.h"
+#include "fuzz/engine/fuzz_request.h"
 #include "movconf/tensor.h"
 
 /* The output sizes where real kernels change path (thread splits,

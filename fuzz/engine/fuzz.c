@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "cases/case_writer.h"
-#include "cases/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 #include "common/clauses.h"
 #include "common/clock.h"
 #include "common/text.h"
-#include "harness/fuzz_request.h"
+#include "fuzz/engine/fuzz_request.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

@@ -3,7 +3,7 @@
    and the encoder (mc_fuzz_encode) below walk it in the same order, and
    both walk an operation's attributes by the attribute table of
    movconf/ops.h, with the per-attribute values of attr_layouts. */
-#include "cases/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 
 #include <stdarg.h>
 #include <stdio.h>

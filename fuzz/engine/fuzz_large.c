@@ -3,7 +3,7 @@
    2^20 and 2^22-2^24 elements, innermost extents at vector widths and their
    tails, channel counts at blocked-layout multiples and beside them, outer
    extents prime and below a thread count. */
-#include "harness/fuzz_request.h"
+#include "fuzz/engine/fuzz_request.h"
 
 #include <string.h>
 
