@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """movconf fuzz campaigns: run, merge, collect, deduplicate, minimize, write cases.
 
-Run it as tools/fuzz_campaign.py (or python3 tools/fuzz_campaign.py);
+Run it as fuzz/fuzz_campaign.py (or python3 fuzz/fuzz_campaign.py);
 `--help` explains the options. Standard library only.
 """
 
@@ -26,7 +26,7 @@ REPLAY_TIMEOUT = 30  # seconds for one replay of one input
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 HELP = """\
-usage: tools/fuzz_campaign.py [options]
+usage: fuzz/fuzz_campaign.py [options]
 
 Runs a fuzzing campaign over movconf's fuzz targets, one target after the
 other, and turns every distinct finding into a JSON regression case.

@@ -15,10 +15,10 @@ The model also validates inputs in the suite's check order (spec/errata.md,
 case-format brief) and raises ModelError with the error name a conforming
 implementation reports.
 
-Standard library only. `python3 tools/reference_model.py --self-test`
+Standard library only. `python3 reference/reference_model.py --self-test`
 checks the model against a second, reshape/transpose-based derivation and
 against the round-trip properties of the inverse pairs.
-`python3 tools/reference_model.py --check-cases PATH...` runs every case of
+`python3 reference/reference_model.py --check-cases PATH...` runs every case of
 the case files under the paths through the model and reports each one whose
 expected output or error the model does not reproduce (CTest runs it over
 the generated cases, whose expectations come from the C oracle).

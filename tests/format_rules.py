@@ -3,7 +3,7 @@
 
 usage: format_rules.py FORMAT_DIR
 
-tools/reference_model.py reads case files by the rules of spec/case-format.md.
+reference/reference_model.py reads case files by the rules of spec/case-format.md.
 This script breaks one of those rules at a time in it (a "mutant" reader: big-
 endian bytes, u1 least significant bit first, iota as bit patterns, NaN with
 another payload, ...), runs every case under FORMAT_DIR (conformance/format/)
@@ -20,7 +20,7 @@ import os
 import struct
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import reference_model as rm  # noqa: E402
 
 MUTANTS = []

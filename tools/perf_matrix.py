@@ -197,7 +197,7 @@ def write_page(args, runs, torch, out):
         lines.append("- The PyTorch rows are `tools/torch_bench.py`, run right after: the fastest "
                      "of several formulations (views and a copy into a preallocated output, "
                      "`contiguous()`, `pixel_shuffle`/`pixel_unshuffle`, `F.unfold`), each "
-                     "checked against tools/reference_model.py first; its *vs movconf* divides "
+                     "checked against reference/reference_model.py first; its *vs movconf* divides "
                      "by the mean of movconf's times in two `movconf bench --filter` runs of "
                      "that workload made just before and just after (not the table's first "
                      "run, minutes earlier), and it has no ceiling of its own.")

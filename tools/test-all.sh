@@ -5,7 +5,7 @@
 # gcc (build/), clang (build-clang/), gcc with AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
 # (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
-# score (tools/mutation.py) and a short libFuzzer campaign (tools/fuzz_campaign.py)
+# score (tools/mutation.py) and a short libFuzzer campaign (fuzz/fuzz_campaign.py)
 # when clang's libFuzzer is installed. The clang build leaves the
 # third-party adapters (CTest label adapters: the same JavaScript and Python
 # processes, whatever compiled movconf) to the gcc build. Run
@@ -31,7 +31,7 @@ sh coverage/run.sh --jobs "$jobs"
 echo "== mutation score"
 python3 tools/mutation.py --fuzz-time 30 --jobs 1 --build-jobs "$jobs"
 
-# A short libFuzzer campaign over every fuzz target (tools/fuzz_campaign.py: 30 s per
+# A short libFuzzer campaign over every fuzz target (fuzz/fuzz_campaign.py: 30 s per
 # target, then corpus merge, deduplication and minimization of findings),
 # when clang's libFuzzer is installed. A finding fails the run; its
 # regression case is written under conformance/regressions/.
@@ -39,7 +39,7 @@ probe="$(mktemp -d)"
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/probe.c"
 if clang -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" >/dev/null 2>&1; then
   echo "== fuzz: short libFuzzer campaign"
-  python3 tools/fuzz_campaign.py --build --engine libfuzzer --target all --time 30 \
+  python3 fuzz/fuzz_campaign.py --build --engine libfuzzer --target all --time 30 \
     --jobs "$((jobs < 4 ? jobs : 4))" --minimize-time 10
 else
   echo "== fuzz: skipped (clang's libFuzzer is not installed)"

@@ -7,7 +7,7 @@ times every PyTorch formulation of the operation it knows (a view, a permute
 and a copy into a preallocated output, the same into a fresh tensor, the
 library's own pixel_shuffle / pixel_unshuffle / unfold where they fit), with
 the same threads as the kernels, and reports the best. Before timing, every
-formulation is checked bit for bit against tools/reference_model.py on a small
+formulation is checked bit for bit against reference/reference_model.py on a small
 shape of the same workload, and all formulations against each other on the
 real shape, so that a fast but wrong formulation cannot win.
 
@@ -34,7 +34,7 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "reference"))
 
 try:
     import torch
@@ -169,7 +169,7 @@ def x_is_float(p):
 # ------------------------------------------------------------ checking
 
 def reference_output(op, p, x):
-    """tools/reference_model.py on x (small), as raw bytes."""
+    """reference/reference_model.py on x (small), as raw bytes."""
     type_name = {torch.float32: "f32", torch.float16: "f16", torch.uint8: "u8"}[x.dtype]
     raw = x.contiguous().numpy().tobytes()
     data = ref.Tensor(type_name, list(x.shape), ref.unpack(type_name, raw, x.numel()))
@@ -216,7 +216,7 @@ def check_small(op, p, dtype):
     for name, (prepare, call) in formulations(op, p).items():
         got = call(prepare(x))
         if list(got.shape) != shape or bytes_of(got) != want:
-            raise SystemExit(f"torch_bench: {op} {name} differs from tools/reference_model.py "
+            raise SystemExit(f"torch_bench: {op} {name} differs from reference/reference_model.py "
                              f"on {SMALL[op]} {dtype}")
 
 
