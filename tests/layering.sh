@@ -1,14 +1,19 @@
 #!/bin/sh
 # The layers point one way (README "Where things live"):
 #   include <- common <- {oracle, optimized, cases} <- {harness, gen} <- {cli, fuzz}
-# Checks every #include "..." of src/<layer>/ and fuzz/ against the layers that
-# layer may use; a public header of include/movconf/ belongs to the layer that
-# implements it (oracle.h, optimized.h). Prints each wrong include as
-# FILE:LINE: and exits 1 when there is one.
+# A layer is its folder src/<layer>/ with every subfolder (src/harness/impl/,
+# ...), plus the rooms it keeps elsewhere: fuzzing lives in fuzz/ (fuzz/README.md),
+# whose bytes/ belongs to the cases layer, engine/ to the harness and the rest to
+# the fuzz layer. Checks every #include "..." of those files against the layers
+# the file's layer may use; a public header of include/movconf/ belongs to the
+# layer that implements it (oracle.h, optimized.h). Prints each wrong include
+# as FILE:LINE: and exits 1 when there is one.
 # usage: tests/layering.sh ROOT            check the tree at ROOT
 #        tests/layering.sh --self-test ROOT WORK
-#            check ROOT, then a copy in WORK with a planted upward include
-#            (oracle -> harness), which must fail
+#            check ROOT, then a copy in WORK with planted upward includes
+#            (oracle -> harness; harness/impl -> cli; fuzz/bytes, of the
+#            cases layer, -> fuzz/engine, of the harness), each of which
+#            must be reported
 set -eu
 
 allowed() {
@@ -24,47 +29,73 @@ allowed() {
   esac
 }
 
-# The layer an include names: "cases/x.h" -> cases; "movconf/oracle.h" ->
-# oracle; other public headers (types, ops, tensor, plugin) -> common; a
-# header of the same folder ("producer.h") -> the includer's own layer.
+# The layer a file (relative to the root) belongs to; empty: none.
+layer_of_file() {
+  case "$1" in
+  fuzz/bytes/*) echo cases ;;
+  fuzz/engine/*) echo harness ;;
+  fuzz/*) echo fuzz ;;
+  src/*/*) dir=${1#src/} && echo "${dir%%/*}" ;;
+  esac
+}
+
+# The layer an include names: "cases/x.h" or "harness/impl/x.h" -> the first
+# folder; "fuzz/bytes/x.h" -> cases and "fuzz/engine/x.h" -> harness (the
+# rooms above); "movconf/oracle.h" -> oracle; other public headers (types,
+# ops, tensor, plugin) -> common; a header of the same folder ("producer.h")
+# -> the includer's own layer.
 layer_of_include() {
   case "$2" in
   movconf/oracle.h) echo oracle ;;
   movconf/optimized.h) echo optimized ;;
   movconf/*) echo common ;;
+  fuzz/bytes/*) echo cases ;;
+  fuzz/engine/*) echo harness ;;
   */*) echo "${2%%/*}" ;;
   *) echo "$1" ;;
   esac
 }
 
+check_file() {
+  root=$1 file=$2
+  layer=$(layer_of_file "${file#"$root"/}")
+  [ -n "$layer" ] || return 0
+  ok=" $(allowed "$layer") "
+  lines=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
+  [ -n "$lines" ] || return 0
+  wrong=0
+  while IFS= read -r line; do
+    header=$(printf '%s\n' "$line" | sed 's/^[0-9]*:[^"]*"\([^"]*\)".*/\1/')
+    case "$header" in ../tests/*) continue ;; esac # fuzz/test_producer.c: a unit test
+    target=$(layer_of_include "$layer" "$header")
+    case "$ok" in
+    *" $target "*) ;;
+    *)
+      echo "${file#"$root"/}:${line%%:*}: layer $layer includes \"$header\" of layer $target"
+      wrong=1
+      ;;
+    esac
+  done <<EOF2
+$lines
+EOF2
+  return $wrong
+}
+
 check_tree() {
   root=$1
   bad=0
-  for layer in common oracle optimized cases harness gen cli fuzz; do
-    if [ "$layer" = fuzz ]; then dir=$root/fuzz; else dir=$root/src/$layer; fi
-    [ -d "$dir" ] || continue
-    ok=" $(allowed "$layer") "
-    for file in "$dir"/*.c "$dir"/*.h; do
-      [ -f "$file" ] || continue
-      lines=$(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
-      [ -n "$lines" ] || continue
-      while IFS= read -r line; do
-        header=$(printf '%s\n' "$line" | sed 's/^[0-9]*:[^"]*"\([^"]*\)".*/\1/')
-        case "$header" in ../tests/*) continue ;; esac # fuzz/test_producer.c: a unit test
-        target=$(layer_of_include "$layer" "$header")
-        case "$ok" in
-        *" $target "*) ;;
-        *)
-          echo "${file#"$root"/}:${line%%:*}: layer $layer includes \"$header\" of layer $target"
-          bad=1
-          ;;
-        esac
-      done <<EOF
-$lines
-EOF
-    done
+  files=$(find "$root/src" "$root/fuzz" -type f \( -name '*.c' -o -name '*.h' \) | LC_ALL=C sort)
+  for file in $files; do
+    check_file "$root" "$file" || bad=1
   done
   return $bad
+}
+
+expect_reported() {
+  case "$1" in
+  *"$2"*) ;;
+  *) echo "layering: a planted include was not reported as $2: $1" >&2; exit 1 ;;
+  esac
 }
 
 if [ "${1:-}" = "--self-test" ]; then
@@ -74,15 +105,19 @@ if [ "${1:-}" = "--self-test" ]; then
   mkdir -p "$work"
   cp -R "$root/src" "$root/fuzz" "$work/"
   printf '#include "harness/harness.h"\n' >>"$work/src/oracle/oracle.c"
+  printf '#include "cli/cli.h"\n' >>"$work/src/harness/impl/child.c"
+  printf '#include "fuzz/engine/fuzz_request.h"\n' >>"$work/fuzz/bytes/fuzz_bytes.c"
   if out=$(check_tree "$work"); then
-    echo "layering: a planted upward include (oracle -> harness) was not reported" >&2
+    echo "layering: planted upward includes were not reported" >&2
     exit 1
   fi
-  case "$out" in
-  *"src/oracle/oracle.c:"*"layer oracle includes \"harness/harness.h\" of layer harness"*) ;;
-  *) echo "layering: the planted include was reported wrongly: $out" >&2; exit 1 ;;
-  esac
-  echo "layering: every include points down; a planted upward include is reported"
+  expect_reported "$out" 'src/oracle/oracle.c:'
+  expect_reported "$out" 'layer oracle includes "harness/harness.h" of layer harness'
+  expect_reported "$out" 'src/harness/impl/child.c:'
+  expect_reported "$out" 'layer harness includes "cli/cli.h" of layer cli'
+  expect_reported "$out" 'fuzz/bytes/fuzz_bytes.c:'
+  expect_reported "$out" 'layer cases includes "fuzz/engine/fuzz_request.h" of layer harness'
+  echo "layering: every include points down; planted upward includes are reported"
   exit 0
 fi
 check_tree "${1:-.}"
