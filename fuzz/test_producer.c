@@ -1,4 +1,4 @@
-/* Fuzz bytes (src/cases/fuzz_bytes.c), the producer and its encoder:
+/* Fuzz bytes (fuzz/bytes/fuzz_bytes.c), the producer and its encoder:
    - every seed of corpus/diff/ decodes to exactly the request of the
      conformance case it was made from (fuzz_corpus writes them);
    - every conformance case, regressions and generated ones included,

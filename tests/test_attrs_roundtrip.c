@@ -9,10 +9,10 @@
 
 #include "cases/case_writer.h"
 #include "cases/cases.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 #include "cases/json.h"
 #include "check.h"
 #include "common/names_test.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 #include "harness/impl/plugin_call.h"
 #include "harness/impl/plugin_wire.h"
 #include "movconf/tensor.h"
@@ -169,8 +169,8 @@ static void through_plugin_abi(const sample *s) {
   const movconf_plugin_request_v2 *r = &call.request_v2;
   CHECK_STR(r->op_name, "SpaceToDepth-1");
   for (int i = 0; i < 3; i++) {
-    const movconf_plugin_attr *a = movconf_plugin_find_attr(r->n_attrs, r->attrs,
-                                                            mc_attr_name(ints[i]));
+    const movconf_plugin_attr *a =
+        movconf_plugin_find_attr(r->n_attrs, r->attrs, mc_attr_name(ints[i]));
     CHECK_EQ_I64(a != NULL, s->has[i]);
     if (a) {
       CHECK_EQ_I64(a->kind, MOVCONF_PLUGIN_ATTR_INT);

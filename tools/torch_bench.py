@@ -46,7 +46,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 import reference_model as ref  # noqa: E402
 
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "u8": torch.uint8}
-# Workload parameters by name, as src/harness/bench.c defines them.
+# Workload parameters by name, as src/harness/bench/bench.c defines them.
 PARAMS = {
     "s2d/blocks_first": {"bs": 2, "mode": "blocks_first"},
     "s2d/depth_first": {"bs": 2, "mode": "depth_first"},

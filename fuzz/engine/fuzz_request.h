@@ -1,4 +1,4 @@
-/* What `movconf fuzz` works on (src/harness/fuzz*.c, private to the
+/* What `movconf fuzz` works on (fuzz/engine/fuzz*.c, private to the
    harness): a request that owns its tensors and strings, so that the
    shrinker can change it freely, and what the oracle says of it. */
 #ifndef MOVCONF_HARNESS_FUZZ_REQUEST_H

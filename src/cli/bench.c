@@ -1,4 +1,4 @@
-/* movconf bench: option parsing over the benchmark engine (harness/bench.h). */
+/* movconf bench: option parsing over the benchmark engine (harness/bench/bench.h). */
 #include "cli/cli.h"
 
 #include <getopt.h>

@@ -17,8 +17,8 @@
 
 #include "common/text.h"
 #include "harness/bench/bench_impl.h"
-#include "harness/impl/child.h"
 #include "harness/harness.h"
+#include "harness/impl/child.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"

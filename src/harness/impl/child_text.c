@@ -12,8 +12,8 @@
 
 #include "common/clock.h"
 #include "common/text.h"
-#include "harness/impl/child.h"
 #include "harness/harness.h"
+#include "harness/impl/child.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted
    implementation; a run has one, a differential fuzz campaign two). */

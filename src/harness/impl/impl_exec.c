@@ -11,9 +11,9 @@
 #include "common/text.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_text.h"
-#include "harness/internal.h"
 #include "harness/impl/sanitize.h"
 #include "harness/impl/shm_region.h"
+#include "harness/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

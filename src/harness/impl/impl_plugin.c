@@ -20,9 +20,9 @@
 #include "common/clock.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_text.h"
-#include "harness/internal.h"
 #include "harness/impl/plugin_wire.h"
 #include "harness/impl/sanitize.h"
+#include "harness/internal.h"
 #include "movconf/tensor.h"
 
 /* How long a child that closed its socket gets to exit before it is killed. */

@@ -28,8 +28,8 @@
 #include <sys/prctl.h>
 #endif
 
-#include "harness/impl/frames.h"
 #include "harness/harness.h"
+#include "harness/impl/frames.h"
 #include "harness/impl/plugin_call.h"
 #include "harness/impl/plugin_wire.h"
 #include "harness/impl/sanitize.h"
