@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "harness/impl/child.h"
+#include "movconf/ops.h"
 #include "movconf/version.h"
 
 static const char usage[] =
@@ -28,6 +29,8 @@ static const char usage[] =
     "  report merge|html       join the JSON reports of run --shard shards; an HTML page\n"
     "                          of run and bench reports\n"
     "  help [COMMAND]          show this text, or a command's options\n"
+    "  help operations         the operations, one a line: name, slug (the name of its\n"
+    "                          files and folders) and clause prefix, separated by tabs\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
     "Exit status: 0 all good, 1 a case failed or a file is invalid, 2 usage error.\n";
@@ -35,6 +38,15 @@ static const char usage[] =
 static int print_usage(FILE *to, int status) {
   fputs(usage, to);
   return status;
+}
+
+/* For scripts (tests/completeness.sh, docs/adding-an-operation.md): the
+   operation table of src/common/names.c as movconf knows it. */
+static int print_operations(void) {
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    printf("%s\t%s\t%s\n", mc_op_name((mc_op)op), mc_op_slug((mc_op)op),
+           mc_op_clause_prefix((mc_op)op));
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -52,6 +64,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "help") == 0) {
     if (argc < 3)
       return print_usage(stdout, 0);
+    if (strcmp(argv[2], "operations") == 0)
+      return print_operations();
     help_argv[0] = argv[2];
     argc = 2;
     argv = help_argv;
