@@ -14,7 +14,34 @@
 # Prints "completeness: NAME (slug): missing WHAT" for each missing piece
 # and exits 1 when there is one.
 # usage: tests/completeness.sh MOVCONF ROOT [PYTHON]
+#        tests/completeness.sh --self-test MOVCONF ROOT WORK [PYTHON]
+#            check ROOT, then a tree in WORK made of links to ROOT's pieces
+#            with SpaceToDepth-1's generator left out, which must be reported
 set -u
+if [ "${1:-}" = "--self-test" ]; then
+  movconf=$2 root=$3 work=$4 python=${5:-/usr/bin/python3}
+  sh "$0" "$movconf" "$root" "$python" || exit 1
+  rm -rf "$work" && mkdir -p "$work/examples" || exit 1
+  for piece in spec generators conformance conformance-large reference; do
+    mkdir -p "$work/$piece" && ln -s "$root/$piece"/* "$work/$piece/" || exit 1
+  done
+  ln -s "$root/examples/numpy_adapter.py" "$root/examples/adapters" "$work/examples/" || exit 1
+  sh "$0" "$movconf" "$work" "$python" >/dev/null || {
+    echo "completeness: the tree of links is not complete" >&2
+    exit 1
+  }
+  rm "$work/generators/space_to_depth_1.json"
+  if out=$(sh "$0" "$movconf" "$work" "$python"); then
+    echo "completeness: a missing generator was not reported" >&2
+    exit 1
+  fi
+  case "$out" in
+  *"SpaceToDepth-1 (space_to_depth_1): missing its generator generators/space_to_depth_1.json"*) ;;
+  *) echo "completeness: the missing generator was reported wrongly: $out" >&2; exit 1 ;;
+  esac
+  echo "completeness: a planted missing generator is reported"
+  exit 0
+fi
 movconf=$1 root=$2 python=${3:-/usr/bin/python3}
 tab=$(printf '\t')
 
