@@ -4,7 +4,6 @@
 
 #include "common/error.h"
 #include "movconf/tensor.h"
-#include "optimized/mutants.h"
 
 /* V2, V3, V4: each clause over the three side inputs before the next clause. */
 static mc_status check_side_inputs_form(const mc_request *req, int n, const mc_batch_space_rules *r,
@@ -25,20 +24,12 @@ static mc_status check_side_inputs_form(const mc_request *req, int n, const mc_b
   return MC_OK;
 }
 
-/* Value k of a side input; false when it does not fit int64 (MC-L2). */
-static bool side_value(const mc_tensor *t, int k, int64_t *value) {
-  /* The faulty twin reads a u64 above INT64_MAX as a wrapped int64. */
-  return MC_MUTANT(side_u64_wraps, mc_side_value(t, k, value),
-                   mc_side_value(t, k, value) ||
-                       (*value = (int64_t)mc_load_bits(t->data, t->type, k), true));
-}
-
 /* MC-L2: every value of the three side inputs, in input then index order. */
 static mc_status read_side_inputs(const mc_request *req, int n, mc_opt_plan *plan, mc_error *err) {
   int64_t *dest[3] = {plan->block, plan->begin, plan->end};
   for (int i = 0; i < 3; i++)
     for (int k = 0; k < n; k++)
-      if (!side_value(req->inputs[i + 1], k, &dest[i][k]))
+      if (!mc_side_value(req->inputs[i + 1], k, &dest[i][k]))
         return mc_fail(err, MC_E_VALUE_OUT_OF_RANGE, "MC-L2", "%s[%d] is above INT64_MAX",
                        mc_op_input_name(req->op, i + 1), k);
   return MC_OK;
@@ -52,13 +43,13 @@ static mc_status check_side_values(const mc_opt_plan *plan, const mc_batch_space
     if (plan->block[k] < 1)
       return mc_fail(err, MC_E_BLOCK_BELOW_ONE, r->v5, "block_shape[%d] = %lld is below 1", k,
                      (long long)plan->block[k]);
-  if (MC_MUTANT(batch_first_block_unchecked, plan->block[0] != 1, false))
+  if (plan->block[0] != 1)
     return mc_fail(err, MC_E_BLOCK_FIRST_NOT_ONE, r->v6,
                    "block_shape[0] = %lld; the batch axis takes no block",
                    (long long)plan->block[0]);
   const int64_t *lists[2] = {plan->begin, plan->end};
   const char *sides[2] = {"begin", "end"};
-  for (int s = 0; s < MC_MUTANT(batch_end_negative_unchecked, 2, 1); s++)
+  for (int s = 0; s < 2; s++)
     for (int k = 0; k < n; k++)
       if (lists[s][k] < 0)
         return mc_fail(err, r->negative, r->v7, "%ss_%s[%d] = %lld is negative", r->offset_name,

@@ -19,8 +19,7 @@ static const mc_batch_space_rules b2s_rules = {
 /* crops_begin + crops_end <= extent, exactly: both are >= 0, so compare
    without forming a sum that might not fit (errata E19). */
 static bool crops_fit(int64_t crop_begin, int64_t crop_end, int64_t extent) {
-  return crop_begin <= extent && MC_MUTANT(b2s_crops_sum_strict, crop_end <= extent - crop_begin,
-                                           crop_end < extent - crop_begin);
+  return crop_begin <= extent && crop_end <= extent - crop_begin;
 }
 
 mc_status mc_opt_validate_batch_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
@@ -32,7 +31,7 @@ mc_status mc_opt_validate_batch_to_space(const mc_request *req, mc_opt_plan *pla
   if (!mc_product_i64(plan->block, n, &cells))
     return mc_opt_overflow(err, "the product of block_shape");
   int64_t batch = plan->in_shape[0];
-  if (MC_MUTANT(b2s_divisibility_unchecked, batch % cells != 0, false))
+  if (batch % cells != 0)
     return mc_fail(err, MC_E_BATCH_NOT_DIVISIBLE, "B2S-V9",
                    "batch %lld is not a multiple of the %lld block cells", (long long)batch,
                    (long long)cells);
@@ -73,14 +72,14 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
   const int64_t width = p->out_shape[last], block = p->block[last], crop = p->begin[last];
   int64_t blocks = 0, spatial = 0;
   for (int i = 1; i < last; i++) {
-    int64_t x = MC_MUTANT(b2s_inner_crop_ignored, w->idx[i] + p->begin[i], w->idx[i]);
+    int64_t x = w->idx[i] + p->begin[i];
     blocks = blocks * p->block[i] + x % p->block[i];
     spatial += x / p->block[i] * j->in_stride[i];
   }
   if (block > MC_MAX_WAYS) {
     for (int64_t o = 0; o < block; o++) {
       /* first y with (y + crop) % B == o */
-      int64_t y0 = (MC_MUTANT(b2s_wide_crop_sign, o - crop, o + crop) % block + block) % block;
+      int64_t y0 = ((o - crop) % block + block) % block;
       int64_t batch = (blocks * block + o) * p->out_shape[0] + w->idx[0];
       mc_row_copy(&j->io, j->out, out0 + y0, block, j->in,
                   batch * j->in_stride[0] + spatial + (y0 + crop) / block, 1,
@@ -91,12 +90,11 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
   int64_t src[MC_MAX_WAYS];
   for (int64_t o = 0; o < block; o++) {
     const int64_t cell = blocks * block + o;
-    int64_t in_batch = MC_MUTANT(b2s_batch_split_order, cell * p->out_shape[0] + w->idx[0],
-                                 w->idx[0] * (p->in_shape[0] / p->out_shape[0]) + cell);
+    int64_t in_batch = cell * p->out_shape[0] + w->idx[0];
     src[o] = in_batch * j->in_stride[0] + spatial;
   }
   /* Whole groups g (x = g*B + o for every o inside the window), then the ends. */
-  int64_t g_lo = MC_MUTANT(b2s_first_group_floor, mc_ceil_div(crop, block), crop / block);
+  int64_t g_lo = mc_ceil_div(crop, block);
   int64_t g_hi = (crop + width) / block;
   if (g_hi <= g_lo) {
     b2s_partial(j, out0, src, block, crop, crop, crop + width);
@@ -107,8 +105,7 @@ static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) 
     first[o] = src[o] + g_lo;
   mc_rows_interleave(&j->io, j->out, out0 + g_lo * block - crop, j->in, first, block, g_hi - g_lo);
   b2s_partial(j, out0, src, block, crop, crop, g_lo * block);
-  int64_t row_end = MC_MUTANT(b2s_last_element_dropped, crop + width, crop + width - 1);
-  b2s_partial(j, out0, src, block, crop, g_hi * block, row_end);
+  b2s_partial(j, out0, src, block, crop, g_hi * block, crop + width);
 }
 
 static void b2s_rows(void *ctx, int64_t begin, int64_t end) {

@@ -15,12 +15,11 @@ mc_status mc_opt_validate_depth_to_space(const mc_request *req, mc_opt_plan *pla
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
     return s;
-  plan->depth_first = MC_MUTANT(d2s_modes_swapped, plan->depth_first, !plan->depth_first);
   int64_t bs = plan->block_size;
   int64_t grid;
   if (!mc_pow_i64(bs, plan->rank - 2, &grid))
     return mc_opt_overflow(err, "block_size^K");
-  if (plan->in_shape[1] % MC_MUTANT(d2s_depth_divisible_by_block, grid, bs) != 0)
+  if (plan->in_shape[1] % grid != 0)
     return mc_fail(err, MC_E_DEPTH_NOT_DIVISIBLE, "D2S-V5",
                    "depth %lld is not a multiple of block_size^K = %lld",
                    (long long)plan->in_shape[1], (long long)grid);
@@ -51,10 +50,7 @@ static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
     mc_space_row_position(&w, last, bs, j->in_stride, &offset, &spatial);
     int64_t src[MC_MAX_WAYS];
     for (int64_t o = 0; o < bs; o++) {
-      int64_t channel = mc_depth_channel(
-          p, w.idx[1],
-          MC_MUTANT(d2s_block_offsets_reversed, offset * bs + o, o * (volume / bs) + offset),
-          channels, volume);
+      int64_t channel = mc_depth_channel(p, w.idx[1], offset * bs + o, channels, volume);
       int64_t at = spatial + channel * j->in_stride[1];
       if (bs <= MC_MAX_WAYS)
         src[o] = at;

@@ -38,7 +38,7 @@ static mc_status check_patch_values(const mc_attrs *a, mc_error *err) {
   static const char *const ids[3] = {"EIP-V4", "EIP-V5", "EIP-V6"};
   static const mc_status codes[3] = {MC_E_SIZES_BELOW_ONE, MC_E_STRIDES_BELOW_ONE,
                                      MC_E_RATES_BELOW_ONE};
-  for (int k = 0; k < MC_MUTANT(eip_rates_unchecked, 3, 2); k++)
+  for (int k = 0; k < 3; k++)
     for (int i = 0; i < 2; i++)
       if (lists[k]->v[i] < 1)
         return mc_fail(err, codes[k], ids[k], "%s[%d] = %lld is below 1", names[k], i,
@@ -67,11 +67,10 @@ static mc_status patch_axis(int64_t in, int64_t size, int64_t stride, int64_t ra
     return mc_opt_overflow(err, "the effective patch size (size - 1) * rate + 1");
   *pad_begin = 0;
   if (kind == PAD_VALID) {
-    bool fits = MC_MUTANT(eip_valid_count_truncating, in >= span, true);
-    *count = fits ? (in - span) / stride + 1 : 0;
+    *count = in >= span ? (in - span) / stride + 1 : 0;
     return MC_OK;
   }
-  *count = in / stride + MC_MUTANT(eip_same_count_floor, in % stride != 0, 0);
+  *count = in / stride + (in % stride != 0);
   if (*count == 0)
     return MC_OK;
   /* (count-1)*stride lies in [in - stride, in), so the total padding
@@ -79,8 +78,7 @@ static mc_status patch_axis(int64_t in, int64_t size, int64_t stride, int64_t ra
      (0, stride]: it always fits, and computing it this way never overflows. */
   int64_t reach = in - (*count - 1) * stride;
   int64_t total = span > reach ? span - reach : 0;
-  bool upper =
-      MC_MUTANT(eip_same_upper_lower_swapped, kind == PAD_SAME_UPPER, kind != PAD_SAME_UPPER);
+  bool upper = kind == PAD_SAME_UPPER;
   *pad_begin = upper ? total / 2 : total - total / 2;
   return MC_OK;
 }
@@ -130,15 +128,12 @@ typedef struct patch_channel {
 } patch_channel;
 
 static patch_channel decode_channel(const mc_opt_plan *p, int64_t ch, int64_t stride) {
-  /* channel = (r*size_cols + c)*depth + d; the faulty order is
-     (d*size_rows + r)*size_cols + c */
+  /* channel = (r*size_cols + c)*depth + d */
   const int64_t depth = p->in_shape[1];
   patch_channel k;
-  k.d = MC_MUTANT(eip_channel_order_depth_major, ch % depth, ch / (p->size[0] * p->size[1]));
-  k.r = MC_MUTANT(eip_channel_order_depth_major, ch / depth / p->size[1],
-                  ch / p->size[1] % p->size[0]);
-  const int64_t c =
-      MC_MUTANT(eip_channel_order_depth_major, ch / depth % p->size[1], ch % p->size[1]);
+  k.d = ch % depth;
+  k.r = ch / depth / p->size[1];
+  const int64_t c = ch / depth % p->size[1];
   k.shift = c * p->rate[1] - p->pad_begin[1];
   mc_strided_inside(k.shift, stride, p->in_shape[3], p->out_shape[3], &k.lo, &k.hi);
   return k;
@@ -149,9 +144,7 @@ static void patch_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_opt_plan *p = j->plan;
   const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
   const int64_t width = p->out_shape[3];
-  const int64_t stride = p->stride[MC_MUTANT(eip_column_stride_from_rows, 1, 0)];
-  /* Offset r*rate - pad first: the padded row itself may exceed int64. */
-  const int64_t row_rate = MC_MUTANT(eip_row_rate_ignored, p->rate[0], 1);
+  const int64_t stride = p->stride[1];
   patch_channel k = {0, 0, 0, 0, 0};
   int64_t decoded = -1;
   mc_row_walk w;
@@ -161,10 +154,11 @@ static void patch_rows(void *ctx, int64_t begin, int64_t end) {
       k = decode_channel(p, w.idx[1], stride);
       decoded = w.idx[1];
     }
-    const int64_t in_row = w.idx[2] * p->stride[0] + (k.r * row_rate - p->pad_begin[0]);
+    /* Offset r*rate - pad first: the padded row itself may exceed int64. */
+    const int64_t in_row = w.idx[2] * p->stride[0] + (k.r * p->rate[0] - p->pad_begin[0]);
     const int64_t out0 = row * width;
     if (in_row < 0 || in_row >= rows) {
-      mc_row_zero(&j->io, j->out, out0, 1, MC_MUTANT(eip_padded_rows_unzeroed, width, 0));
+      mc_row_zero(&j->io, j->out, out0, 1, width);
       continue;
     }
     mc_row_zero(&j->io, j->out, out0, 1, k.lo);

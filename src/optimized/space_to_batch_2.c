@@ -70,7 +70,7 @@ static void s2b_zero_rows(void *ctx, int64_t begin, int64_t end) {
       int64_t x = w.idx[i] * p->block[i] + o[i] - p->begin[i];
       inside = x >= 0 && x < p->in_shape[i];
     }
-    if (MC_MUTANT(s2b_inner_pad_rows_unzeroed, !inside, false))
+    if (!inside)
       mc_row_zero(&j->io, j->out, row * width, 1, width);
   }
 }
@@ -83,7 +83,7 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
   const int64_t width = p->out_shape[last], block = p->block[last];
-  const int64_t pad = MC_MUTANT(s2b_row_shift_from_pads_end, p->begin[last], p->end[last]);
+  const int64_t pad = p->begin[last];
   const int64_t shift = o - pad, in_width = p->in_shape[last];
   int64_t lo, hi;
   mc_strided_inside(shift, block, in_width, width, &lo, &hi);
@@ -94,7 +94,7 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
     mc_row_copy(&j->io, j->out, dst + lo, 1, j->in, src + lo * block + shift, block, f_lo - lo);
     mc_row_copy(&j->io, j->out, dst + f_hi, 1, j->in, src + f_hi * block + shift, block, hi - f_hi);
   }
-  mc_row_zero(&j->io, j->out, dst + hi, 1, MC_MUTANT(s2b_trailing_pad_unzeroed, width - hi, 0));
+  mc_row_zero(&j->io, j->out, dst + hi, 1, width - hi);
 }
 
 /* The B_last output rows of the input row starting at element src, the
@@ -128,7 +128,7 @@ static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job 
   uint8_t *padded = (uint8_t *)stage->bytes + block * width * esize;
   memset(padded, 0, (size_t)(pad * esize));
   memcpy(padded + pad * esize, j->in + src * esize, (size_t)(in_width * esize));
-  int64_t pad_end = MC_MUTANT(s2b_staged_pad_end_unzeroed, block * width - pad - in_width, 0);
+  int64_t pad_end = block * width - pad - in_width;
   memset(padded + (pad + in_width) * esize, 0, (size_t)(pad_end * esize));
   mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, padded, 0, block, width);
 }
@@ -156,15 +156,14 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
     int64_t offsets = 0, spatial = 0;
     for (int i = 1; i < last; i++) {
-      int64_t x = MC_MUTANT(s2b_inner_pad_ignored, w.idx[i] + p->begin[i], w.idx[i]);
+      int64_t x = w.idx[i] + p->begin[i];
       offsets = offsets * p->block[i] + x % p->block[i];
       spatial += x / p->block[i] * j->out_stride[i];
     }
     const int64_t src = row * in_width;
     for (int64_t o = 0; o < block; o++) {
       const int64_t cell = offsets * block + o, batch = w.idx[0];
-      int64_t out_batch = MC_MUTANT(s2b_batch_split_order, cell * p->in_shape[0] + batch,
-                                    batch * (p->out_shape[0] / p->in_shape[0]) + cell);
+      int64_t out_batch = cell * p->in_shape[0] + batch;
       int64_t at = out_batch * j->out_stride[0] + spatial;
       if (woven)
         out0[o] = at;

@@ -15,11 +15,9 @@ mc_status mc_opt_validate_space_to_depth(const mc_request *req, mc_opt_plan *pla
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
     return s;
-  plan->depth_first = MC_MUTANT(s2d_modes_swapped, plan->depth_first, !plan->depth_first);
   int64_t bs = plan->block_size;
   for (int i = 2; i < plan->rank; i++) {
-    bool checked = MC_MUTANT(s2d_divisibility_last_axis_only, true, i == plan->rank - 1);
-    if (plan->in_shape[i] % bs != 0 && checked)
+    if (plan->in_shape[i] % bs != 0)
       return mc_fail(err, MC_E_SPATIAL_NOT_DIVISIBLE, "S2D-V5",
                      "spatial axis %d of length %lld is not a multiple of block_size %lld", i,
                      (long long)plan->in_shape[i], (long long)bs);
@@ -54,10 +52,7 @@ static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
     mc_space_row_position(&w, last, bs, j->out_stride, &offset, &spatial);
     int64_t dst[MC_MAX_WAYS];
     for (int64_t o = 0; o < bs; o++) {
-      int64_t channel = mc_depth_channel(
-          p, w.idx[1],
-          MC_MUTANT(s2d_block_offsets_reversed, offset * bs + o, o * (volume / bs) + offset),
-          channels, volume);
+      int64_t channel = mc_depth_channel(p, w.idx[1], offset * bs + o, channels, volume);
       int64_t at = spatial + channel * j->out_stride[1];
       if (bs <= MC_MAX_WAYS)
         dst[o] = at;

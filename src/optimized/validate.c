@@ -9,7 +9,6 @@
 #include "common/checked.h"
 #include "common/error.h"
 #include "movconf/tensor.h"
-#include "optimized/mutants.h"
 #include "optimized/plan.h"
 
 /* ---- Check 0: the request describes itself consistently (API misuse) ---- */
@@ -60,8 +59,7 @@ static mc_status check_type_and_ranks(const mc_request *req, mc_error *err) {
     return mc_fail(err, MC_E_UNSUPPORTED_TYPE, "MC-T1", "data has unknown element type code %d",
                    (int)req->inputs[0]->type);
   for (int i = 0; i < req->n_inputs; i++)
-    if (MC_MUTANT(rank_limit_off_by_one, req->inputs[i]->rank > MC_MAX_RANK,
-                  req->inputs[i]->rank >= MC_MAX_RANK))
+    if (req->inputs[i]->rank > MC_MAX_RANK)
       return mc_fail(err, MC_E_RANK_LIMIT, "MC-L1", "input %s has %d axes, more than %d allowed",
                      mc_op_input_name(req->op, i), req->inputs[i]->rank, MC_MAX_RANK);
   return MC_OK;
