@@ -17,7 +17,7 @@ for arg in "$@"; do
   esac
 done
 
-packages="gcc make cmake pkg-config libcjson-dev libssl-dev dpkg-dev man-db clang libclang-rt-14-dev python3 python3-jsonschema python3-numpy afl++ lcov"
+packages="gcc make cmake patch pkg-config libcjson-dev libssl-dev dpkg-dev man-db clang libclang-rt-14-dev python3 python3-jsonschema python3-numpy afl++ lcov"
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

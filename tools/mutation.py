@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Mutation score of movconf's test suite (docs/mutation.md).
 
-For each deliberate fault of src/optimized/mutants.h: build the optimized
-kernels with it (-DMOVCONF_MUTANT=<name>), run the conformance suite against
+For each deliberate fault, a patch tools/mutants/<name>.patch against
+src/optimized/: build movconf from a scratch copy of the tree with the patch
+applied (OUT/slot-K/tree; only src/optimized is copied), run the conformance suite against
 them at 1, 2, 3 and 7 threads (MOVCONF_PARALLEL_MIN_BYTES=0, so that even tiny
 requests are split), then at 1 and 3 with streaming stores forced
 (MOVCONF_STREAM_MIN_BYTES=0), and, when every case still passes, a libFuzzer campaign
@@ -13,6 +14,7 @@ Run it directly: tools/mutation.py --help.
 
 import argparse
 import concurrent.futures
+import filecmp
 import json
 import os
 import queue
@@ -25,8 +27,11 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REGISTRY = os.path.join(ROOT, "src", "optimized", "mutants.h")
-ENTRY = re.compile(r'^\s*X\(([a-z0-9_]+), "(.*)"\)')
+MUTANTS_DIR = os.path.join(ROOT, "tools", "mutants")
+MUTATED = "src/optimized"  # the one folder patches may change
+NAME = re.compile(r"^[a-z0-9_]+$")
+TARGET = re.compile(r"^\+\+\+ b/(\S+)", re.M)
+FILE_LINE = re.compile(r"^(?:---|\+\+\+) (\S+)", re.M)  # both names: patch may take either
 # (threads, streaming stores forced on every request): ordinary stores at
 # every thread count, then the streaming paths (MOVCONF_STREAM_MIN_BYTES=0).
 CONFORMANCE_RUNS = ((1, False), (2, False), (3, False), (7, False), (1, True), (3, True))
@@ -41,33 +46,124 @@ verdicts:
   killed-by-fuzz         every case passed, but fuzz_diff (libFuzzer, oracle against the
                          mutated kernels, ASan+UBSan) found a difference or a crash
   survived               neither noticed the fault
-  error                  the mutant did not build, or a tool failed to start
+  error                  the patch did not apply, the mutant did not build, or a tool
+                         failed to start
 
-builds (reused from mutant to mutant; only the optimized kernels recompile):
+mutants: tools/mutants/NAME.patch, a unified diff against src/optimized/ (paths
+  a/src/optimized/FILE, b/src/optimized/FILE) after a first line
+  `Description: what it breaks`; `patch -p1` applies it with no fuzz.
+
+builds (reused from mutant to mutant; only the patched files and what includes them recompile):
+  OUT/slot-K/tree         the source tree: src/optimized copied (restored, then patched,
+                          for each mutant), everything else linked to the real tree
   OUT/slot-K/conformance  gcc, RelWithDebInfo: target movconf
   OUT/slot-K/fuzz         clang, cmake preset `fuzz`: target fuzz_diff (only when needed)
   OUT/results/NAME/       build and fuzz logs, runner JSON, fuzz findings
+
+--check (CTest mutants/patches-apply): every patch applies to today's src/optimized and
+  the files it changes, and every file including them, still compile (-fsyntax-only);
+  a failure names the mutant. Exit 0 when all do, 1 otherwise.
 
 exit status: 0 score >= --min-score; 1 below it; 2 usage, build or tool errors.
 
 examples:
   tools/mutation.py --list
+  tools/mutation.py --check
   tools/mutation.py --mutant eip_same_upper_lower_swapped --fuzz-time 30
   tools/mutation.py --fuzz-time 60 --jobs 2 --json build-mutants/score.json
 """
 
 
-def parse_registry(path=REGISTRY):
-    """[(name, description)] in registry order (the MOVCONF_MUTANT_ID order).
-    The one reader of the registry: CMake (--id) and the CTest registry check
-    (--list) ask this script."""
-    entries = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = ENTRY.match(line)
-            if m:
-                entries.append((m.group(1), m.group(2)))
-    return entries
+class Mutant:
+    """One patch of tools/mutants: name, description, the files it changes."""
+
+    def __init__(self, path):
+        self.path = path
+        self.name = os.path.basename(path)[:-len(".patch")]
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        first = text.split("\n", 1)[0]
+        self.description = first[len("Description: "):].strip() \
+            if first.startswith("Description: ") else ""
+        self.targets = TARGET.findall(text)
+        self.named = [n.split("/", 1)[-1] for n in FILE_LINE.findall(text)
+                      if n != "/dev/null"]
+
+    def problem(self):
+        """Why the patch is not a usable mutant, or None."""
+        if not NAME.match(self.name):
+            return "its name must be lower case letters, digits and _"
+        if not self.description:
+            return "its first line must be 'Description: what it breaks'"
+        if not self.targets:
+            return "it changes no file (no '+++ b/...' line)"
+        outside = [t for t in self.named if not t.startswith(MUTATED + "/") or ".." in t]
+        if outside:
+            return f"it changes {outside[0]}, outside {MUTATED}/"
+        return None
+
+
+def load_mutants(folder=MUTANTS_DIR):
+    """The mutants of folder, by name; raises ValueError for a bad patch."""
+    mutants = [Mutant(os.path.join(folder, f)) for f in sorted(os.listdir(folder))
+               if f.endswith(".patch")]
+    for m in mutants:
+        why = m.problem()
+        if why:
+            raise ValueError(f"mutant {m.name} ({os.path.relpath(m.path, ROOT)}): {why}")
+    return mutants
+
+
+def apply_patch(mutant, root, log_path=None):
+    """Applies mutant's patch under root (patch -p1, no fuzz, no backups):
+    (ok, patch's output)."""
+    try:
+        proc = subprocess.run(["patch", "-p1", "--batch", "--forward", "--fuzz=0",
+                               "--no-backup-if-mismatch", "-d", root, "-i", mutant.path],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+    except OSError as e:
+        raise RuntimeError(f"cannot run patch ({e}); on Debian: apt-get install patch") from e
+    if log_path:
+        with open(log_path, "a", encoding="utf-8") as log:
+            log.write(f"$ patch -p1 -i {mutant.path}\n{proc.stdout}")
+    return proc.returncode == 0, proc.stdout
+
+
+def sync_folder(source, copy):
+    """Makes copy hold exactly the files of source. A file whose content
+    differs is rewritten, so that its time is new and make rebuilds it; the
+    others keep their times."""
+    os.makedirs(copy, exist_ok=True)
+    wanted = set(os.listdir(source))
+    for f in os.listdir(copy):
+        if f not in wanted:
+            os.remove(os.path.join(copy, f))
+    for f in wanted:
+        src, dst = os.path.join(source, f), os.path.join(copy, f)
+        if not os.path.exists(dst) or not filecmp.cmp(src, dst, shallow=False):
+            shutil.copyfile(src, dst)
+
+
+def make_tree(tree):
+    """OUT/slot-K/tree: the source tree with src/optimized copied and every
+    other entry a link to the real one (build folders left out)."""
+    os.makedirs(os.path.join(tree, "src"), exist_ok=True)
+
+    def link(target, at):
+        if os.path.islink(at) and os.readlink(at) == target:
+            return
+        if os.path.islink(at) or os.path.isfile(at):
+            os.remove(at)
+        os.symlink(target, at)
+
+    for entry in os.listdir(ROOT):
+        if entry not in ("src", ".git") and not entry.startswith("build"):
+            link(os.path.join(ROOT, entry), os.path.join(tree, entry))
+    for layer in os.listdir(os.path.join(ROOT, "src")):
+        if os.path.join("src", layer) != MUTATED:
+            link(os.path.join(ROOT, "src", layer), os.path.join(tree, "src", layer))
+    sync_folder(os.path.join(ROOT, MUTATED), os.path.join(tree, MUTATED))
 
 
 class Reporter:
@@ -102,21 +198,29 @@ def run_logged(cmd, log_path, env=None, timeout=None, cwd=ROOT):
     return code, time.monotonic() - start
 
 
-def configure_and_build(build_dir, kind, mutant, target, log_path, build_jobs):
-    """Configures (once per slot, then only MOVCONF_MUTANT changes) and builds
-    one target. Returns (ok, seconds)."""
-    cache = os.path.join(build_dir, "CMakeCache.txt")
-    if kind == "fuzz":
-        base = ["cmake", "--preset", "fuzz", "-B", build_dir]
-    else:
-        base = ["cmake", "-S", ROOT, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
-    # Mutants may leave a variable unused: warnings are not errors here.
-    configure = base + ["-DMOVCONF_WERROR=OFF", f"-DMOVCONF_MUTANT={mutant}"]
-    if os.path.exists(cache):
-        configure = ["cmake", "-B", build_dir, f"-DMOVCONF_MUTANT={mutant}"]
-    code, t1 = run_logged(configure, log_path)
-    if code != 0:
-        return False, t1
+def configured_for(build_dir, tree):
+    """True when build_dir holds a CMake cache made for the source tree."""
+    try:
+        with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8") as f:
+            return f"CMAKE_HOME_DIRECTORY:INTERNAL={tree}\n" in f.read()
+    except OSError:
+        return False
+
+
+def configure_and_build(tree, build_dir, kind, target, log_path, build_jobs):
+    """Configures the slot's tree (once per slot) and builds one target; the
+    tree holds the mutant already. Returns (ok, seconds)."""
+    t1 = 0.0
+    if not configured_for(build_dir, tree):
+        shutil.rmtree(build_dir, ignore_errors=True)  # a build of another tree
+        if kind == "fuzz":
+            base = ["cmake", "-S", tree, "--preset", "fuzz", "-B", build_dir]
+        else:
+            base = ["cmake", "-S", tree, "-B", build_dir, "-DCMAKE_BUILD_TYPE=RelWithDebInfo"]
+        # Mutants may leave a variable unused: warnings are not errors here.
+        code, t1 = run_logged(base + ["-DMOVCONF_WERROR=OFF"], log_path, cwd=tree)
+        if code != 0:
+            return False, t1
     code, t2 = run_logged(["cmake", "--build", build_dir, "-j", str(build_jobs), "--target", target],
                           log_path)
     return code == 0, t1 + t2
@@ -212,18 +316,26 @@ def fuzz_available():
     return ok
 
 
-def assess(name, description, slot, args, report, can_fuzz):
+def assess(mutant, slot, args, report, can_fuzz):
     """One mutant through the two stages."""
-    out = os.path.abspath(args.out)
+    name = mutant.name
+    out = os.path.realpath(args.out)
     results = os.path.join(out, "results", name)
     shutil.rmtree(results, ignore_errors=True)
     os.makedirs(results)
-    row = {"name": name, "description": description, "verdict": "error", "detail": "",
+    row = {"name": name, "description": mutant.description, "verdict": "error", "detail": "",
            "threads": None, "failing_cases": [], "build_seconds": 0.0,
            "conformance_seconds": 0.0, "fuzz_seconds": 0.0}
     slot_dir = os.path.join(out, f"slot-{slot}")
+    tree = os.path.join(slot_dir, "tree")
     build_log = os.path.join(results, "build.log")
-    ok, secs = configure_and_build(os.path.join(slot_dir, "conformance"), "conformance", name,
+    make_tree(tree)  # restores src/optimized from the real tree
+    applied, _ = apply_patch(mutant, tree, build_log)
+    if not applied:
+        row["detail"] = f"the patch does not apply (see {os.path.relpath(build_log, ROOT)})"
+        report.say(f"{name}: {row['detail']}")
+        return row
+    ok, secs = configure_and_build(tree, os.path.join(slot_dir, "conformance"), "conformance",
                                    "movconf", build_log, args.build_jobs)
     row["build_seconds"] = round(secs, 1)
     if not ok:
@@ -249,7 +361,7 @@ def assess(name, description, slot, args, report, can_fuzz):
             ("--fuzz-time 0" if args.fuzz_time <= 0 else "clang's libFuzzer is not installed") + ")"
         report.say(f"{name}: survived ({row['detail']})")
         return row
-    ok, secs = configure_and_build(os.path.join(slot_dir, "fuzz"), "fuzz", name, "fuzz_diff",
+    ok, secs = configure_and_build(tree, os.path.join(slot_dir, "fuzz"), "fuzz", "fuzz_diff",
                                    build_log, args.build_jobs)
     row["build_seconds"] = round(row["build_seconds"] + secs, 1)
     if not ok:
@@ -292,17 +404,21 @@ def summarize(rows):
 def parse_args(argv):
     ap = argparse.ArgumentParser(
         prog="tools/mutation.py", formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Mutation score: builds the optimized kernels once per deliberate fault of "
-        "src/optimized/mutants.h and checks that the conformance suite (at 1, 2, 3 and 7 "
-        "threads) or, failing that, a short libFuzzer campaign of fuzz_diff notices it. "
-        "Prints a table and the score (killed / total); progress goes to stderr.",
+        description="Mutation score: builds the optimized kernels once per deliberate fault, "
+        "a patch of tools/mutants/ applied to a scratch copy of src/optimized, and checks "
+        "that the conformance suite (at 1, 2, 3 and 7 threads) or, failing that, a short "
+        "libFuzzer campaign of fuzz_diff notices it. Prints a table and the score "
+        "(killed / total); progress goes to stderr.",
         epilog=HELP_EPILOG)
     ap.add_argument("--list", action="store_true", help="list the mutants and what each breaks")
-    ap.add_argument("--registry", default=REGISTRY, metavar="FILE",
-                    help="the registry to read (default src/optimized/mutants.h)")
-    ap.add_argument("--id", metavar="NAME", dest="id_of",
-                    help="print the MOVCONF_MUTANT_ID of NAME (its position from 1) and exit; "
-                    "exit 2 naming the known mutants when NAME is not one (CMake uses this)")
+    ap.add_argument("--check", action="store_true",
+                    help="only check that every patch applies to src/optimized and that what "
+                    "it changes compiles (fast; CTest mutants/patches-apply), then exit")
+    ap.add_argument("--cc", default=os.environ.get("CC") or "cc", metavar="COMPILER",
+                    help="the C compiler of --check (default $CC, else cc)")
+    ap.add_argument("--include", action="append", default=[], metavar="DIR",
+                    help="one more include folder for --check (repeatable; the build's "
+                    "include/ for generated headers)")
     ap.add_argument("--mutant", action="append", metavar="NAME",
                     help="assess only this mutant (repeatable; default: all)")
     ap.add_argument("--fuzz-time", type=int, default=MAX_FUZZ_TIME, metavar="S",
@@ -330,33 +446,100 @@ def parse_args(argv):
     return args
 
 
-def print_id(name, names):
-    """--id: the 1-based position of name, or exit 2 with the known names."""
-    if name not in names:
-        print(f"unknown mutant '{name}'; known mutants: {', '.join(names)} "
-              "(tools/mutation.py --list describes them)", file=sys.stderr)
-        return 2
-    print(names.index(name) + 1)
+def local_includes(folder):
+    """For each file of folder: the files of folder it includes, directly or
+    not ("optimized/x.h" and "x.c" forms), itself included."""
+    direct = {}
+    for f in os.listdir(folder):
+        with open(os.path.join(folder, f), encoding="utf-8") as text:
+            named = re.findall(r'^\s*#\s*include\s+"(?:optimized/)?([^"/]+)"', text.read(), re.M)
+        direct[f] = {n for n in named if os.path.exists(os.path.join(folder, n))}
+    closure = {}
+    for f in direct:
+        seen, todo = {f}, [f]
+        while todo:
+            for n in direct[todo.pop()] - seen:
+                seen.add(n)
+                todo.append(n)
+        closure[f] = seen
+    return closure
+
+
+def check_one(mutant, work, compile_base):
+    """--check for one mutant in its own scratch folder: None or the problem."""
+    folder = os.path.join(work, mutant.name)
+    copy = os.path.join(folder, MUTATED)
+    shutil.copytree(os.path.join(ROOT, MUTATED), copy)
+    ok, output = apply_patch(mutant, folder)
+    if not ok:
+        return f"the patch no longer applies to {MUTATED}/:\n{output.strip()}"
+    # "optimized/x.h" resolves to the patched copy, the other layers to the tree.
+    layers = os.path.join(folder, "layers")
+    os.makedirs(layers)
+    for layer in os.listdir(os.path.join(ROOT, "src")):
+        target = copy if os.path.join("src", layer) == MUTATED else os.path.join(ROOT, "src", layer)
+        os.symlink(target, os.path.join(layers, layer))
+    changed = {os.path.basename(t) for t in mutant.targets}
+    sources = sorted(f for f, deps in local_includes(copy).items()
+                     if f.endswith(".c") and deps & changed)
+    for source in sources:
+        proc = subprocess.run(compile_base + ["-I", layers, os.path.join(copy, source)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+        if proc.returncode != 0:
+            return f"{MUTATED}/{source} does not compile with the patch:\n{proc.stdout.strip()}"
+    return None
+
+
+def check_patches(mutants, args):
+    """--check: every patch applies and what it changes compiles. Exit status."""
+    compile_base = [args.cc, "-std=c11", "-fsyntax-only", "-D_POSIX_C_SOURCE=200809L",
+                    "-I", os.path.join(ROOT, "include")]
+    for folder in args.include:
+        compile_base += ["-I", os.path.abspath(folder)]
+    work = tempfile.mkdtemp(prefix="movconf-mutants-")
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            problems = list(pool.map(lambda m: check_one(m, work, compile_base), mutants))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    broken = [(m, p) for m, p in zip(mutants, problems) if p]
+    for m, problem in broken:
+        print(f"mutant {m.name} ({os.path.relpath(m.path, ROOT)}): {problem}\n", file=sys.stderr)
+    if broken:
+        print(f"{len(broken)} of {len(mutants)} mutants broken: update each patch to today's "
+              f"code (docs/mutation.md, adding a mutant)", file=sys.stderr)
+        return 1
+    print(f"{len(mutants)} mutants: every patch applies to {MUTATED}/ and compiles")
     return 0
 
 
 def main(argv):
     args = parse_args(argv)
-    entries = parse_registry(args.registry)
-    descriptions = dict(entries)
+    try:
+        mutants = load_mutants()
+    except (OSError, ValueError) as e:
+        print(f"tools/mutation.py: {e}", file=sys.stderr)
+        return 2
+    by_name = {m.name: m for m in mutants}
     for m in args.mutant or []:
-        if m not in descriptions:
+        if m not in by_name:
             print(f"tools/mutation.py: unknown mutant '{m}' (tools/mutation.py --list shows them)",
                   file=sys.stderr)
             return 2
-    if args.id_of is not None:
-        return print_id(args.id_of, [n for n, _ in entries])
     if args.list:
-        width = max(len(n) for n, _ in entries)
-        for name, description in entries:
-            print(f"{name:<{width}}  {description}")
+        width = max(len(m.name) for m in mutants)
+        for m in mutants:
+            print(f"{m.name:<{width}}  {m.description}")
         return 0
-    chosen = args.mutant or [n for n, _ in entries]
+    if args.check:
+        try:
+            return check_patches([by_name[n] for n in args.mutant] if args.mutant else mutants,
+                                 args)
+        except RuntimeError as e:
+            print(f"tools/mutation.py: {e}", file=sys.stderr)
+            return 2
+    chosen = [by_name[n] for n in args.mutant] if args.mutant else mutants
     report = Reporter()
     can_fuzz = args.fuzz_time > 0 and fuzz_available()
     if args.fuzz_time > 0 and not can_fuzz:
@@ -367,10 +550,10 @@ def main(argv):
         slots.put(k)
     done = [0]
 
-    def work(name):
+    def work(mutant):
         slot = slots.get()
         try:
-            row = assess(name, descriptions[name], slot, args, report, can_fuzz)
+            row = assess(mutant, slot, args, report, can_fuzz)
         finally:
             slots.put(slot)
         with report.lock:

@@ -24,7 +24,7 @@ done
 
 # Line and branch coverage of src/oracle and src/optimized (coverage/run.sh:
 # fails below every line and 95% of the branches), then the mutation score
-# of the test suite against the deliberate faults of src/optimized/mutants.h
+# of the test suite against the deliberate faults of tools/mutants/
 # (tools/mutation.py: fails below 95% killed).
 echo "== coverage"
 sh coverage/run.sh --jobs "$jobs"

@@ -1,4 +1,5 @@
-/* The optimized kernels' shared context and the entry of each operation.
+/* The optimized kernels' shared context and the entry of each operation
+   (each in its operation's file, src/optimized/<slug>.c).
    Each kernel writes every output element (zeros included) and splits its
    work over disjoint output rows with mc_parallel_for. */
 #ifndef MOVCONF_OPTIMIZED_KERNELS_H

@@ -2,8 +2,9 @@
    byte shuffles, 256-bit registers), so that the compiler's vectorized
    weaves move twice the bytes per instruction and byte-sized ones get
    shuffles at all. run_kernel (optimized.c) calls them when the CPU has
-   AVX2, unless MOVCONF_SIMD=sse2 asks for the baseline. Same sources: every
-   fix, and every mutant, is in both. The target applies before the first
+   AVX2, unless MOVCONF_SIMD=sse2 asks for the baseline. Same sources (the
+   kernel part of each operation's file): every fix, and every mutant, is in
+   both. The target applies before the first
    include, so that the row primitives of rows.h are compiled for it too. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 
@@ -15,9 +16,11 @@
 #endif
 
 #define MC_KERNELS_AVX2 1
-#include "kernels_batch.c"
-#include "kernels_depth.c"
-#include "kernels_patches.c"
+#include "batch_to_space_2.c"
+#include "depth_to_space_1.c"
+#include "extract_image_patches_3.c"
+#include "space_to_batch_2.c"
+#include "space_to_depth_1.c"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -2,7 +2,6 @@
    job is published under the mutex with a generation number, workers take
    their range, and the caller waits until every range is done. */
 #include "optimized/pool.h"
-#include "optimized/mutants.h"
 #include "optimized/stream.h"
 
 #include <pthread.h>
@@ -34,7 +33,7 @@ static pool the_pool = {.lock = PTHREAD_MUTEX_INITIALIZER,
 /* Boundary k of the split of [0, n) into parts ranges, aligned down. */
 static int64_t boundary(int64_t n, int64_t align, int parts, int k) {
   if (k >= parts)
-    return MC_MUTANT(pool_last_range_short, n, n - 1);
+    return n;
   int64_t units = (n + align - 1) / align; /* n > align here, so no overflow */
   int64_t unit = (int64_t)((__int128)units * k / parts);
   int64_t b = unit * align;
@@ -42,8 +41,7 @@ static int64_t boundary(int64_t n, int64_t align, int parts, int k) {
 }
 
 static void run_part(const pool *p, int part) {
-  int64_t first = boundary(p->n, p->align, p->parts, part);
-  int64_t begin = MC_MUTANT(pool_range_start_skipped, first, first + (part > 0));
+  int64_t begin = boundary(p->n, p->align, p->parts, part);
   int64_t end = boundary(p->n, p->align, p->parts, part + 1);
   if (begin < end)
     p->fn(p->ctx, begin, end);

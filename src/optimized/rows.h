@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "movconf/tensor.h"
-#include "optimized/mutants.h"
 #include "optimized/stream.h"
 #ifdef MC_KERNELS_AVX2
 #include "optimized/weave_avx2.h"
@@ -41,19 +40,12 @@ static inline mc_rowio mc_rowio_make(mc_type type, bool stream) {
   for (int64_t k_ = 0; k_ < (N); k_++)                                                             \
   memcpy((DST) + k_ * (DSTEP) * (SIZE), (SRC) + k_ * (SSTEP) * (SIZE), SIZE)
 
-/* The packed element read for element i: i itself (the faulty twins read
-   the other nibble of a u4/i4 byte, or u1 bits from the wrong end). */
-static inline int64_t mc_packed_source(const mc_rowio *io, int64_t i) {
-  i = MC_MUTANT(rows_nibbles_swapped, i, mc_type_bits(io->type) == 4 ? i ^ 1 : i);
-  return MC_MUTANT(rows_u1_bits_reversed, i, mc_type_bits(io->type) == 1 ? i ^ 7 : i);
-}
-
 /* dst[d + k*dstep] = src[s + k*sstep] for k in [0, n), ordinary stores. */
 static inline void mc_row_copy_cached(const mc_rowio *io, uint8_t *dst, int64_t d, int64_t dstep,
                                       const uint8_t *src, int64_t s, int64_t sstep, int64_t n) {
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
-      mc_copy_element(dst, d + k * dstep, src, mc_packed_source(io, s + k * sstep), io->type);
+      mc_copy_element(dst, d + k * dstep, src, s + k * sstep, io->type);
     return;
   }
   uint8_t *o = dst + d * (int64_t)io->esize;
@@ -67,7 +59,7 @@ static inline void mc_row_copy_cached(const mc_rowio *io, uint8_t *dst, int64_t 
     MC_STRIDED_LOOP(1, o, dstep, i, sstep, n);
     break;
   case 2:
-    MC_STRIDED_LOOP(MC_MUTANT(rows_strided_2byte_as_1byte, 2, 1), o, dstep, i, sstep, n);
+    MC_STRIDED_LOOP(2, o, dstep, i, sstep, n);
     break;
   case 4:
     MC_STRIDED_LOOP(4, o, dstep, i, sstep, n);

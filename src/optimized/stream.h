@@ -13,8 +13,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "optimized/mutants.h"
-
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #define MC_STREAM_VECTOR 1
@@ -50,8 +48,7 @@ static inline void mc_stream_store(uint8_t *dst, const uint8_t *src, size_t n) {
         _mm_stream_si128((__m128i *)(void *)(dst + v),
                          src ? _mm_loadu_si128((const __m128i *)(const void *)(src + v))
                              : _mm_setzero_si128());
-    size_t tail = MC_MUTANT(stream_tail_dropped, n - k, 0);
-    mc_stream_plain(dst + k, src ? src + k : NULL, tail);
+    mc_stream_plain(dst + k, src ? src + k : NULL, n - k);
     return;
   }
 #endif

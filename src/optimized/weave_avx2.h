@@ -11,8 +11,6 @@
 #include <immintrin.h>
 #include <stdint.h>
 
-#include "optimized/mutants.h"
-
 /* r0[g] = in[2g], r1[g] = in[2g + 1] for elements of esize 1 or 2 bytes. */
 static inline int64_t mc_avx2_unweave2(int64_t esize, uint8_t *r0, uint8_t *r1, const uint8_t *in,
                                        int64_t groups) {
@@ -32,7 +30,7 @@ static inline int64_t mc_avx2_unweave2(int64_t esize, uint8_t *r0, uint8_t *r1, 
     _mm_storeu_si128((__m128i *)(void *)(r0 + g * esize), _mm256_castsi256_si128(v));
     _mm_storeu_si128((__m128i *)(void *)(r1 + g * esize), _mm256_extracti128_si256(v, 1));
   }
-  return MC_MUTANT(avx2_unweave_tail_dropped, g, groups);
+  return g;
 }
 
 /* out[4g + o] = row[o][g] for elements of esize 1 or 2 bytes. */
@@ -60,8 +58,7 @@ static inline int64_t mc_avx2_weave4(int64_t esize, uint8_t *out, const uint8_t 
     }
     uint8_t *o = out + 4 * at;
     for (int k = 0; k < 4; k++)
-      _mm_storeu_si128((__m128i *)(void *)(o + 16 * k),
-                       MC_MUTANT(avx2_weave4_quarters_swapped, v[k], v[k ^ 1]));
+      _mm_storeu_si128((__m128i *)(void *)(o + 16 * k), v[k]);
   }
   return g;
 }

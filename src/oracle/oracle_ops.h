@@ -1,5 +1,7 @@
-/* Internal interface of the literal oracle: one function per operation and
-   the few steps they share. Every check cites its clause id. */
+/* Internal interface of the literal oracle: one function per operation, in
+   src/oracle/<slug>.c, and the steps all share. What an inverse pair shares
+   is in its own header (batch_space_common.h, space_depth_common.h). Every
+   check cites its clause id. */
 #ifndef MOVCONF_ORACLE_OPS_H
 #define MOVCONF_ORACLE_OPS_H
 
@@ -26,8 +28,5 @@ bool mc_oracle_has_op(mc_op op);
    (byte cap) checks; prefix is the op's clause prefix for messages. */
 mc_status mc_oracle_alloc_output(mc_tensor *out, mc_type type, int rank, const int64_t *shape,
                                  size_t cap, mc_error *err);
-
-/* The mode attribute of SpaceToDepth/DepthToSpace after V2/V3. */
-typedef enum mc_depth_mode { MC_BLOCKS_FIRST, MC_DEPTH_FIRST } mc_depth_mode;
 
 #endif

@@ -1,91 +1,49 @@
-/* BatchToSpace-2 and SpaceToBatch-2 without intermediates. Along the last
-   axis, B_last rows of the batch side interleave into one row of the space
-   side: BatchToSpace weaves them together (crops trimming the ends),
-   SpaceToBatch unweaves one input row into B_last output rows (pads
-   becoming zeros). Loops are driven by the side read whole and once. */
+/* SpaceToBatch-2: validation from the output formula (S2B-O1) and the
+   kernel, without intermediates. Along the last axis, one input row
+   unweaves into B_last rows of the batch side, pads becoming zeros. Loops
+   are driven by the input, read whole and once. */
+#include "common/checked.h"
+#include "common/error.h"
+#include "optimized/batch_space_common.h"
 #include "optimized/kernels.h"
 
-/* Copies the elements x in [lo, hi) of the crop window [crop, crop + width)
-   one at a time: element x of the uncropped row comes from source row x % B
-   at x / B. Used for the partial groups at the ends of a row. */
-static void b2s_partial(const mc_kernel_job *j, int64_t out0, const int64_t *src, int64_t block,
-                        int64_t crop, int64_t lo, int64_t hi) {
-  for (int64_t x = lo; x < hi; x++)
-    mc_row_copy(&j->io, j->out, out0 + x - crop, 1, j->in, src[x % block] + x / block, 1, 1);
+/* ---- Validation: compiled once (kernels_avx2.c includes this file again,
+   for the kernel alone) ---- */
+#ifndef MC_KERNELS_AVX2
+
+static const mc_batch_space_rules s2b_rules = {
+    "S2B-V1", "S2B-V2", "S2B-V3", "S2B-V4",          "S2B-V5",
+    "S2B-V6", "S2B-V7", "S2B-V8", MC_E_PAD_NEGATIVE, MC_E_PAD_FIRST_NOT_ZERO,
+    "pad"};
+
+mc_status mc_opt_validate_space_to_batch(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+  mc_status s = mc_opt_check_batch_space(req, plan, &s2b_rules, err);
+  if (s != MC_OK)
+    return s;
+  int n = plan->rank;
+  for (int i = 1; i < n; i++) {
+    int64_t padded;
+    if (!mc_add_i64(plan->in_shape[i], plan->begin[i], &padded) ||
+        !mc_add_i64(padded, plan->end[i], &padded))
+      return mc_opt_overflow(err, "D_i + pads_begin[i] + pads_end[i]");
+    if (padded % plan->block[i] != 0)
+      return mc_fail(err, MC_E_PADDED_NOT_DIVISIBLE, "S2B-V9",
+                     "axis %d: padded length %lld is not a multiple of block %lld", i,
+                     (long long)padded, (long long)plan->block[i]);
+    plan->out_shape[i] = padded / plan->block[i];
+  }
+  /* Left to right from the batch, so a batch of 0 stays 0 (S2B-V9). */
+  int64_t out_batch = plan->in_shape[0];
+  for (int i = 1; i < n; i++)
+    if (!mc_mul_i64(out_batch, plan->block[i], &out_batch))
+      return mc_opt_overflow(err, "the output batch");
+  plan->out_shape[0] = out_batch;
+  return MC_OK;
 }
 
-/* out[b, y_1..y_{N-1}]: x_i = y_i + CB_i splits into d_i = x_i / B_i (the
-   input's spatial index) and o_i = x_i % B_i (the block offset, which selects
-   the input batch ((o_1*B_2 + o_2)... + o_{N-1}) * batch' + b). Writes the
-   output row at w into j->out from element out0 on. */
-static void b2s_row(const mc_kernel_job *j, const mc_row_walk *w, int64_t out0) {
-  const mc_opt_plan *p = j->plan;
-  const int last = p->rank - 1;
-  const int64_t width = p->out_shape[last], block = p->block[last], crop = p->begin[last];
-  int64_t blocks = 0, spatial = 0;
-  for (int i = 1; i < last; i++) {
-    int64_t x = MC_MUTANT(b2s_inner_crop_ignored, w->idx[i] + p->begin[i], w->idx[i]);
-    blocks = blocks * p->block[i] + x % p->block[i];
-    spatial += x / p->block[i] * j->in_stride[i];
-  }
-  if (block > MC_MAX_WAYS) {
-    for (int64_t o = 0; o < block; o++) {
-      /* first y with (y + crop) % B == o */
-      int64_t y0 = (MC_MUTANT(b2s_wide_crop_sign, o - crop, o + crop) % block + block) % block;
-      int64_t batch = (blocks * block + o) * p->out_shape[0] + w->idx[0];
-      mc_row_copy(&j->io, j->out, out0 + y0, block, j->in,
-                  batch * j->in_stride[0] + spatial + (y0 + crop) / block, 1,
-                  mc_count_below(y0, block, width));
-    }
-    return;
-  }
-  int64_t src[MC_MAX_WAYS];
-  for (int64_t o = 0; o < block; o++) {
-    const int64_t cell = blocks * block + o;
-    int64_t in_batch = MC_MUTANT(b2s_batch_split_order, cell * p->out_shape[0] + w->idx[0],
-                                 w->idx[0] * (p->in_shape[0] / p->out_shape[0]) + cell);
-    src[o] = in_batch * j->in_stride[0] + spatial;
-  }
-  /* Whole groups g (x = g*B + o for every o inside the window), then the ends. */
-  int64_t g_lo = MC_MUTANT(b2s_first_group_floor, mc_ceil_div(crop, block), crop / block);
-  int64_t g_hi = (crop + width) / block;
-  if (g_hi <= g_lo) {
-    b2s_partial(j, out0, src, block, crop, crop, crop + width);
-    return;
-  }
-  int64_t first[MC_MAX_WAYS];
-  for (int64_t o = 0; o < block; o++)
-    first[o] = src[o] + g_lo;
-  mc_rows_interleave(&j->io, j->out, out0 + g_lo * block - crop, j->in, first, block, g_hi - g_lo);
-  b2s_partial(j, out0, src, block, crop, crop, g_lo * block);
-  int64_t row_end = MC_MUTANT(b2s_last_element_dropped, crop + width, crop + width - 1);
-  b2s_partial(j, out0, src, block, crop, g_hi * block, row_end);
-}
+#endif /* MC_KERNELS_AVX2 */
 
-static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
-  const mc_kernel_job *j = ctx;
-  const mc_opt_plan *p = j->plan;
-  const int last = p->rank - 1;
-  const int64_t width = p->out_shape[last];
-  mc_row_stage stage;
-  mc_row_stage_init(&stage, j, width);
-  mc_row_walk w;
-  mc_row_walk_start(&w, last, p->out_shape, begin);
-  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    if (stage.active)
-      b2s_row(&stage.job, &w, mc_row_stage_claim(&stage, j, row * width, width));
-    else
-      b2s_row(j, &w, row * width);
-  }
-  if (stage.active)
-    mc_row_stage_flush(&stage, j);
-}
-
-void MC_KERNEL(mc_kernel_batch_to_space)(const mc_kernel_job *job) {
-  const mc_opt_plan *p = job->plan;
-  mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, b2s_rows,
-                  (void *)job);
-}
+/* ---- Kernel ---- */
 
 /* SpaceToBatch, first pass: output rows whose outer axes fall into the
    padding of some axis 1..N-2 have no input row; they are all zeros. The
@@ -112,7 +70,7 @@ static void s2b_zero_rows(void *ctx, int64_t begin, int64_t end) {
       int64_t x = w.idx[i] * p->block[i] + o[i] - p->begin[i];
       inside = x >= 0 && x < p->in_shape[i];
     }
-    if (MC_MUTANT(s2b_inner_pad_rows_unzeroed, !inside, false))
+    if (!inside)
       mc_row_zero(&j->io, j->out, row * width, 1, width);
   }
 }
@@ -125,7 +83,7 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
   const int64_t width = p->out_shape[last], block = p->block[last];
-  const int64_t pad = MC_MUTANT(s2b_row_shift_from_pads_end, p->begin[last], p->end[last]);
+  const int64_t pad = p->begin[last];
   const int64_t shift = o - pad, in_width = p->in_shape[last];
   int64_t lo, hi;
   mc_strided_inside(shift, block, in_width, width, &lo, &hi);
@@ -136,7 +94,7 @@ static void s2b_row_ends(const mc_kernel_job *j, int64_t dst, int64_t src, int64
     mc_row_copy(&j->io, j->out, dst + lo, 1, j->in, src + lo * block + shift, block, f_lo - lo);
     mc_row_copy(&j->io, j->out, dst + f_hi, 1, j->in, src + f_hi * block + shift, block, hi - f_hi);
   }
-  mc_row_zero(&j->io, j->out, dst + hi, 1, MC_MUTANT(s2b_trailing_pad_unzeroed, width - hi, 0));
+  mc_row_zero(&j->io, j->out, dst + hi, 1, width - hi);
 }
 
 /* The B_last output rows of the input row starting at element src, the
@@ -170,7 +128,7 @@ static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job 
   uint8_t *padded = (uint8_t *)stage->bytes + block * width * esize;
   memset(padded, 0, (size_t)(pad * esize));
   memcpy(padded + pad * esize, j->in + src * esize, (size_t)(in_width * esize));
-  int64_t pad_end = MC_MUTANT(s2b_staged_pad_end_unzeroed, block * width - pad - in_width, 0);
+  int64_t pad_end = block * width - pad - in_width;
   memset(padded + (pad + in_width) * esize, 0, (size_t)(pad_end * esize));
   mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, padded, 0, block, width);
 }
@@ -198,15 +156,14 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
     int64_t offsets = 0, spatial = 0;
     for (int i = 1; i < last; i++) {
-      int64_t x = MC_MUTANT(s2b_inner_pad_ignored, w.idx[i] + p->begin[i], w.idx[i]);
+      int64_t x = w.idx[i] + p->begin[i];
       offsets = offsets * p->block[i] + x % p->block[i];
       spatial += x / p->block[i] * j->out_stride[i];
     }
     const int64_t src = row * in_width;
     for (int64_t o = 0; o < block; o++) {
       const int64_t cell = offsets * block + o, batch = w.idx[0];
-      int64_t out_batch = MC_MUTANT(s2b_batch_split_order, cell * p->in_shape[0] + batch,
-                                    batch * (p->out_shape[0] / p->in_shape[0]) + cell);
+      int64_t out_batch = cell * p->in_shape[0] + batch;
       int64_t at = out_batch * j->out_stride[0] + spatial;
       if (woven)
         out0[o] = at;
