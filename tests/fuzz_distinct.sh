@@ -49,7 +49,7 @@ expect "one finding fails with the crop bug alone and passes with the split alon
 expect "one finding fails with the split bug alone and passes with the crop alone" test $split_only -eq 1
 
 # 2. Two jobs: the summary and the files agree.
-fuzz jobs d2s-swap --op d2s --time 15 --jobs 2
+fuzz jobs d2s-swap --op d2s --runs 300 --jobs 2
 expect "jobs: exit status 1, not $status" test "$status" -eq 1
 expect "jobs: each finding's steps and detail are its file's" python3 -c '
 import json, os, subprocess, sys
@@ -66,7 +66,7 @@ for f in s["findings"]:
 expect "jobs: no worker file left" sh -c '! ls -A jobs | grep -q "^\."'
 
 # 3. A failure only from a process's second call: flaky, not a finding.
-fuzz flaky d2s-swap-after-first-call --op d2s --runs 300
+fuzz flaky d2s-swap-after-first-call --op d2s --runs 100
 expect "flaky: exit status 0, not $status" test "$status" -eq 0
 has flaky.out "^0 distinct findings"
 has flaky.out "flaky: not reproduced alone"

@@ -63,8 +63,9 @@ if [ -n "$found" ]; then
 fi
 has "$work/b2s/out.txt" "index-filled: got came from data"
 
-# 2. DepthToSpace, first two elements swapped whatever the type: one finding.
-fuzz d2s d2s-swap --op d2s --runs 2000 --out findings
+# 2. DepthToSpace, first two elements swapped whatever the type: one finding
+# (500 runs: some 340 failures, 30 of them large requests).
+fuzz d2s d2s-swap --op d2s --runs 500 --out findings
 expect "d2s: exit status 1, not $status" test "$status" -eq 1
 one_finding d2s "*/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
 if [ -n "$found" ]; then
@@ -72,10 +73,10 @@ if [ -n "$found" ]; then
   expect "d2s: shrunk data of $n elements, a handful" test "$n" -le 8
   reruns "$found" d2s-swap
 fi
-expect "d2s: the --json summary says 2000 runs and one wrong-output finding" python3 -c '
+expect "d2s: the --json summary says 500 runs and one wrong-output finding" python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))
-assert s["runs"] == 2000, s["runs"]
+assert s["runs"] == 500, s["runs"]
 assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]' \
   "$work/d2s/summary.json"
 
@@ -86,7 +87,7 @@ expect "clean: no findings folder when nothing is found" test ! -e "$work/clean/
 has "$work/clean/out.txt" "^1000 runs"
 
 # 4. The default output folder is ./movconf-findings of the working folder.
-fuzz default d2s-swap --op d2s --runs 300
+fuzz default d2s-swap --op d2s --runs 60
 expect "default: the finding is in ./movconf-findings" \
   test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
 expect_report
