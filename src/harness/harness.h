@@ -284,6 +284,14 @@ void mc_plain_standard_streams(void);
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
 /* The reports, written to an open stream; false when writing failed. */
 bool mc_report_write_json(const mc_run_report *r, FILE *out);
+struct cJSON;
+/* A case of a report mc_report_write_json wrote (an item of its "cases"),
+   read back into c as the run had it, but for what the report leaves out
+   (mode "-", no rank, sizes or provenance); false, with c still to be
+   freed, when item is not one. */
+bool mc_case_result_from_json(const struct cJSON *item, mc_case_result *c);
+/* A process fault of such a report (an item of its "process_faults"). */
+mc_process_fault mc_process_fault_from_json(const struct cJSON *item);
 bool mc_report_write_junit(const mc_run_report *r, FILE *out);
 /* Number of process faults without a culprit case: each fails the run. */
 int mc_report_unattributed_faults(const mc_run_report *r);
