@@ -77,8 +77,10 @@ expect "d2s: the --json summary says 500 runs and one wrong-output finding" pyth
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert s["runs"] == 500, s["runs"]
-assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]' \
+assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]
+assert s["findings"][0]["shrink_cut_short_by"] is None, s["findings"]' \
   "$work/d2s/summary.json"
+lacks "$work/d2s/out.txt" "cut short"
 
 # 3. No fault, every operation, two jobs: nothing found, nothing written.
 fuzz clean none --runs 1000 --jobs 2
@@ -90,4 +92,18 @@ has "$work/clean/out.txt" "^1000 runs"
 fuzz default d2s-swap --op d2s --runs 60
 expect "default: the finding is in ./movconf-findings" \
   test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
+# 5. A shrink that --shrink-time cuts short says so: in the finding's line,
+# its --json entry and its file's origin (spec/runner.md, "Fuzz findings").
+fuzz cut d2s-swap --op d2s --runs 5 --shrink-time 0 --out findings
+expect "cut: exit status 1, not $status" test "$status" -eq 1
+has "$work/cut/out.txt" "shrunk in 0 steps, cut short by --shrink-time, "
+expect "cut: every finding's --json entry says its shrink was cut short" python3 -c '
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+assert s["findings"] and all(f["shrink_cut_short_by"] == "--shrink-time" for f in s["findings"]), s
+for f in s["findings"]:
+    file = os.path.join(os.path.dirname(sys.argv[1]), f["file"])  # relative to the campaign folder
+    origin = json.load(open(file))["cases"][0]["origin"]
+    assert "shrunk in 0 steps, cut short by --shrink-time (it may shrink further)" in origin, origin' \
+  "$work/cut/summary.json"
 expect_report

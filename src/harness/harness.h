@@ -510,11 +510,18 @@ typedef struct mc_fuzz_finding {
   char *detail;  /* the verdict's detail on the shrunk request (made safe) */
   uint64_t run;  /* which run found it */
   int shrink_steps;
+  /* The shrink was cut short (mc_fuzz_shrink): by MC_FUZZ_CUT_BY_SHRINK_TIME
+     or MC_FUZZ_CUT_BY_TIME (the campaign's end); the case may shrink further. */
+  enum { MC_FUZZ_SHRINK_DONE, MC_FUZZ_CUT_BY_SHRINK_TIME, MC_FUZZ_CUT_BY_TIME } shrink_cut;
   size_t max_output_bytes; /* the request's output cap */
   double found_at;         /* mc_now_seconds() when it was recorded */
   /* Re-run from its file alone in a fresh process at the end: */
   enum { MC_FUZZ_NOT_RERUN, MC_FUZZ_REPRODUCED, MC_FUZZ_FLAKY } rerun;
 } mc_fuzz_finding;
+
+/* The option whose time limit cut the finding's shrink short ("--shrink-time"
+   or "--time"), or NULL when the shrink ran to its end. */
+const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f);
 
 typedef struct mc_fuzz_stats {
   uint64_t runs, unsupported, failures, large_runs;
