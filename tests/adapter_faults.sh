@@ -151,14 +151,25 @@ expect "restart-fails: exit status 1, not $status" test "$status" -eq 1
 
 # A handshake that is wrong or missing stops the run before any case: exit 2.
 for fault in bad-handshake no-handshake slow-handshake; do
-  run_fault $fault 0
+  run_fault $fault 0 --handshake-timeout 2
   expect "$fault: exit status 2, not $status" test "$status" -eq 2
 done
 expect "bad-handshake: says why" grep -q 'bad handshake: "protocol" must be "movconf-adapter/1"' \
   "$work/bad-handshake.out"
 expect "no-handshake: says how it ended" grep -q 'exited with status 5' "$work/no-handshake.out"
-expect "slow-handshake: says it timed out" grep -q 'no handshake line within 2 s' \
-  "$work/slow-handshake.out"
+expect "slow-handshake: says it timed out" \
+  grep -q 'no handshake line within 2 s (see --handshake-timeout)' "$work/slow-handshake.out"
+
+# The handshake has its own allowance (--handshake-timeout, default 60 s,
+# never less than --timeout): an adapter that takes 4 s to start (import
+# torch under load) is not cut off by --timeout 2.
+run_fault late-handshake 0
+expect "late-handshake: exit status 0 with --timeout 2, not $status (see $work/late-handshake.out)" \
+  test "$status" -eq 0
+expect "late-handshake: all 7 cases reported" test "$(wc -l <"$work/late-handshake.txt")" -eq 7
+run_fault late-handshake 0 --timeout 30 --handshake-timeout 1
+expect "late-handshake: --timeout 30 is also the handshake's when it is longer, status $status" \
+  test "$status" -eq 0
 
 no_raw_controls() { # no_raw_controls FILE: no C0 control but newline and tab, no C1 control
   "$python" -c 'import re, sys

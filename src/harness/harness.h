@@ -63,8 +63,12 @@ typedef enum mc_adapter_payload {
 } mc_adapter_payload;
 
 typedef struct mc_impl_options {
-  int threads;                 /* kernels' thread count; <= 0: the default */
-  double timeout_seconds;      /* per call, for isolated implementations; <= 0: none */
+  int threads;            /* kernels' thread count; <= 0: the default */
+  double timeout_seconds; /* per call, for isolated implementations; <= 0: none */
+  /* An adapter's start-up until its handshake (import torch can take tens
+     of seconds under load): the larger of this and timeout_seconds; <= 0
+     in either: none. */
+  double handshake_timeout_seconds;
   size_t memory_limit_mb;      /* plugin child: address space beyond what it
                                   inherits, in MiB; 0: no limit */
   size_t max_output_bytes;     /* clause MC-L4 */
