@@ -6,10 +6,8 @@
 # the fault still pass.
 # usage: adapter_faults.sh MOVCONF SOURCE_DIR WORK_DIR PYTHON
 set -u
-movconf=$1 src=$2 work=$3 python=$4
-cases=$src/tests/data/adapter
-mkdir -p "$work"
-. "$src/tests/adapter_checks.sh"
+. "$(dirname "$0")/adapter_checks.sh"
+adapter_test_args "$@"
 
 # run_fault FAULT AT [OPTIONS...]: the mock cases with one fault at request
 # AT; leaves "id verdict detail" lines in $work/FAULT.txt and the exit status
@@ -17,12 +15,9 @@ mkdir -p "$work"
 run_fault() {
   fault=$1 at=$2
   shift 2
-  rm -f "$work/$fault.state" "$work/$fault.state.fault" "$work/$fault.json" "$work/$fault.xml"
+  rm -f "$work/$fault.state" "$work/$fault.state.fault" "$work/$fault.xml"
   MOCK_FAULT=$fault MOCK_AT=$at MOCK_STATE="$work/$fault.state" \
-    "$movconf" run --timeout 2 --json "$work/$fault.json" --junit "$work/$fault.xml" "$@" \
-    --impl "exec:exec '$python' '$src/tests/mock_adapter.py' --run-$$" "$cases" >"$work/$fault.out" 2>&1
-  status=$?
-  verdict_lines "$fault"
+    run_adapter "$fault" mock_adapter.py --timeout 2 --junit "$work/$fault.xml" "$@"
 }
 
 # A fault at request 2 (case 2) or 3 (case 3): that case gets the verdict,
@@ -37,12 +32,8 @@ fault_is() { # fault_is FAULT AT CASE VERDICT DETAIL-REGEX [OPTIONS...]
   expect "$fault: all 7 cases reported" test "$(wc -l <"$work/$fault.txt")" -eq 7
   expect "$fault: case 4 still passes" case_is "$fault" 4-i16 pass
   expect "$fault: case 7 still passes" case_is "$fault" 7-u4 pass
-  expect "$fault: no adapter process is left" no_adapter_left
+  expect "$fault: no adapter process is left" no_adapter_left mock_adapter.py
   expect "$fault: the JSON and JUnit reports parse" reports_parse "$fault"
-}
-# No mock adapter of this script (marked --run-PID) runs once movconf exited.
-no_adapter_left() {
-  ! ps -eo args | grep -F "mock_adapter.py --run-$$" | grep -vq grep
 }
 # The reports parse, whatever the adapter wrote (JSON valid UTF-8, JUnit
 # well-formed XML 1.0).
@@ -160,14 +151,25 @@ expect "restart-fails: exit status 1, not $status" test "$status" -eq 1
 
 # A handshake that is wrong or missing stops the run before any case: exit 2.
 for fault in bad-handshake no-handshake slow-handshake; do
-  run_fault $fault 0
+  run_fault $fault 0 --handshake-timeout 2
   expect "$fault: exit status 2, not $status" test "$status" -eq 2
 done
 expect "bad-handshake: says why" grep -q 'bad handshake: "protocol" must be "movconf-adapter/1"' \
   "$work/bad-handshake.out"
 expect "no-handshake: says how it ended" grep -q 'exited with status 5' "$work/no-handshake.out"
-expect "slow-handshake: says it timed out" grep -q 'no handshake line within 2 s' \
-  "$work/slow-handshake.out"
+expect "slow-handshake: says it timed out" \
+  grep -q 'no handshake line within 2 s (see --handshake-timeout)' "$work/slow-handshake.out"
+
+# The handshake has its own allowance (--handshake-timeout, default 60 s,
+# never less than --timeout): an adapter that takes 4 s to start (import
+# torch under load) is not cut off by --timeout 2.
+run_fault late-handshake 0
+expect "late-handshake: exit status 0 with --timeout 2, not $status (see $work/late-handshake.out)" \
+  test "$status" -eq 0
+expect "late-handshake: all 7 cases reported" test "$(wc -l <"$work/late-handshake.txt")" -eq 7
+run_fault late-handshake 0 --timeout 30 --handshake-timeout 1
+expect "late-handshake: --timeout 30 is also the handshake's when it is longer, status $status" \
+  test "$status" -eq 0
 
 no_raw_controls() { # no_raw_controls FILE: no C0 control but newline and tab, no C1 control
   "$python" -c 'import re, sys

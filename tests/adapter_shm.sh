@@ -7,25 +7,15 @@
 # keeps its verdict, movconf finishes the run and no adapter is left.
 # usage: adapter_shm.sh MOVCONF SOURCE_DIR WORK_DIR PYTHON
 set -u
-movconf=$1 src=$2 work=$3 python=$4
-cases=$src/tests/data/adapter
-mkdir -p "$work"
-. "$src/tests/adapter_checks.sh"
+. "$(dirname "$0")/adapter_checks.sh"
+adapter_test_args "$@"
 
 # run_fault FAULT [OPTIONS...]: "id verdict detail" lines in $work/FAULT.txt,
 # the exit status in $status.
 run_fault() {
   fault=$1
   shift
-  rm -f "$work/$fault.json"
-  SHM_FAULT=$fault "$movconf" run --payload shared-memory --timeout 30 --json "$work/$fault.json" "$@" \
-    --impl "exec:exec '$python' '$src/tests/shm_hostile_adapter.py' --run-$$" "$cases" \
-    >"$work/$fault.out" 2>&1
-  status=$?
-  verdict_lines "$fault"
-}
-no_adapter_left() {
-  ! ps -eo args | grep -F "shm_hostile_adapter.py --run-$$" | grep -vq grep
+  SHM_FAULT=$fault run_adapter "$fault" shm_hostile_adapter.py --payload shared-memory --timeout 30 "$@"
 }
 
 # Every case but the faulted one (case 2, f32) as a behaving adapter
@@ -36,7 +26,7 @@ others_hold() { # others_hold FAULT
   expect "$1: case 3 passes" case_is "$1" 3-mode-missing pass
   expect "$1: case 4 passes" case_is "$1" 4-i16 pass
   expect "$1: case 7 passes" case_is "$1" 7-u4 pass
-  expect "$1: no adapter process is left" no_adapter_left
+  expect "$1: no adapter process is left" no_adapter_left shm_hostile_adapter.py
 }
 
 # A behaving adapter passes through shared memory (it rejects a request

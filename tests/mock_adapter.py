@@ -65,6 +65,8 @@ Faults at start:
     bad-handshake      a handshake with the wrong protocol name
     no-handshake       exit with status 5 before the handshake
     slow-handshake     sleep 60 s before the handshake
+    late-handshake     sleep 4 s before the handshake (longer than the fault
+                       tests' --timeout 2, within the handshake's own allowance)
 
 Standard library only.
 """
@@ -126,6 +128,8 @@ def handshake():
         sys.exit(5)
     if FAULT == "slow-handshake":
         time.sleep(60)
+    if FAULT == "late-handshake":
+        time.sleep(4)
     name = "mock\x1b[2J\x85adapter" if FAULT == "control-text" else "mock-adapter"
     send({"protocol": "movconf-adapter/1", "name": name, "version": "1",
           "ops": {"SpaceToDepth-1": {"types": TYPES}}})

@@ -3,11 +3,18 @@
    Every expected value is written out from the definitions. */
 #include "check.h"
 #include "common/checked.h"
+#include "common/transfer.h"
 #include "movconf/ops.h"
 #include "movconf/tensor.h"
 #include "movconf/types.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- type table ---- */
 
@@ -597,6 +604,58 @@ static void test_side_values(void) {
   mc_tensor_free(&t);
 }
 
+/* ---- whole transfers (common/transfer.c) ---- */
+
+/* pwrite/pread at an offset; a read past the end is false with errno 0. */
+static void test_transfer_at_offset(void) {
+  char path[] = "/tmp/movconf-test-transfer-XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  unlink(path);
+  char out[6] = "abcdef", in[6] = {0};
+  CHECK(mc_transfer_all(fd, out, sizeof out, MC_TRANSFER_PWRITE, 3));
+  CHECK(lseek(fd, 0, SEEK_END) == 9);
+  CHECK(mc_transfer_all(fd, in, sizeof in, MC_TRANSFER_PREAD, 3) && memcmp(in, out, 6) == 0);
+  errno = EINVAL;
+  CHECK(!mc_transfer_all(fd, in, sizeof in, MC_TRANSFER_PREAD, 6) && errno == 0);
+  close(fd);
+}
+
+/* More than a pipe holds, through a non-blocking descriptor: the writer
+   waits instead of failing; the reader's end of file is false, errno 0. */
+static void test_transfer_nonblocking_pipe(void) {
+  enum { N = 1 << 20 };
+  int p[2];
+  CHECK(pipe(p) == 0);
+  pid_t pid = fork();
+  if (pid == 0) { /* the reader: exits 0 when it got all N bytes, then end of file */
+    close(p[1]);
+    static char got[N];
+    char more;
+    bool all = mc_transfer_all(p[0], got, N, MC_TRANSFER_READ, 0) && got[N - 1] == 'x';
+    bool end = !mc_transfer_all(p[0], &more, 1, MC_TRANSFER_READ, 0) && errno == 0;
+    _exit(all && end ? 0 : 1);
+  }
+  close(p[0]);
+  fcntl(p[1], F_SETFL, fcntl(p[1], F_GETFL) | O_NONBLOCK);
+  static char data[N];
+  memset(data, 'x', sizeof data);
+  CHECK(mc_transfer_all(p[1], data, sizeof data, MC_TRANSFER_WRITE, 0));
+  close(p[1]);
+  int status = -1;
+  CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A send to a closed peer fails with EPIPE and raises no SIGPIPE. */
+static void test_transfer_send_closed_peer(void) {
+  int sv[2];
+  CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+  close(sv[1]);
+  char byte = 1;
+  CHECK(!mc_transfer_all(sv[0], &byte, 1, MC_TRANSFER_SEND, 0) && errno == EPIPE);
+  close(sv[0]);
+}
+
 int main(void) {
   test_types();
   test_status_names();
@@ -614,5 +673,8 @@ int main(void) {
   test_copy_element();
   test_tensor_alloc();
   test_side_values();
+  test_transfer_at_offset();
+  test_transfer_nonblocking_pipe();
+  test_transfer_send_closed_peer();
   return check_report();
 }

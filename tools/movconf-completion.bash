@@ -10,17 +10,17 @@ _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16
 
 _movconf_options() {
   case "$1" in
-  run) echo "--impl --threads --timeout --memory-limit --max-output-bytes --fresh-process-per-case --payload
+  run) echo "--impl --threads --timeout --handshake-timeout --memory-limit --max-output-bytes --fresh-process-per-case --payload
              --require-named-errors --op --type --sanitize --case --tier --expect --write-expect
              --expect-granularity --fail-fast --max-failures --max-timeouts --time-limit --json
              --junit --quiet --slow --summary-by --shard --jobs --help" ;;
-  show) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
+  show) echo "--impl --threads --timeout --handshake-timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --payload --full --tier --help" ;;
   check-cases) echo "--help" ;;
   bench) echo "--threads --quick --filter --json --list --impl --help" ;;
   clauses) echo "--op --json --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
-  fuzz) echo "--impl --threads --timeout --memory-limit --max-output-bytes --sanitize
+  fuzz) echo "--impl --threads --timeout --handshake-timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --payload --op --type --time --runs --seed
               --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
   report) echo "--json --junit --quiet --output --help" ;; # merge's and html's
@@ -63,7 +63,7 @@ _movconf() {
     ;;
   --threads | --timeout | --memory-limit | --max-output-bytes | --case | --max-failures | \
     --max-timeouts | --time-limit | --slow | --filter | --time | --runs | --seed | --jobs | \
-    --shrink-time | --shard)
+    --shrink-time | --shard | --handshake-timeout)
     return
     ;;
   esac

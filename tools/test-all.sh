@@ -6,10 +6,11 @@
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
 # (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
 # score (tools/mutation.py) and a short libFuzzer campaign (fuzz/fuzz_campaign.py)
-# when clang's libFuzzer is installed. The clang build leaves the
-# third-party adapters (CTest label adapters: the same JavaScript and Python
-# processes, whatever compiled movconf) to the gcc build. Run
-# tools/bootstrap.sh first.
+# when clang's libFuzzer is installed. The gcc build runs every test; the
+# others the tests their build adds something to (docs/ci/test-presets.md:
+# clang and asan leave the Python checks of the source tree to gcc, clang
+# the third-party adapters too, tsan runs the tests of the threads only).
+# Run tools/bootstrap.sh first.
 set -eu
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"

@@ -127,20 +127,34 @@ static char *finding_path(const mc_fuzz_options *o, const char *key) {
   return mc_strdupf("%s/%s.json", o->out_dir, key);
 }
 
+const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f) {
+  switch (f->shrink_cut) {
+  case MC_FUZZ_CUT_BY_SHRINK_TIME:
+    return "--shrink-time";
+  case MC_FUZZ_CUT_BY_TIME:
+    return "--time";
+  default:
+    return NULL;
+  }
+}
+
 /* The case file of a finding: the shrunk request, the oracle's expectation. */
 static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
   mc_fuzz_case fc;
   mc_fuzz_case_make(r, &fc);
-  char id[200], origin[700], cap[80] = "";
+  char id[200], origin[800], cap[80] = "", cut[120] = "";
   snprintf(id, sizeof id, "%s/findings/%s", mc_op_clause_prefix(r->req.op), f->key);
   for (char *p = id; *p; p++)
     *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
   if (r->max_output_bytes != MC_DEFAULT_MAX_OUTPUT_BYTES)
     snprintf(cap, sizeof cap, "; re-run with " MC_FUZZ_CAP_OPTION "%zu", r->max_output_bytes);
+  if (mc_fuzz_shrink_cut_option(f))
+    snprintf(cut, sizeof cut, ", cut short by %s (it may shrink further)",
+             mc_fuzz_shrink_cut_option(f));
   snprintf(origin, sizeof origin,
            "movconf fuzz --impl '%s' --seed %" PRIu64 " (worker %d, run %" PRIu64
-           "), shrunk in %d steps; expected %s computed by the movconf oracle (src/oracle)%s",
-           o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps,
+           "), shrunk in %d steps%s; expected %s computed by the movconf oracle (src/oracle)%s",
+           o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps, cut,
            fc.c.expect_error ? "error" : "output", cap);
   mc_case_out c = {.id = id,
                    .origin = origin,
@@ -227,7 +241,7 @@ static bool tried_before(tried_keys *t, const char *key) {
 
 static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_owned_request *r,
                         const char *key, const mc_fuzz_outcome *v, bool any_type, uint64_t run,
-                        int steps, char *detail) {
+                        int steps, int shrink_cut, char *detail) {
   s->findings = mc_realloc_or_abort(s->findings, (size_t)(s->n_findings + 1) * sizeof *s->findings);
   mc_fuzz_finding *f = &s->findings[s->n_findings++];
   *f = (mc_fuzz_finding){.op = r->req.op,
@@ -237,6 +251,7 @@ static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_own
                          .rank = r->tensors[0].rank,
                          .run = run,
                          .shrink_steps = steps,
+                         .shrink_cut = shrink_cut,
                          .detail = mc_safe_text(detail),
                          .max_output_bytes = r->max_output_bytes,
                          .found_at = mc_now_seconds()};
@@ -261,11 +276,15 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     return;
   }
   double deadline = mc_now_seconds() + o->shrink_seconds;
-  if (o->stop_at > 0 && o->stop_at < deadline)
+  int cut_by = MC_FUZZ_CUT_BY_SHRINK_TIME;
+  if (o->stop_at > 0 && o->stop_at < deadline) {
     deadline = o->stop_at;
+    cut_by = MC_FUZZ_CUT_BY_TIME;
+  }
   char *shrunk_detail = NULL;
   mc_fuzz_outcome v;
-  int steps = mc_fuzz_shrink(impl, r, deadline, &shrunk_detail, &v);
+  bool cut_short;
+  int steps = mc_fuzz_shrink(impl, r, deadline, &shrunk_detail, &v, &cut_short);
   if (v.out_of_time) { /* not even judged again: what the campaign saw stands */
     free(shrunk_detail);
     v = *seen;
@@ -286,7 +305,8 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     free(detail);
     return;
   }
-  add_finding(s, o, r, key, &v, any_type, run, steps, detail);
+  add_finding(s, o, r, key, &v, any_type, run, steps, cut_short ? cut_by : MC_FUZZ_SHRINK_DONE,
+              detail);
 }
 
 static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s) {

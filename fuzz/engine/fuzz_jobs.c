@@ -28,7 +28,7 @@ typedef struct worker_record {
   int32_t kind;        /* RECORD_* */
   mc_fuzz_stats stats; /* counts only (findings NULL) */
   char key[160], file[512], id[200], detail[1024];
-  int32_t op, verdict, type, rank, steps, any_type;
+  int32_t op, verdict, type, rank, steps, shrink_cut, any_type;
   uint64_t run, max_output_bytes;
   double found_at;
 } worker_record;
@@ -80,6 +80,7 @@ static void send_findings(int fd, const mc_fuzz_stats *s) {
     r.type = f->type;
     r.rank = f->rank;
     r.steps = f->shrink_steps;
+    r.shrink_cut = f->shrink_cut;
     r.any_type = f->any_type;
     r.run = f->run;
     r.max_output_bytes = f->max_output_bytes;
@@ -169,6 +170,7 @@ static void add_finding(const mc_fuzz_options *o, mc_fuzz_stats *total, const wo
   f->type = (mc_type)r->type;
   f->rank = r->rank;
   f->shrink_steps = r->steps;
+  f->shrink_cut = r->shrink_cut;
   f->any_type = r->any_type != 0;
   f->run = r->run;
   f->max_output_bytes = (size_t)r->max_output_bytes;
@@ -309,9 +311,10 @@ static const char *rerun_note(const mc_fuzz_finding *x) {
 
 static void print_finding(FILE *out, const mc_fuzz_finding *x) {
   char *file = mc_safe_text(x->file ? x->file : "(no file: it could not be written)");
-  fprintf(out, "  %s (%s, rank %d, shrunk in %d steps, %s)\n    %s\n    %s\n", x->key,
-          mc_type_name(x->type), x->rank, x->shrink_steps, rerun_note(x), file,
-          x->detail ? x->detail : "");
+  const char *cut_by = mc_fuzz_shrink_cut_option(x);
+  fprintf(out, "  %s (%s, rank %d, shrunk in %d steps%s%s, %s)\n    %s\n    %s\n", x->key,
+          mc_type_name(x->type), x->rank, x->shrink_steps, cut_by ? ", cut short by " : "",
+          cut_by ? cut_by : "", rerun_note(x), file, x->detail ? x->detail : "");
   free(file);
 }
 
@@ -388,6 +391,11 @@ bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
     cJSON_AddStringToObject(item, "type", mc_type_name(x->type));
     cJSON_AddNumberToObject(item, "rank", x->rank);
     cJSON_AddNumberToObject(item, "shrink_steps", x->shrink_steps);
+    const char *cut_by = mc_fuzz_shrink_cut_option(x);
+    if (cut_by)
+      cJSON_AddStringToObject(item, "shrink_cut_short_by", cut_by);
+    else
+      cJSON_AddNullToObject(item, "shrink_cut_short_by");
     cJSON_AddNumberToObject(item, "max_output_bytes", (double)x->max_output_bytes);
     cJSON_AddStringToObject(item, "rerun", rerun_note(x));
     cJSON_AddStringToObject(item, "detail", x->detail ? x->detail : ""); /* made safe */

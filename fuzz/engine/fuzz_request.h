@@ -105,10 +105,11 @@ void mc_fuzz_cause_key(const mc_owned_request *r, const mc_fuzz_outcome *o, char
 
 /* Shrinks r in place toward a minimal request the implementation fails
    with the same cause key, until deadline (mc_now_seconds()); *detail
-   (heap) and *outcome are the verdict's on the final request. Returns the
-   steps taken. */
+   (heap) and *outcome are the verdict's on the final request; *cut_short
+   says that the deadline stopped it before a whole round of moves found
+   nothing smaller. Returns the steps taken. */
 int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double deadline, char **detail,
-                   mc_fuzz_outcome *outcome);
+                   mc_fuzz_outcome *outcome, bool *cut_short);
 
 /* Re-runs every written finding of s from its file alone, each in a fresh
    process with a fresh implementation (impl's options, the file's output

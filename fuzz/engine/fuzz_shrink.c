@@ -327,19 +327,24 @@ static const struct {
 };
 
 int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double deadline, char **detail,
-                   mc_fuzz_outcome *outcome) {
+                   mc_fuzz_outcome *outcome, bool *cut_short) {
   char *first = NULL;
   signature want = signature_of(impl, r, &first);
   *detail = first;
   *outcome = want.outcome;
+  *cut_short = want.outcome.out_of_time;
   if (want.outcome.out_of_time || !mc_verdict_is_failure(want.outcome.verdict))
     return 0;
   int steps = 0;
   bool progress = true;
-  while (progress && mc_now_seconds() < deadline) {
+  while (progress && !*cut_short) {
     progress = false;
-    for (size_t m = 0; m < sizeof moves / sizeof *moves; m++) {
-      for (int k = 0; k < moves[m].variants && mc_now_seconds() < deadline; k++) {
+    for (size_t m = 0; m < sizeof moves / sizeof *moves && !*cut_short; m++) {
+      for (int k = 0; k < moves[m].variants; k++) {
+        if (mc_now_seconds() >= deadline) {
+          *cut_short = true;
+          break;
+        }
         mc_owned_request cand;
         memset(&cand, 0, sizeof cand);
         char *why = NULL;

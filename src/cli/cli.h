@@ -105,7 +105,8 @@ enum {
   MC_OPT_MAX_OUTPUT_BYTES,
   MC_OPT_SANITIZE,
   MC_OPT_FRESH_PROCESS,
-  MC_OPT_PAYLOAD
+  MC_OPT_PAYLOAD,
+  MC_OPT_HANDSHAKE_TIMEOUT
 };
 #define MC_IMPL_LONG_OPTIONS                                                                       \
   {"impl", required_argument, NULL, MC_OPT_IMPL},                                                  \
@@ -114,8 +115,9 @@ enum {
       {"memory-limit", required_argument, NULL, MC_OPT_MEMORY_LIMIT},                              \
       {"max-output-bytes", required_argument, NULL, MC_OPT_MAX_OUTPUT_BYTES},                      \
       {"sanitize", required_argument, NULL, MC_OPT_SANITIZE},                                      \
-      {"fresh-process-per-case", no_argument, NULL, MC_OPT_FRESH_PROCESS}, {                       \
-    "payload", required_argument, NULL, MC_OPT_PAYLOAD                                             \
+      {"fresh-process-per-case", no_argument, NULL, MC_OPT_FRESH_PROCESS},                         \
+      {"payload", required_argument, NULL, MC_OPT_PAYLOAD}, {                                      \
+    "handshake-timeout", required_argument, NULL, MC_OPT_HANDSHAKE_TIMEOUT                         \
   }
 
 /* The implementation an --impl names (default "optimized") and its options. */

@@ -11,6 +11,7 @@
 
 /* The limits of the implementation options (mc_apply_impl_option). */
 #define DEFAULT_TIMEOUT_SECONDS 10.0 /* a case takes at most about 4 s through an adapter */
+#define DEFAULT_HANDSHAKE_TIMEOUT_SECONDS 60.0 /* import torch took over 10 s under load */
 #define MAX_TIMEOUT_SECONDS 86400.0
 #define DEFAULT_MEMORY_LIMIT_MB 4096
 #define MAX_MEMORY_LIMIT_MB ((size_t)1 << 24)
@@ -24,6 +25,8 @@ const char mc_impl_options_help[] =
     "                          MOVCONF_THREADS, else the online CPUs)\n"
     "  --timeout SECONDS       per case (fuzz: per request), for plugins and adapters\n"
     "                          (default 10; 0: none; at most 86400)\n"
+    "  --handshake-timeout SECONDS  an adapter's start until its handshake line, at\n"
+    "                          least --timeout (default 60; 0: none; at most 86400)\n"
     "  --memory-limit MB       address space a plugin's process may add to what it starts\n"
     "                          with (default 4096; 0: no limit; at most 16777216)\n"
     "  --max-output-bytes N    cap on one output (clause MC-L4; default 1073741824; at most\n"
@@ -46,14 +49,16 @@ static const char *const payload_names[] = {"auto", "base64", "shared-memory"};
 static const struct option impl_long_options[] = {MC_IMPL_LONG_OPTIONS, {NULL, 0, NULL, 0}};
 
 mc_impl_choice mc_impl_choice_default(void) {
-  return (mc_impl_choice){.spec = "optimized",
-                          .options = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
-                                      .timeout_seconds = DEFAULT_TIMEOUT_SECONDS,
-                                      .memory_limit_mb = DEFAULT_MEMORY_LIMIT_MB}};
+  return (mc_impl_choice){
+      .spec = "optimized",
+      .options = {.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
+                  .timeout_seconds = DEFAULT_TIMEOUT_SECONDS,
+                  .handshake_timeout_seconds = DEFAULT_HANDSHAKE_TIMEOUT_SECONDS,
+                  .memory_limit_mb = DEFAULT_MEMORY_LIMIT_MB}};
 }
 
 bool mc_is_impl_option(int opt) {
-  return opt >= MC_OPT_IMPL && opt <= MC_OPT_PAYLOAD;
+  return opt >= MC_OPT_IMPL && opt <= MC_OPT_HANDSHAKE_TIMEOUT;
 }
 
 /* The problem with an implementation option's value, or NULL. */
@@ -67,6 +72,10 @@ static const char *impl_option_problem(int opt, const char *value, mc_impl_choic
     return mc_parse_threads(value, &o->threads) ? NULL : "takes a number from 1 to 1024";
   case MC_OPT_TIMEOUT:
     return mc_parse_seconds(value, MAX_TIMEOUT_SECONDS, &o->timeout_seconds)
+               ? NULL
+               : "takes seconds from 0 (no timeout) to 86400";
+  case MC_OPT_HANDSHAKE_TIMEOUT:
+    return mc_parse_seconds(value, MAX_TIMEOUT_SECONDS, &o->handshake_timeout_seconds)
                ? NULL
                : "takes seconds from 0 (no timeout) to 86400";
   case MC_OPT_MEMORY_LIMIT:

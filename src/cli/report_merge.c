@@ -112,62 +112,6 @@ static bool shards_fit(const shard_report *s, int n) {
   return whole;
 }
 
-static char *copy_of(const cJSON *obj, const char *key) {
-  const char *text = string_of(obj, key);
-  return text ? mc_unsafe_text(text) : NULL; /* the writer makes it safe again */
-}
-
-/* The picture as the report holds it: its JSON text (mc_judge_picture's). */
-static char *picture_of(const cJSON *item) {
-  const cJSON *picture = cJSON_GetObjectItemCaseSensitive(item, "picture");
-  return cJSON_IsObject(picture) ? cJSON_PrintUnformatted(picture) : NULL;
-}
-
-static mc_expect_state expect_state_from_name(const char *name) {
-  static const char *const names[] = {"none", "expected", "unexpected-pass", "other-failure",
-                                      "unsupported"};
-  for (int i = 0; name && i < 5; i++)
-    if (strcmp(name, names[i]) == 0)
-      return (mc_expect_state)i;
-  return MC_EXPECT_NONE;
-}
-
-static int verdict_of(const cJSON *obj) {
-  const char *name = string_of(obj, "verdict");
-  return name ? mc_verdict_from_name(name) : -1;
-}
-
-/* A case of a shard's report as the run had it; false when it is not one. */
-static bool case_from_json(const cJSON *item, mc_case_result *c) {
-  const char *op = string_of(item, "op"), *type = string_of(item, "type");
-  const char *rejection = string_of(item, "rejection");
-  const cJSON *x = cJSON_GetObjectItemCaseSensitive(item, "expectation");
-  *c = (mc_case_result){.id = copy_of(item, "id"),
-                        .file = copy_of(item, "file"),
-                        .op = op ? (int)mc_op_from_name(op) : -1,
-                        .data_type = type ? (int)mc_type_from_name(type) : -1,
-                        .verdict = (mc_verdict)verdict_of(item),
-                        .detail = copy_of(item, "detail"),
-                        .inputs = copy_of(item, "inputs"),
-                        .attributes = copy_of(item, "attributes"),
-                        .clauses = copy_of(item, "clauses"),
-                        .origin = copy_of(item, "origin"),
-                        .picture = picture_of(item),
-                        .seconds = number_of(item, "seconds"),
-                        .position = (int)number_of(item, "position"),
-                        .output_elements = -1};
-  snprintf(c->mode, sizeof c->mode, "-");
-  if (rejection)
-    c->rejection = strcmp(rejection, "named") == 0 ? MC_REJECTION_NAMED : MC_REJECTION_UNNAMED;
-  if (cJSON_IsObject(x)) {
-    c->expect = expect_state_from_name(string_of(x, "outcome"));
-    c->expected_verdict = (mc_verdict)verdict_of(x);
-    c->expect_reason = copy_of(x, "reason");
-  }
-  return c->id && c->file && (int)c->verdict >= 0 && c->op >= 0 && c->op < MC_OP_COUNT &&
-         c->data_type >= 0 && (c->expect == MC_EXPECT_NONE || (int)c->expected_verdict >= 0);
-}
-
 static void add_result(mc_run_report *r, const mc_case_result *c) {
   if (r->count == r->capacity) {
     r->capacity = r->capacity ? r->capacity * 2 : 256;
@@ -180,7 +124,7 @@ static bool add_cases(mc_run_report *r, const shard_report *s) {
   const cJSON *item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(s->root, "cases")) {
     mc_case_result c;
-    bool ok = case_from_json(item, &c);
+    bool ok = mc_case_result_from_json(item, &c);
     add_result(r, &c); /* freed with the report either way */
     if (!ok) {
       fprintf(stderr, "movconf report merge: %s: case %d is not one of a run report\n", s->path,
@@ -213,10 +157,7 @@ static void add_process_faults(mc_run_report *r, const shard_report *s) {
   cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(s->root, "process_faults")) {
     r->process_faults = mc_realloc_or_abort(r->process_faults, (size_t)(r->n_process_faults + 1) *
                                                                    sizeof *r->process_faults);
-    r->process_faults[r->n_process_faults++] =
-        (mc_process_fault){.observed_in = copy_of(item, "observed_in"),
-                           .culprit = copy_of(item, "culprit"),
-                           .detail = copy_of(item, "detail")};
+    r->process_faults[r->n_process_faults++] = mc_process_fault_from_json(item);
   }
 }
 

@@ -63,8 +63,12 @@ typedef enum mc_adapter_payload {
 } mc_adapter_payload;
 
 typedef struct mc_impl_options {
-  int threads;                 /* kernels' thread count; <= 0: the default */
-  double timeout_seconds;      /* per call, for isolated implementations; <= 0: none */
+  int threads;            /* kernels' thread count; <= 0: the default */
+  double timeout_seconds; /* per call, for isolated implementations; <= 0: none */
+  /* An adapter's start-up until its handshake (import torch can take tens
+     of seconds under load): the larger of this and timeout_seconds; <= 0
+     in either: none. */
+  double handshake_timeout_seconds;
   size_t memory_limit_mb;      /* plugin child: address space beyond what it
                                   inherits, in MiB; 0: no limit */
   size_t max_output_bytes;     /* clause MC-L4 */
@@ -284,6 +288,14 @@ void mc_plain_standard_streams(void);
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
 /* The reports, written to an open stream; false when writing failed. */
 bool mc_report_write_json(const mc_run_report *r, FILE *out);
+struct cJSON;
+/* A case of a report mc_report_write_json wrote (an item of its "cases"),
+   read back into c as the run had it, but for what the report leaves out
+   (mode "-", no rank, sizes or provenance); false, with c still to be
+   freed, when item is not one. */
+bool mc_case_result_from_json(const struct cJSON *item, mc_case_result *c);
+/* A process fault of such a report (an item of its "process_faults"). */
+mc_process_fault mc_process_fault_from_json(const struct cJSON *item);
 bool mc_report_write_junit(const mc_run_report *r, FILE *out);
 /* Number of process faults without a culprit case: each fails the run. */
 int mc_report_unattributed_faults(const mc_run_report *r);
@@ -502,11 +514,18 @@ typedef struct mc_fuzz_finding {
   char *detail;  /* the verdict's detail on the shrunk request (made safe) */
   uint64_t run;  /* which run found it */
   int shrink_steps;
+  /* The shrink was cut short (mc_fuzz_shrink): by MC_FUZZ_CUT_BY_SHRINK_TIME
+     or MC_FUZZ_CUT_BY_TIME (the campaign's end); the case may shrink further. */
+  enum { MC_FUZZ_SHRINK_DONE, MC_FUZZ_CUT_BY_SHRINK_TIME, MC_FUZZ_CUT_BY_TIME } shrink_cut;
   size_t max_output_bytes; /* the request's output cap */
   double found_at;         /* mc_now_seconds() when it was recorded */
   /* Re-run from its file alone in a fresh process at the end: */
   enum { MC_FUZZ_NOT_RERUN, MC_FUZZ_REPRODUCED, MC_FUZZ_FLAKY } rerun;
 } mc_fuzz_finding;
+
+/* The option whose time limit cut the finding's shrink short ("--shrink-time"
+   or "--time"), or NULL when the shrink ran to its end. */
+const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f);
 
 typedef struct mc_fuzz_stats {
   uint64_t runs, unsupported, failures, large_runs;

@@ -38,6 +38,7 @@ static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
    protocol's checks), asked for the timing request its handshake declares. */
 static mc_bench_impl *open_adapter(const char *spec, char *err, size_t errlen) {
   mc_impl_options options = {.timeout_seconds = 60,
+                             .handshake_timeout_seconds = 60,
                              .max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES};
   mc_bench_impl *impl = calloc(1, sizeof *impl);
   if (!impl || !(impl->adapter = mc_impl_open(spec, &options, err, errlen))) {

@@ -58,13 +58,14 @@
 
 typedef struct adapter {
   char *command;
-  char *label;    /* impl->name: "NAME VERSION (exec: COMMAND)" */
-  double timeout; /* per request and for the handshake, seconds; <= 0: none */
-  double stop_at; /* mc_impl_options.stop_at */
-  pid_t pid;      /* 0: not running */
-  int in_fd;      /* the adapter's stdin */
-  int out_fd;     /* the adapter's stdout */
-  char *buf;      /* bytes read from its stdout and not consumed yet */
+  char *label;              /* impl->name: "NAME VERSION (exec: COMMAND)" */
+  double timeout;           /* per request, seconds; <= 0: none */
+  double handshake_timeout; /* from the start to the handshake line; <= 0: none */
+  double stop_at;           /* mc_impl_options.stop_at */
+  pid_t pid;                /* 0: not running */
+  int in_fd;                /* the adapter's stdin */
+  int out_fd;               /* the adapter's stdout */
+  char *buf;                /* bytes read from its stdout and not consumed yet */
   size_t len, cap;
   uint64_t last_id;
   uint64_t served;    /* requests this process has been sent */
@@ -493,13 +494,23 @@ static bool read_handshake(adapter *a, const cJSON *root, char *why, size_t whyl
   return true;
 }
 
+/* The wait for the handshake: the larger of --handshake-timeout and
+   --timeout (an adapter given T per case may take as long to start); <= 0
+   in either: none. */
+static double handshake_allowance(const mc_impl_options *o) {
+  if (o->timeout_seconds <= 0 || o->handshake_timeout_seconds <= 0)
+    return 0;
+  return o->timeout_seconds > o->handshake_timeout_seconds ? o->timeout_seconds
+                                                           : o->handshake_timeout_seconds;
+}
+
 /* Starts the adapter and reads its handshake; leaves it stopped on failure. */
 static bool start(adapter *a, char *why, size_t whylen) {
   if (!spawn(a, why, whylen))
     return false;
   size_t line_len = 0;
-  io_status s =
-      read_line(a, mc_deadline_within(a->timeout, a->stop_at), HANDSHAKE_MAX_BYTES, &line_len);
+  io_status s = read_line(a, mc_deadline_within(a->handshake_timeout, a->stop_at),
+                          HANDSHAKE_MAX_BYTES, &line_len);
   char problem[400];
   if (s != IO_OK) {
     siginfo_t info;
@@ -508,7 +519,8 @@ static bool start(adapter *a, char *why, size_t whylen) {
       mc_child_describe_end(&info, end, sizeof end);
       snprintf(why, whylen, "no handshake: the adapter %s", end);
     } else if (s == IO_TIMEOUT) {
-      snprintf(why, whylen, "no handshake line within %g s (see --timeout)", a->timeout);
+      snprintf(why, whylen, "no handshake line within %g s (see --handshake-timeout)",
+               a->handshake_timeout);
     } else if (s == IO_TOO_LONG) {
       snprintf(why, whylen, "no handshake: its first line is longer than %zu bytes",
                HANDSHAKE_MAX_BYTES);
@@ -1151,6 +1163,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   snprintf(label, sizeof label, "exec:%.150s", command);
   mc_child_text_init(&a->text, label);
   a->timeout = options->timeout_seconds; /* <= 0: none */
+  a->handshake_timeout = handshake_allowance(options);
   a->stop_at = options->stop_at;
   char why[400];
   if (options->sanitize && !mc_sanitizer_open(&a->sanitizer, why, sizeof why)) {

@@ -28,6 +28,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/transfer.h"
 #include "harness/harness.h"
 #include "harness/impl/frames.h"
 #include "harness/impl/plugin_call.h"
@@ -348,27 +349,13 @@ static void install_fault_handler(void) {
 
 /* ---- socket I/O (the child blocks; the parent enforces the timeout) ---- */
 
-/* Moves all len bytes through fd, retrying short transfers and EINTR;
-   false on EOF or error. Sends never raise SIGPIPE. */
-static bool transfer_full(int fd, char *p, size_t len, bool sending) {
-  while (len > 0) {
-    ssize_t n = sending ? send(fd, p, len, MSG_NOSIGNAL) : read(fd, p, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return false;
-    p += n;
-    len -= (size_t)n;
-  }
-  return true;
-}
-
 static bool read_full(int fd, void *buf, size_t len) {
-  return transfer_full(fd, buf, len, false);
+  return mc_transfer_all(fd, buf, len, MC_TRANSFER_READ, 0);
 }
 
+/* Sends never raise SIGPIPE. */
 static bool write_full(int fd, const void *buf, size_t len) {
-  return transfer_full(fd, (char *)(uintptr_t)buf, len, true); /* send only reads it */
+  return mc_transfer_all(fd, (void *)(uintptr_t)buf, len, MC_TRANSFER_SEND, 0); /* only read */
 }
 
 static void send_reply(mc_wire_reply *r) {

@@ -3,7 +3,6 @@
    stderr (mc_safe_standard_streams). */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
-#include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
+#include "common/transfer.h"
 #include "harness/harness.h"
 
 enum { INCOMPLETE = (size_t)-1 };
@@ -119,26 +119,6 @@ typedef struct safe_stream {
   size_t n_held;
 } safe_stream;
 
-/* All n bytes to fd, waiting when the descriptor was made non-blocking
-   (it may be shared with an implementation under test). */
-static bool write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-      poll(&pfd, 1, -1);
-      continue;
-    }
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 /* Escapes what is held and the n bytes at data, in chunks. */
 static bool filter_write(safe_stream *s, const char *data, size_t n, bool more_may_come) {
   enum { CHUNK = 1024 };
@@ -152,7 +132,7 @@ static bool filter_write(safe_stream *s, const char *data, size_t n, bool more_m
     size_t o = escape_bytes(in, have, true, more_may_come || take < n, out, &used);
     s->n_held = have - used; /* at most 3: a sequence's start */
     memcpy(s->held, in + used, s->n_held);
-    if (!write_all(s->fd, out, o))
+    if (!mc_transfer_all(s->fd, out, o, MC_TRANSFER_WRITE, 0))
       return false;
     data += take;
     n -= take;

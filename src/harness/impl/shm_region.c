@@ -11,6 +11,8 @@
 #include <sys/mman.h>
 #endif
 
+#include "common/transfer.h"
+
 /* The file may not grow past what an off_t holds. */
 #define FILE_MAX_BYTES ((size_t)INT64_MAX)
 
@@ -31,22 +33,6 @@ static bool lay_out(mc_shm_region *r, const mc_request *req, size_t max_output_b
   r->output_offset = at;
   r->output_room = max_output_bytes < FILE_MAX_BYTES - at ? max_output_bytes : FILE_MAX_BYTES - at;
   r->size = at + r->output_room;
-  return true;
-}
-
-/* Moves n bytes between buf and the file at offset, retrying short
-   transfers and EINTR; false on an error or the end of the file. */
-static bool transfer_at(int fd, uint8_t *buf, size_t n, size_t offset, bool writing) {
-  while (n > 0) {
-    ssize_t done = writing ? pwrite(fd, buf, n, (off_t)offset) : pread(fd, buf, n, (off_t)offset);
-    if (done < 0 && errno == EINTR)
-      continue;
-    if (done <= 0)
-      return false;
-    buf += done;
-    n -= (size_t)done;
-    offset += (size_t)done;
-  }
   return true;
 }
 
@@ -71,7 +57,8 @@ bool mc_shm_region_open(mc_shm_region *r, const mc_request *req, size_t max_outp
   if (ftruncate(r->fd, (off_t)r->size) != 0)
     return fail(r, why, whylen, "sizing the shared memory file");
   for (int i = 0; i < req->n_inputs; i++)
-    if (!transfer_at(r->fd, req->inputs[i]->data, req->inputs[i]->nbytes, r->input_offset[i], true))
+    if (!mc_transfer_all(r->fd, req->inputs[i]->data, req->inputs[i]->nbytes, MC_TRANSFER_PWRITE,
+                         r->input_offset[i]))
       return fail(r, why, whylen, "writing the inputs to the shared memory file");
   /* The adapter can neither shrink the file under a reader nor grow it. */
   if (fcntl(r->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
@@ -93,8 +80,7 @@ bool mc_shm_region_read_output(const mc_shm_region *r, uint8_t *dst, size_t nbyt
     snprintf(why, whylen, "the shared memory file is too short for the output");
     return false;
   }
-  errno = 0;
-  if (!transfer_at(r->fd, dst, nbytes, r->output_offset, false)) {
+  if (!mc_transfer_all(r->fd, dst, nbytes, MC_TRANSFER_PREAD, r->output_offset)) {
     snprintf(why, whylen, "reading the output from the shared memory file failed: %s",
              errno ? strerror(errno) : "the file ended");
     return false;

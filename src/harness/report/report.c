@@ -444,6 +444,69 @@ static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
   return item;
 }
 
+/* ---- a case of a JSON report read back (report merge) ---- */
+
+/* A string member as the run had it (the writer made it safe), or NULL. */
+static char *member_text(const cJSON *obj, const char *key) {
+  const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
+  return text ? mc_unsafe_text(text) : NULL;
+}
+
+static double member_number(const cJSON *obj, const char *key) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static int member_verdict(const cJSON *obj) {
+  const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, "verdict"));
+  return name ? mc_verdict_from_name(name) : -1;
+}
+
+static mc_expect_state expect_state_from_name(const char *name) {
+  for (int s = MC_EXPECT_NONE; name && s <= MC_EXPECT_NOT_RUN; s++)
+    if (strcmp(name, expect_state_name((mc_expect_state)s)) == 0)
+      return (mc_expect_state)s;
+  return MC_EXPECT_NONE;
+}
+
+/* The picture as json_case wrote it, back as its JSON text. */
+static char *picture_text(const cJSON *item) {
+  const cJSON *picture = cJSON_GetObjectItemCaseSensitive(item, "picture");
+  return cJSON_IsObject(picture) ? cJSON_PrintUnformatted(picture) : NULL;
+}
+
+bool mc_case_result_from_json(const cJSON *item, mc_case_result *c) {
+  const char *op = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "op"));
+  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "type"));
+  const char *rejection = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "rejection"));
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(item, "expectation");
+  *c = (mc_case_result){.id = member_text(item, "id"),
+                        .file = member_text(item, "file"),
+                        .op = op ? (int)mc_op_from_name(op) : -1,
+                        .data_type = type ? (int)mc_type_from_name(type) : -1,
+                        .verdict = (mc_verdict)member_verdict(item),
+                        .detail = member_text(item, "detail"),
+                        .inputs = member_text(item, "inputs"),
+                        .attributes = member_text(item, "attributes"),
+                        .clauses = member_text(item, "clauses"),
+                        .origin = member_text(item, "origin"),
+                        .picture = picture_text(item),
+                        .seconds = member_number(item, "seconds"),
+                        .position = (int)member_number(item, "position"),
+                        .output_elements = -1};
+  snprintf(c->mode, sizeof c->mode, "-");
+  if (rejection)
+    c->rejection = strcmp(rejection, "named") == 0 ? MC_REJECTION_NAMED : MC_REJECTION_UNNAMED;
+  if (cJSON_IsObject(x)) {
+    c->expect = expect_state_from_name(
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "outcome")));
+    c->expected_verdict = (mc_verdict)member_verdict(x);
+    c->expect_reason = member_text(x, "reason");
+  }
+  return c->id && c->file && (int)c->verdict >= 0 && c->op >= 0 && c->op < MC_OP_COUNT &&
+         c->data_type >= 0 && (c->expect == MC_EXPECT_NONE || (int)c->expected_verdict >= 0);
+}
+
 static cJSON *json_process_fault(const mc_process_fault *p) {
   cJSON *item = cJSON_CreateObject();
   add_safe_string(item, "observed_in", p->observed_in);
@@ -453,6 +516,12 @@ static cJSON *json_process_fault(const mc_process_fault *p) {
     cJSON_AddNullToObject(item, "culprit");
   add_safe_string(item, "detail", p->detail);
   return item;
+}
+
+mc_process_fault mc_process_fault_from_json(const cJSON *item) {
+  return (mc_process_fault){.observed_in = member_text(item, "observed_in"),
+                            .culprit = member_text(item, "culprit"),
+                            .detail = member_text(item, "detail")};
 }
 
 /* Which shard of which selection (run --shard), for report merge. */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common/text.h"
+#include "common/transfer.h"
 #include "harness/impl/child.h"
 #include "harness/internal.h"
 
@@ -164,26 +165,11 @@ static bool get_result(reader *r, mc_case_result *c) {
   return !r->bad;
 }
 
-/* Moves all n bytes through the pipe fd, retrying short transfers and
-   EINTR; false at its end or on an error. */
-static bool transfer(int fd, char *p, size_t n, bool sending) {
-  while (n > 0) {
-    ssize_t done = sending ? write(fd, p, n) : read(fd, p, n);
-    if (done < 0 && errno == EINTR)
-      continue;
-    if (done <= 0)
-      return false;
-    p += done;
-    n -= (size_t)done;
-  }
-  return true;
-}
-
 /* Sends kind with the body in t (may be empty); frees t. */
 static bool send_message(int fd, uint32_t kind, mc_text *t) {
   uint32_t head[2] = {kind, (uint32_t)t->len};
-  bool ok = !t->oom && transfer(fd, (char *)head, sizeof head, true) &&
-            (t->len == 0 || transfer(fd, t->p, t->len, true));
+  bool ok = !t->oom && mc_transfer_all(fd, head, sizeof head, MC_TRANSFER_WRITE, 0) &&
+            (t->len == 0 || mc_transfer_all(fd, t->p, t->len, MC_TRANSFER_WRITE, 0));
   mc_text_free(t);
   return ok;
 }
@@ -194,10 +180,10 @@ static uint32_t receive_message(int fd, char **body, size_t *len) {
   uint32_t head[2];
   *body = NULL;
   *len = 0;
-  if (!transfer(fd, (char *)head, sizeof head, false) || head[1] > MAX_MESSAGE_BYTES)
+  if (!mc_transfer_all(fd, head, sizeof head, MC_TRANSFER_READ, 0) || head[1] > MAX_MESSAGE_BYTES)
     return 0;
   *body = mc_realloc_or_abort(NULL, head[1] + 1);
-  if (!transfer(fd, *body, head[1], false)) {
+  if (!mc_transfer_all(fd, *body, head[1], MC_TRANSFER_READ, 0)) {
     free(*body);
     *body = NULL;
     return 0;
