@@ -469,7 +469,7 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
    to have them counted. */
 bool mc_run_file(mc_runner *run, const char *path);
 /* What check-cases finds wrong with f, including ids an earlier file of the
-   run had (src/harness/file_check.c): NULL when nothing, else one line. */
+   run had (src/harness/run/file_check.c): NULL when nothing, else one line. */
 char *mc_runner_file_problems(mc_runner *run, const mc_case_file *f);
 /* After the last case: a fault that comes late is charged to its case, and
    the report's stopped_early gets the count of cases that did not run. */
