@@ -722,7 +722,7 @@ def shuffle_attributes(data, attrs):
     if group < 1:
         raise ModelError("group_below_one", "SC-V3", "group %d" % group)
     if data.shape[axis] % group:
-        raise ModelError("group_not_divisor", "SC-V4",
+        raise ModelError("channel_not_divisible", "SC-V4",
                          "group %d, data_shape[%d] = %d" % (group, axis, data.shape[axis]))
     return axis, group
 
