@@ -106,6 +106,9 @@ static const char *const expected_status_names[] = {
     "strides_below_one",
     "rates_below_one",
     "auto_pad_invalid",
+    "axis_out_of_range",
+    "group_below_one",
+    "channel_not_divisible",
 };
 
 static void test_status_names(void) {

@@ -106,6 +106,9 @@ static const char *const status_names[] = {
     [MC_E_STRIDES_BELOW_ONE] = "strides_below_one",
     [MC_E_RATES_BELOW_ONE] = "rates_below_one",
     [MC_E_AUTO_PAD_INVALID] = "auto_pad_invalid",
+    [MC_E_AXIS_OUT_OF_RANGE] = "axis_out_of_range",
+    [MC_E_GROUP_BELOW_ONE] = "group_below_one",
+    [MC_E_CHANNEL_NOT_DIVISIBLE] = "channel_not_divisible",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
