@@ -156,6 +156,7 @@ static const expected_op expected_ops[] = {
      "EIP",
      1,
      {"data"}},
+    {MC_OP_SHUFFLE_CHANNELS, "ShuffleChannels-1", "shuffle_channels_1", "SC", 1, {"data"}},
 };
 
 static void test_ops(void) {

@@ -184,6 +184,13 @@ static const op_info op_table[] = {
                                      4,
                                      {MC_ATTR_SIZES, MC_ATTR_STRIDES, MC_ATTR_RATES,
                                       MC_ATTR_AUTO_PAD}},
+    [MC_OP_SHUFFLE_CHANNELS] = {"ShuffleChannels-1",
+                                "shuffle_channels_1",
+                                "SC",
+                                1,
+                                {"data"},
+                                2,
+                                {MC_ATTR_AXIS, MC_ATTR_GROUP}},
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,
