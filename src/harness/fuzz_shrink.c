@@ -112,10 +112,28 @@ static int min_rank(mc_op op) {
   return op == MC_OP_SPACE_TO_DEPTH || op == MC_OP_DEPTH_TO_SPACE ? 3 : 2;
 }
 
+/* ShuffleChannels without axis k: the axis attribute follows its channel
+   axis (counted from the same end); false when k is the channel axis or
+   the axis names none. */
+static bool shuffle_axis_without(const mc_owned_request *cur, int k, int64_t *axis) {
+  const int rank = cur->tensors[0].rank;
+  *axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS);
+  if (*axis < -rank || *axis >= rank || (*axis < 0 ? *axis + rank : *axis) == k)
+    return false;
+  const int64_t channel = *axis < 0 ? *axis + rank : *axis;
+  *axis += *axis < 0 ? (k > channel) : -(k < channel);
+  return true;
+}
+
 static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const mc_tensor *d = &cur->tensors[0];
-  if (d->rank <= min_rank(cur->req.op) || k >= d->rank || !clone(cur, cand))
+  const bool shuffle = cur->req.op == MC_OP_SHUFFLE_CHANNELS;
+  int64_t axis = 0;
+  if (d->rank <= min_rank(cur->req.op) || k >= d->rank ||
+      (shuffle && !shuffle_axis_without(cur, k, &axis)) || !clone(cur, cand))
     return false;
+  if (shuffle)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_AXIS, axis);
   int64_t shape[MC_TENSOR_MAX_RANK];
   int rank = 0;
   for (int a = 0; a < d->rank; a++)
