@@ -567,6 +567,37 @@ static bool gen_patches(gen_request *g) {
   return make_data(g, rank, NULL);
 }
 
+/* axis and group: mostly in range, absent now and then, extremes too. */
+static void pick_shuffle_int(mc_attrs *a, mc_attr id, int64_t natural) {
+  int64_t r = rng_below(100);
+  if (r < 10)
+    return; /* absent: 1 */
+  if (r < 80)
+    mc_attrs_set_int(a, id, natural);
+  else if (r < 90)
+    mc_attrs_set_int(a, id, (int64_t)pick_value(-3, 0, 0));
+  else
+    mc_attrs_set_int(a, id, (int64_t)pick_special());
+}
+
+/* ShuffleChannels: the channel axis a multiple of group half the time. */
+static bool gen_shuffle(gen_request *g) {
+  start_request(g, MC_OP_SHUFFLE_CHANNELS);
+  int rank = pick_rank(1, 5);
+  int64_t dims[MC_TENSOR_MAX_RANK];
+  for (int i = 0; i < rank; i++)
+    dims[i] = pick_dim();
+  int64_t axis = rank > 0 ? rng_below(rank) - (rng_chance(30) ? rank : 0) : 0;
+  pick_shuffle_int(&g->req.attrs, MC_ATTR_AXIS, axis);
+  pick_shuffle_int(&g->req.attrs, MC_ATTR_GROUP, 1 + rng_below(4));
+  int64_t group = mc_attrs_int(&g->req.attrs, MC_ATTR_GROUP);
+  axis = mc_attrs_int(&g->req.attrs, MC_ATTR_AXIS);
+  if (rank > 0 && rank <= MC_MAX_RANK && axis >= -rank && axis < rank && group >= 1 && group <= 4 &&
+      rng_chance(50))
+    dims[axis < 0 ? axis + rank : axis] = group * rng_below(3);
+  return make_data(g, rank, dims);
+}
+
 /* Now and then the request itself is malformed (check 0). */
 static void maybe_break_request(gen_request *g) {
   if (!rng_chance(2))
@@ -613,7 +644,7 @@ static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(5)) {
+  switch (rng_below(6)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -625,6 +656,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 3:
     made = gen_depth_space(g, MC_OP_DEPTH_TO_SPACE);
+    break;
+  case 4:
+    made = gen_shuffle(g);
     break;
   default:
     made = gen_patches(g);
@@ -710,6 +744,19 @@ static void check_plan_fields(void) {
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, &plan, &err), MC_OK);
   CHECK_EQ_I64(plan.pad_begin[0], (int64_t)1 << 39);
   CHECK_EQ_I64(plan.out_shape[2], 10);
+  /* ShuffleChannels: the axis normalised, the output shape the data's. */
+  int64_t sc_shape[3] = {2, 6, 5};
+  mc_tensor sc_data = {.type = MC_F32, .rank = 3, .data = data_bytes, .nbytes = 240};
+  memcpy(sc_data.shape, sc_shape, sizeof sc_shape);
+  mc_request sc = {.op = MC_OP_SHUFFLE_CHANNELS, .n_inputs = 1, .inputs = {&sc_data}};
+  sc.attrs = mc_attrs_none();
+  mc_attrs_set_int(&sc.attrs, MC_ATTR_AXIS, -2);
+  mc_attrs_set_int(&sc.attrs, MC_ATTR_GROUP, 3);
+  CHECK_EQ_I64(mc_opt_validate(&sc, CAP, &plan, &err), MC_OK);
+  CHECK_EQ_I64(plan.channel_axis, 1);
+  CHECK_EQ_I64(plan.group, 3);
+  CHECK(memcmp(plan.out_shape, sc_shape, sizeof sc_shape) == 0);
+  CHECK_EQ_I64(plan.out_bytes, 240);
   /* No plan or no request: API misuse. */
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, NULL, &err), MC_E_INVALID_ARGUMENT);
   CHECK_EQ_I64(mc_opt_validate(NULL, CAP, &plan, &err), MC_E_INVALID_ARGUMENT);
@@ -843,6 +890,28 @@ static void check_order_examples(void) {
   hand_patches(1, 1, 1, 1, 1, 1, "valid");
   mc_attrs_set_list(&hand.req.attrs, MC_ATTR_SIZES, &(mc_int_list){1, {0}});
   hand_expect("EIP V3 before V4", CAP, MC_E_ATTRIBUTE_LENGTH, "EIP-V3");
+
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 1, (int64_t[]){6});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, 3);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 0);
+  hand_expect("SC V2 before V3", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 1, (int64_t[]){3});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, 0);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 0);
+  hand_expect("SC V3 before V4 (no division by 0)", CAP, MC_E_GROUP_BELOW_ONE, "SC-V3");
+
+  /* The int64 ends of axis, compared without negating INT64_MIN. */
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 2, (int64_t[]){1, 4});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, INT64_MIN);
+  hand_expect("SC axis INT64_MIN", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, -3);
+  hand_expect("SC axis -rank - 1", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, -2);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, INT64_MAX);
+  hand_expect("SC group INT64_MAX on d_0 = 1", CAP, MC_E_CHANNEL_NOT_DIVISIBLE, "SC-V4");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 1);
+  hand_expect("SC axis -rank", CAP, MC_OK, NULL);
 
   int64_t ones[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   hand_start(MC_OP_EXTRACT_IMAGE_PATCHES, MC_U4, 17, ones);

@@ -21,6 +21,7 @@
 #include "extract_image_patches_3.c"
 #include "space_to_batch_2.c"
 #include "space_to_depth_1.c"
+#include "shuffle_channels_1.c"
 
 #if defined(__clang__)
 #pragma clang attribute pop
