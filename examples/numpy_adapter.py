@@ -9,7 +9,7 @@ It speaks the protocol of spec/adapter-protocol.md on stdin/stdout: one
 handshake line, then one reply line per request line, until stdin ends.
 Logs go to stderr.
 
-The five operations are written as the specification's steps with numpy's
+The operations are written as the specification's steps with numpy's
 reshape, transpose, pad and strided slicing: a second implementation,
 independent of movconf's C oracle. Elements are never interpreted: a tensor
 of a byte-sized type is viewed as unsigned integers of its width, and a
@@ -350,6 +350,40 @@ def inside(out, stride, offset, pad_begin, size_in):
     return i0, i1, offset + i0 * stride - pad_begin
 
 
+# ---- ShuffleChannels-1 ----
+
+def shuffle_attributes(shape, attrs):
+    """V1 (rank >= 1), V2 (axis in range), V3 (group >= 1), V4 (divides)."""
+    rank = len(shape)
+    if rank < 1:
+        raise Rejected("data_rank", "ShuffleChannels-1 needs rank >= 1")
+    axis = attrs.get("axis", 1)
+    if not -rank <= axis < rank:
+        raise Rejected("axis_out_of_range", f"axis {axis} for rank {rank}")
+    axis %= rank
+    group = attrs.get("group", 1)
+    if group < 1:
+        raise Rejected("group_below_one", f"group {group}")
+    if shape[axis] % group:
+        raise Rejected("channel_not_divisible", f"group {group}, data_shape[{axis}] = {shape[axis]}")
+    return axis, group
+
+
+def shuffle_channels(inputs, attrs, cap):
+    data = inputs["data"]
+    shape = data["shape"]
+    axis, group = shuffle_attributes(shape, attrs)
+    check_output_size(data["type"], shape, cap)
+    if element_count(shape) == 0:
+        return output(data["type"], shape, None)
+    # S1: [outer, group, C / group, inner]; S2: transpose [0, 2, 1, 3];
+    # S3: back to the input's shape.
+    view = [element_count(shape[:axis]), group, shape[axis] // group,
+            element_count(shape[axis + 1:])]
+    x = elements(data).reshape(view).transpose(0, 2, 1, 3)
+    return output(data["type"], shape, x.reshape(shape))
+
+
 # ---- the protocol ----
 
 RUN = {
@@ -358,6 +392,7 @@ RUN = {
     "SpaceToDepth-1": space_to_depth,
     "DepthToSpace-1": depth_to_space,
     "ExtractImagePatches-3": extract_image_patches,
+    "ShuffleChannels-1": shuffle_channels,
 }
 
 

@@ -18,6 +18,13 @@ static bool list_is(const mc_int_list *l, int64_t a, int64_t b) {
   return l->count == 2 && l->v[0] == a && l->v[1] == b;
 }
 
+/* The channel axis' length of an accepted ShuffleChannels request. */
+static int64_t shuffled_channels(const mc_request *req) {
+  const int rank = req->inputs[0]->rank;
+  const int64_t axis = mc_attrs_int(&req->attrs, MC_ATTR_AXIS);
+  return req->inputs[0]->shape[axis < 0 ? axis + rank : axis];
+}
+
 bool mc_roundtrip_is_identity(const mc_request *req) {
   switch (req->op) {
   case MC_OP_BATCH_TO_SPACE:
@@ -33,6 +40,9 @@ bool mc_roundtrip_is_identity(const mc_request *req) {
        every auto_pad, whatever the rates. */
     return list_is(mc_attrs_list(&req->attrs, MC_ATTR_SIZES), 1, 1) &&
            list_is(mc_attrs_list(&req->attrs, MC_ATTR_STRIDES), 1, 1);
+  case MC_OP_SHUFFLE_CHANNELS: /* one group, or one channel per group */
+    return mc_attrs_int(&req->attrs, MC_ATTR_GROUP) == 1 ||
+           mc_attrs_int(&req->attrs, MC_ATTR_GROUP) == shuffled_channels(req);
   case MC_OP_INVALID:
   case MC_OP_COUNT:
     break;
@@ -58,6 +68,12 @@ bool mc_roundtrip_inverse(const mc_request *req, const mc_tensor *forward, mc_re
     return true;
   case MC_OP_DEPTH_TO_SPACE:
     inv->op = MC_OP_SPACE_TO_DEPTH;
+    return true;
+  case MC_OP_SHUFFLE_CHANNELS: /* C / group groups undo group groups */
+    if (shuffled_channels(req) == 0)
+      return false;
+    mc_attrs_set_int(&inv->attrs, MC_ATTR_GROUP,
+                     shuffled_channels(req) / mc_attrs_int(&req->attrs, MC_ATTR_GROUP));
     return true;
   case MC_OP_EXTRACT_IMAGE_PATCHES: /* no inverse */
   case MC_OP_INVALID:

@@ -3,6 +3,7 @@
    - SpaceToBatch then BatchToSpace with crops = pads is the identity;
    - BatchToSpace with zero crops then SpaceToBatch with zero pads too;
    - SpaceToDepth then DepthToSpace in the same mode, and the reverse;
+   - ShuffleChannels with group, then with C / group on the same axis;
    - block size 1 (all-ones block_shape with zero crops/pads, block_size 1,
      patches of 1x1 with strides 1) is the identity. */
 #ifndef MOVCONF_FUZZ_ROUNDTRIP_H

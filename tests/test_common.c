@@ -106,6 +106,9 @@ static const char *const expected_status_names[] = {
     "strides_below_one",
     "rates_below_one",
     "auto_pad_invalid",
+    "axis_out_of_range",
+    "group_below_one",
+    "channel_not_divisible",
 };
 
 static void test_status_names(void) {
@@ -153,6 +156,7 @@ static const expected_op expected_ops[] = {
      "EIP",
      1,
      {"data"}},
+    {MC_OP_SHUFFLE_CHANNELS, "ShuffleChannels-1", "shuffle_channels_1", "SC", 1, {"data"}},
 };
 
 static void test_ops(void) {

@@ -567,6 +567,37 @@ static bool gen_patches(gen_request *g) {
   return make_data(g, rank, NULL);
 }
 
+/* axis and group: mostly in range, absent now and then, extremes too. */
+static void pick_shuffle_int(mc_attrs *a, mc_attr id, int64_t natural) {
+  int64_t r = rng_below(100);
+  if (r < 10)
+    return; /* absent: 1 */
+  if (r < 80)
+    mc_attrs_set_int(a, id, natural);
+  else if (r < 90)
+    mc_attrs_set_int(a, id, (int64_t)pick_value(-3, 0, 0));
+  else
+    mc_attrs_set_int(a, id, (int64_t)pick_special());
+}
+
+/* ShuffleChannels: the channel axis a multiple of group half the time. */
+static bool gen_shuffle(gen_request *g) {
+  start_request(g, MC_OP_SHUFFLE_CHANNELS);
+  int rank = pick_rank(1, 5);
+  int64_t dims[MC_TENSOR_MAX_RANK];
+  for (int i = 0; i < rank; i++)
+    dims[i] = pick_dim();
+  int64_t axis = rank > 0 ? rng_below(rank) - (rng_chance(30) ? rank : 0) : 0;
+  pick_shuffle_int(&g->req.attrs, MC_ATTR_AXIS, axis);
+  pick_shuffle_int(&g->req.attrs, MC_ATTR_GROUP, 1 + rng_below(4));
+  int64_t group = mc_attrs_int(&g->req.attrs, MC_ATTR_GROUP);
+  axis = mc_attrs_int(&g->req.attrs, MC_ATTR_AXIS);
+  if (rank > 0 && rank <= MC_MAX_RANK && axis >= -rank && axis < rank && group >= 1 && group <= 4 &&
+      rng_chance(50))
+    dims[axis < 0 ? axis + rank : axis] = group * rng_below(3);
+  return make_data(g, rank, dims);
+}
+
 /* Now and then the request itself is malformed (check 0). */
 static void maybe_break_request(gen_request *g) {
   if (!rng_chance(2))
@@ -613,7 +644,7 @@ static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(5)) {
+  switch (rng_below(6)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -625,6 +656,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 3:
     made = gen_depth_space(g, MC_OP_DEPTH_TO_SPACE);
+    break;
+  case 4:
+    made = gen_shuffle(g);
     break;
   default:
     made = gen_patches(g);

@@ -90,7 +90,7 @@ static int check_errata(const id_set *ids) {
   if (!text)
     return 0;
   regex_t case_ref;
-  CHECK(regcomp(&case_ref, "`((b2s|s2b|s2d|d2s|eip)/[a-z0-9/_.+-]+)`", REG_EXTENDED) == 0);
+  CHECK(regcomp(&case_ref, "`((b2s|s2b|s2d|d2s|eip|sc)/[a-z0-9/_.+-]+)`", REG_EXTENDED) == 0);
   int sections = 0;
   for (char *heading = strstr(text, "\n## "); heading;) {
     char *next = strstr(heading + 1, "\n## ");

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference model of the five movconf operations.
+"""Independent reference model of movconf's operations.
 
 The C oracle (src/oracle/) follows the specification's own steps: reshape,
 transpose, reshape, crop. This model does not: every output element is found
@@ -71,6 +71,7 @@ OPS = {
     "SpaceToDepth-1": ("space_to_depth_1", "s2d", "S2D", ("data",)),
     "DepthToSpace-1": ("depth_to_space_1", "d2s", "D2S", ("data",)),
     "ExtractImagePatches-3": ("extract_image_patches_3", "eip", "EIP", ("data",)),
+    "ShuffleChannels-1": ("shuffle_channels_1", "sc", "SC", ("data",)),
 }
 
 
@@ -705,6 +706,52 @@ def extract_image_patches(inputs, attrs, max_bytes):
     return Tensor(data.type, out_shape, out_bits)
 
 
+# ---------------------------------------------------------------- ShuffleChannels-1
+
+def shuffle_attributes(data, attrs):
+    """V1 (rank >= 1), V2 (axis in [-rank, rank - 1]), V3 (group >= 1),
+    V4 (group divides the channel axis). Returns (axis, group), axis >= 0."""
+    rank = len(data.shape)
+    if rank < 1:
+        raise ModelError("data_rank", "SC-V1", "data rank 0")
+    axis = int(attrs.get("axis", 1))
+    if not -rank <= axis < rank:
+        raise ModelError("axis_out_of_range", "SC-V2", "axis %d, rank %d" % (axis, rank))
+    axis = axis + rank if axis < 0 else axis
+    group = int(attrs.get("group", 1))
+    if group < 1:
+        raise ModelError("group_below_one", "SC-V3", "group %d" % group)
+    if data.shape[axis] % group:
+        raise ModelError("channel_not_divisible", "SC-V4",
+                         "group %d, data_shape[%d] = %d" % (group, axis, data.shape[axis]))
+    return axis, group
+
+
+def shuffle_channels(inputs, attrs, max_bytes):
+    check_ranks(inputs, ("data",))
+    data = inputs["data"]
+    axis, group = shuffle_attributes(data, attrs)
+    check_output_size(data.type, data.shape, max_bytes)
+    if element_count(data.shape) == 0:
+        return Tensor(data.type, list(data.shape), [])  # no loop over 2^40 empty rows
+
+    # The channel axis, read as (g, j) with g < group the major digit, is
+    # written as (j, g): output channel c = j * group + g reads input channel
+    # g * (C / group) + j, for every outer index and every inner run alike.
+    # The inner elements after the axis move together, as one row.
+    channels = data.shape[axis]
+    per_group = channels // group
+    inner = element_count(data.shape[axis + 1:])
+    outer = element_count(data.shape[:axis])
+    out_bits = []
+    for o in range(outer):
+        for c in range(channels):
+            source = (c % group) * per_group + c // group
+            start = (o * channels + source) * inner
+            out_bits.extend(data.bits[start:start + inner])
+    return Tensor(data.type, list(data.shape), out_bits)
+
+
 # ---------------------------------------------------------------- entry point
 
 _KERNELS = {
@@ -713,6 +760,7 @@ _KERNELS = {
     "SpaceToDepth-1": space_to_depth,
     "DepthToSpace-1": depth_to_space,
     "ExtractImagePatches-3": extract_image_patches,
+    "ShuffleChannels-1": shuffle_channels,
 }
 
 
@@ -836,6 +884,15 @@ def _eip_by_padding(data, sizes, strides, rates, auto_pad):
     return [batch, sizes[0] * sizes[1] * depth, out_r, out_c], out
 
 
+def _sc_by_steps(data, axis, group):
+    """The specification's 4-D view [outer, group, C / group, inner] and
+    its transpose [0, 2, 1, 3], for the self-test."""
+    channels = data.shape[axis]
+    view = [element_count(data.shape[:axis]), group, channels // group,
+            element_count(data.shape[axis + 1:])]
+    return _transpose(view, data.bits, [0, 2, 1, 3])[1]
+
+
 def _side(values):
     return Tensor("i64", [len(values)], [v & ((1 << 64) - 1) for v in values])
 
@@ -891,6 +948,22 @@ def self_test():
         want_shape, want_bits = _eip_by_padding(data, sizes, strides, rates, auto_pad)
         assert (got.shape, got.bits) == (want_shape, want_bits), attrs
         checks += 1
+    for _ in range(300):
+        rank = rng.randint(1, 6)
+        shape = [rng.randint(0 if rng.random() < 0.1 else 1, 4) for _ in range(rank)]
+        axis = rng.randrange(-rank, rank)
+        channels = shape[axis]
+        divisors = [g for g in range(1, channels + 1) if channels % g == 0] or [1]
+        group = rng.choice(divisors)
+        data = Tensor("u8", shape, [rng.randrange(256) for _ in range(element_count(shape))])
+        got = run("ShuffleChannels-1", {"data": data}, {"axis": axis, "group": group})
+        assert got.shape == shape and got.bits == _sc_by_steps(data, axis % rank, group), \
+            (shape, axis, group)
+        # Shuffling C / group groups undoes shuffling group groups.
+        if channels:
+            back = run("ShuffleChannels-1", {"data": got}, {"axis": axis, "group": channels // group})
+            assert back == data, (shape, axis, group)
+        checks += 2
     # Packing: u1 element 0 in bit 7, u4 element 0 in the low nibble.
     assert pack("u1", [1, 0, 0, 0, 0, 0, 0, 0, 1]) == bytes([0x80, 0x80])
     assert pack("u4", [0x1, 0x2, 0x3]) == bytes([0x21, 0x03])

@@ -1,4 +1,4 @@
-/* The five operations, their attributes and the request shape every
+/* The operations, their attributes and the request shape every
    implementation (oracle, optimized, plugins) is called with. */
 #ifndef MOVCONF_OPS_H
 #define MOVCONF_OPS_H
@@ -12,6 +12,7 @@ typedef enum mc_op {
   MC_OP_SPACE_TO_DEPTH,
   MC_OP_DEPTH_TO_SPACE,
   MC_OP_EXTRACT_IMAGE_PATCHES,
+  MC_OP_SHUFFLE_CHANNELS,
   MC_OP_COUNT
 } mc_op;
 
@@ -43,8 +44,8 @@ typedef enum mc_attr {
   MC_ATTR_STRIDES,
   MC_ATTR_RATES,
   MC_ATTR_AUTO_PAD,
-  MC_ATTR_AXIS,  /* ShuffleChannels-1, next: no operation has it yet */
-  MC_ATTR_GROUP, /* ShuffleChannels-1, next: no operation has it yet */
+  MC_ATTR_AXIS,  /* ShuffleChannels-1 */
+  MC_ATTR_GROUP, /* ShuffleChannels-1 */
   MC_ATTR_COUNT
 } mc_attr;
 

@@ -98,6 +98,9 @@ typedef enum mc_status {
   MC_E_STRIDES_BELOW_ONE,     /* EIP-V5 */
   MC_E_RATES_BELOW_ONE,       /* EIP-V6 */
   MC_E_AUTO_PAD_INVALID,      /* EIP-V7 */
+  MC_E_AXIS_OUT_OF_RANGE,     /* SC-V2 */
+  MC_E_GROUP_BELOW_ONE,       /* SC-V3 */
+  MC_E_CHANNEL_NOT_DIVISIBLE, /* SC-V4 */
   MC_STATUS_COUNT
 } mc_status;
 

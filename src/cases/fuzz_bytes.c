@@ -357,6 +357,7 @@ static int take_rank(decoder *d) {
       [MC_OP_SPACE_TO_DEPTH] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_DEPTH_TO_SPACE] = {3, 4, 4, 5, 3, 4, 5, 4},
       [MC_OP_EXTRACT_IMAGE_PATCHES] = {4, 4, 4, 4, 4, 4, 4, 4},
+      [MC_OP_SHUFFLE_CHANNELS] = {4, 3, 1, 2, 4, 5, 3, 6},
   };
   _Static_assert(sizeof natural / sizeof natural[0] == MC_OP_COUNT, "natural: a row per operation");
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
@@ -660,6 +661,25 @@ static void take_patch_dims(decoder *d) {
   settle_dims(d);
 }
 
+/* ---- ShuffleChannels ---- */
+
+/* The channel axis (when axis names one) a multiple of group, group = C
+   included; the other axes 1 + s % span. */
+static void take_shuffle_dims(decoder *d) {
+  const mc_attrs *at = &d->in->req.attrs;
+  const int64_t axis = mc_attrs_int(at, MC_ATTR_AXIS), group = mc_attrs_int(at, MC_ATTR_GROUP);
+  const bool in_range = axis >= -(int64_t)d->rank && axis < (int64_t)d->rank;
+  const int channel = in_range ? (int)(axis < 0 ? axis + d->rank : axis) : -1;
+  const bool sane = group >= 1 && group <= d->budget;
+  for (int a = 0; a < d->rank; a++) {
+    if (a == channel && sane)
+      take_dim(d, a, group, 1, 3, 0, true);
+    else
+      take_dim(d, a, 1, 1, d->span, 0, false);
+  }
+  settle_dims(d);
+}
+
 /* ---- data ---- */
 
 void mc_fuzz_fill_data(mc_tensor *t, int64_t count, mc_fuzz_fill fill, uint64_t param) {
@@ -765,6 +785,9 @@ static bool take_body(decoder *d) {
     return true;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     take_patch_dims(d);
+    return true;
+  case MC_OP_SHUFFLE_CHANNELS:
+    take_shuffle_dims(d);
     return true;
   case MC_OP_INVALID:
   case MC_OP_COUNT:
@@ -1081,6 +1104,7 @@ static bool put_request(encoder *e) {
   case MC_OP_SPACE_TO_DEPTH:
   case MC_OP_DEPTH_TO_SPACE:
   case MC_OP_EXTRACT_IMAGE_PATCHES:
+  case MC_OP_SHUFFLE_CHANNELS:
   case MC_OP_INVALID:
   case MC_OP_COUNT:
     put_dims(e); /* check_request refused an op outside the enum */

@@ -101,6 +101,16 @@ static const mc_clause clause_table[] = {
      "c*rate_c]"},
     {"EIP-O1", S,
      "output type is the data type; shape [batch, size_rows*size_cols*depth, out_rows, out_cols]"},
+
+    /* ShuffleChannels-1: spec/shuffle_channels_1.md */
+    {"SC-V1", V, "data rank >= 1"},
+    {"SC-V2", V, "axis in [-rank, rank-1] (default 1)"},
+    {"SC-V3", V, "group >= 1 (default 1)"},
+    {"SC-V4", V, "d_axis is divisible by group"},
+    {"SC-S1", S, "reshape to [outer, group, C/group, inner]"},
+    {"SC-S2", S, "transpose [0, 2, 1, 3]"},
+    {"SC-S3", S, "reshape back to the input's shape"},
+    {"SC-O1", S, "output type and shape are the data's"},
     {NULL, V, NULL},
 };
 

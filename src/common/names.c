@@ -106,6 +106,9 @@ static const char *const status_names[] = {
     [MC_E_STRIDES_BELOW_ONE] = "strides_below_one",
     [MC_E_RATES_BELOW_ONE] = "rates_below_one",
     [MC_E_AUTO_PAD_INVALID] = "auto_pad_invalid",
+    [MC_E_AXIS_OUT_OF_RANGE] = "axis_out_of_range",
+    [MC_E_GROUP_BELOW_ONE] = "group_below_one",
+    [MC_E_CHANNEL_NOT_DIVISIBLE] = "channel_not_divisible",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
@@ -181,6 +184,13 @@ static const op_info op_table[] = {
                                      4,
                                      {MC_ATTR_SIZES, MC_ATTR_STRIDES, MC_ATTR_RATES,
                                       MC_ATTR_AUTO_PAD}},
+    [MC_OP_SHUFFLE_CHANNELS] = {"ShuffleChannels-1",
+                                "shuffle_channels_1",
+                                "SC",
+                                1,
+                                {"data"},
+                                2,
+                                {MC_ATTR_AXIS, MC_ATTR_GROUP}},
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,

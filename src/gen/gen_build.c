@@ -683,6 +683,56 @@ static bool eip_build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed
   return make_data(c, p, rank, shape, case_seed, err, n);
 }
 
+/* ---- ShuffleChannels-1 ---- */
+
+/* An integer attribute: absent when the parameter is absent or null. */
+static bool int_attr(mc_gen_case *c, const mc_gen_params *p, const char *name, mc_attr id,
+                     char *err, size_t n) {
+  const cJSON *v = param(p, name);
+  int64_t value;
+  if (!v || cJSON_IsNull(v))
+    return true;
+  if (!read_i64(v, name, &value, err, n))
+    return false;
+  mc_attrs_set_int(&c->req.attrs, id, value);
+  return true;
+}
+
+/* By rules: data [before..., group * per_group, after...]; axis, when not
+   given, names the channel axis (counted from the end with negative_axis).
+   Raw: data_shape, and axis and group as given. */
+static bool sc_build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
+                     size_t n) {
+  if (!int_attr(c, p, "axis", MC_ATTR_AXIS, err, n) ||
+      !int_attr(c, p, "group", MC_ATTR_GROUP, err, n))
+    return false;
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  int rank, before, after;
+  const cJSON *raw = param(p, "data_shape");
+  if (raw)
+    return read_i64_list(raw, "data_shape", shape, MC_TENSOR_MAX_RANK, &rank, err, n) &&
+           make_data(c, p, rank, shape, case_seed, err, n);
+  const cJSON *b = param(p, "before"), *a = param(p, "after"), *neg = param(p, "negative_axis");
+  int64_t per_group;
+  if ((b && !read_i64_list(b, "before", shape, MC_MAX_RANK - 1, &before, err, n)) ||
+      !get_i64(p, "per_group", 1, &per_group, err, n))
+    return false;
+  before = b ? before : 0;
+  if (a && !read_i64_list(a, "after", shape + before + 1, MC_MAX_RANK - 1 - before, &after, err, n))
+    return false;
+  after = a ? after : 0;
+  rank = before + 1 + after;
+  const int64_t group = mc_attrs_int(&c->req.attrs, MC_ATTR_GROUP);
+  if (group < 1 || !mc_mul_i64(group, per_group, &shape[before]))
+    return fail(err, n, "group: rules need a group of at least 1 and group * per_group in int64");
+  if (neg && !cJSON_IsBool(neg))
+    return fail(err, n, "negative_axis: true or false");
+  if (!param(p, "axis"))
+    mc_attrs_set_int(&c->req.attrs, MC_ATTR_AXIS,
+                     cJSON_IsTrue(neg) ? before - rank : (int64_t)before);
+  return make_data(c, p, rank, shape, case_seed, err, n);
+}
+
 /* ---- entry points ---- */
 
 static const char *const b2s_names[] = {
@@ -700,6 +750,9 @@ static const char *const d2s_names[] = {"type",       "fill",    "fill_start", "
 static const char *const eip_names[] = {"type",    "fill",  "fill_start", "batch",
                                         "depth",   "image", "data_shape", "sizes",
                                         "strides", "rates", "auto_pad",   NULL};
+static const char *const sc_names[] = {
+    "type",          "fill",       "fill_start", "before", "per_group", "after",
+    "negative_axis", "data_shape", "axis",       "group",  NULL};
 
 const char *const *mc_gen_param_names(mc_op op) {
   switch (op) {
@@ -713,6 +766,8 @@ const char *const *mc_gen_param_names(mc_op op) {
     return d2s_names;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_names;
+  case MC_OP_SHUFFLE_CHANNELS:
+    return sc_names;
   case MC_OP_INVALID:
   case MC_OP_COUNT:
     break;
@@ -736,6 +791,8 @@ static bool build_inputs(mc_op op, const mc_gen_params *p, uint64_t case_seed, m
     return d2s_build(c, p, case_seed, err, n);
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     return eip_build(c, p, case_seed, err, n);
+  case MC_OP_SHUFFLE_CHANNELS:
+    return sc_build(c, p, case_seed, err, n);
   case MC_OP_INVALID:
   case MC_OP_COUNT:
     break;

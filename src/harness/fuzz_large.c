@@ -147,6 +147,30 @@ static bool patches_request(mc_rng *g, mc_owned_request *r, mc_type type, int64_
          mc_owned_request_set_data(r, type, 4, shape, (int64_t)mc_rng_below(g, 1000));
 }
 
+/* A divisor of c drawn at random (1 and c included). */
+static int64_t draw_divisor(mc_rng *g, int64_t c) {
+  int64_t divisors[64], n = 0;
+  for (int64_t d = 1; d <= c && n < 64; d++)
+    if (c % d == 0)
+      divisors[n++] = d;
+  return divisors[mc_rng_below(g, (uint64_t)n)];
+}
+
+/* Channels first ([n, c, h, w], the tiled path when w is short) or last
+   ([n, h, w, c]: inner 1), the axis counted from either end. */
+static bool shuffle_request(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) {
+  int64_t n = PICK(g, outer_extents), c = PICK(g, channel_counts), w = PICK(g, inner_extents);
+  int64_t h = rows_for(target, n, c, w);
+  bool last = mc_rng_below(g, 3) == 0, from_end = mc_rng_below(g, 2) == 0;
+  int64_t axis = last ? 3 : 1;
+  mc_attrs_set_int(&r->req.attrs, MC_ATTR_AXIS, from_end ? axis - 4 : axis);
+  mc_attrs_set_int(&r->req.attrs, MC_ATTR_GROUP, draw_divisor(g, c));
+  r->req.n_inputs = 1;
+  int64_t first[4] = {n, c, h, w}, channels_last[4] = {n, h, w, c};
+  return mc_owned_request_set_data(r, type, 4, last ? channels_last : first,
+                                   (int64_t)mc_rng_below(g, 1000));
+}
+
 bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out) {
   memset(out, 0, sizeof *out);
   out->req.op = op;
@@ -166,6 +190,9 @@ bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out)
     break;
   case MC_OP_EXTRACT_IMAGE_PATCHES:
     ok = patches_request(g, out, t, target);
+    break;
+  case MC_OP_SHUFFLE_CHANNELS:
+    ok = shuffle_request(g, out, t, target);
     break;
   case MC_OP_INVALID:
   case MC_OP_COUNT:

@@ -18,6 +18,7 @@
 #include "kernels_batch.c"
 #include "kernels_depth.c"
 #include "kernels_patches.c"
+#include "shuffle_channels_1.c"
 
 #if defined(__clang__)
 #pragma clang attribute pop

@@ -132,6 +132,7 @@ static const kernel_fn baseline_kernels[] = {
     [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
+    [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels,
 };
 _Static_assert(sizeof baseline_kernels / sizeof baseline_kernels[0] == MC_OP_COUNT,
                "baseline_kernels: a row per operation");
@@ -143,6 +144,7 @@ static const kernel_fn avx2_kernels[] = {
     [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth_avx2,
     [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
+    [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels_avx2,
 };
 _Static_assert(sizeof avx2_kernels / sizeof avx2_kernels[0] == MC_OP_COUNT,
                "avx2_kernels: a row per operation");

@@ -24,6 +24,9 @@ typedef struct mc_opt_plan {
   /* ExtractImagePatches: [rows, cols] */
   int64_t size[2], stride[2], rate[2];
   int64_t pad_begin[2]; /* zero padding before the first row / column */
+  /* ShuffleChannels: the normalised axis */
+  int channel_axis;
+  int64_t group;
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a
@@ -36,5 +39,9 @@ const char *mc_opt_missing_kernel(mc_op op);
    exactly the status (and clause) the oracle returns for the same request. */
 mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt_plan *plan,
                           mc_error *err);
+
+/* The operation validators kept in the operation's own file: the validity
+   clauses and the output shape, after checks 0 to 2 (validate.c). */
+mc_status mc_opt_validate_shuffle_channels(const mc_request *req, mc_opt_plan *plan, mc_error *err);
 
 #endif

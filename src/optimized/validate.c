@@ -426,6 +426,7 @@ static const validate_fn validators[] = {
     [MC_OP_SPACE_TO_DEPTH] = validate_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = validate_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = validate_extract_image_patches,
+    [MC_OP_SHUFFLE_CHANNELS] = mc_opt_validate_shuffle_channels,
 };
 _Static_assert(sizeof validators / sizeof validators[0] == MC_OP_COUNT,
                "validators: a row per operation");

@@ -18,6 +18,7 @@ static const oracle_fn oracle_by_op[] = {
     [MC_OP_SPACE_TO_DEPTH] = mc_oracle_space_to_depth,
     [MC_OP_DEPTH_TO_SPACE] = mc_oracle_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_oracle_extract_image_patches,
+    [MC_OP_SHUFFLE_CHANNELS] = mc_oracle_shuffle_channels,
 };
 _Static_assert(sizeof oracle_by_op / sizeof oracle_by_op[0] == MC_OP_COUNT,
                "oracle_by_op: a row per operation");

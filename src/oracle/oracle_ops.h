@@ -18,6 +18,8 @@ mc_status mc_oracle_depth_to_space(const mc_request *req, size_t cap, mc_tensor 
                                    mc_error *err);
 mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_tensor *out,
                                           mc_error *err);
+mc_status mc_oracle_shuffle_channels(const mc_request *req, size_t cap, mc_tensor *out,
+                                     mc_error *err);
 
 /* The oracle has a step function for op (tests/test_op_tables.c). */
 bool mc_oracle_has_op(mc_op op);

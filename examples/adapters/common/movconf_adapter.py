@@ -42,6 +42,7 @@ OPS = {
     "SpaceToDepth-1": ("data",),
     "DepthToSpace-1": ("data",),
     "ExtractImagePatches-3": ("data",),
+    "ShuffleChannels-1": ("data",),
 }
 
 

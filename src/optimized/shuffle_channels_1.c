@@ -1,0 +1,147 @@
+/* ShuffleChannels-1 without intermediates. With outer = the axes before the
+   channel axis, K = C / group and inner = the axes after it, output
+   [o, k, g, i] is input [o, g, k, i]: a transpose of the middle two axes of
+   [outer, group, K, inner]. Long inner runs are row copies; short ones are
+   elements of a G x K matrix per outer index, transposed in tiles.
+   Compiled twice like the other kernels (kernels_avx2.c includes this file);
+   the validation is compiled once. Clauses: spec/shuffle_channels_1.md. */
+#include "optimized/kernels.h"
+
+#ifndef MC_KERNELS_AVX2
+#include "common/checked.h"
+#include "common/error.h"
+
+/* SC-V1 to SC-V4, then MC-L3 on outer and inner: an independent reading of
+   the clauses next to the oracle's (src/oracle/shuffle_channels_1.c). */
+mc_status mc_opt_validate_shuffle_channels(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
+  const int rank = plan->rank;
+  if (rank < 1)
+    return mc_fail(err, MC_E_DATA_RANK, "SC-V1", "data is a scalar; it needs at least one axis");
+  const int64_t axis = mc_attrs_int(&req->attrs, MC_ATTR_AXIS); /* 1 when absent */
+  /* Compared against the bounds, never negated: axis may be INT64_MIN. */
+  if (axis < 0 ? axis < -(int64_t)rank : axis >= (int64_t)rank)
+    return mc_fail(err, MC_E_AXIS_OUT_OF_RANGE, "SC-V2", "axis %lld does not name one of %d axes",
+                   (long long)axis, rank);
+  plan->channel_axis = (int)(axis < 0 ? rank + axis : axis);
+  plan->group = mc_attrs_int(&req->attrs, MC_ATTR_GROUP); /* 1 when absent */
+  if (plan->group < 1)
+    return mc_fail(err, MC_E_GROUP_BELOW_ONE, "SC-V3", "group %lld is below 1",
+                   (long long)plan->group);
+  const int64_t channels = plan->in_shape[plan->channel_axis];
+  if (channels % plan->group != 0)
+    return mc_fail(err, MC_E_CHANNEL_NOT_DIVISIBLE, "SC-V4",
+                   "channel axis %d of length %lld is not a multiple of group %lld",
+                   plan->channel_axis, (long long)channels, (long long)plan->group);
+  int64_t outer, inner;
+  if (!mc_product_i64(plan->in_shape, plan->channel_axis, &outer) ||
+      !mc_product_i64(plan->in_shape + plan->channel_axis + 1, rank - plan->channel_axis - 1,
+                      &inner))
+    return mc_fail(err, MC_E_SHAPE_OVERFLOW, "MC-L3", "the axes around the channel axis overflow");
+  memcpy(plan->out_shape, plan->in_shape, (size_t)rank * sizeof plan->in_shape[0]);
+  return MC_OK;
+}
+#endif
+
+/* The 4-D view of the plan: [outer, groups, per_group, inner]. */
+typedef struct shuffle_view {
+  int64_t outer, groups, per_group, inner;
+} shuffle_view;
+
+static shuffle_view shuffle_view_of(const mc_opt_plan *p) {
+  const int a = p->channel_axis;
+  shuffle_view v = {mc_kernel_rows(p->in_shape, a), p->group, p->in_shape[a] / p->group,
+                    mc_kernel_rows(p->in_shape + a + 1, p->rank - a - 1)};
+  return v;
+}
+
+/* Below this many bytes an inner run is an element of the tiled transpose
+   rather than a row copy of its own. */
+enum { SHUFFLE_ROW_MIN_BYTES = 64, SHUFFLE_TILE = 32 };
+
+typedef struct shuffle_job {
+  const mc_kernel_job *job;
+  shuffle_view v;
+} shuffle_job;
+
+/* Output rows (o, k, g) of `inner` elements, each a copy of input row
+   (o, g, k). */
+static void shuffle_rows(void *ctx, int64_t begin, int64_t end) {
+  const shuffle_job *s = ctx;
+  const mc_kernel_job *j = s->job;
+  const shuffle_view v = s->v;
+  const int64_t dims[3] = {v.outer, v.per_group, v.groups};
+  mc_row_walk w;
+  mc_row_walk_start(&w, 3, dims, begin);
+  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
+    const int64_t o = w.idx[0], k = w.idx[1], g = w.idx[2];
+    const int64_t from = ((o * v.groups + g) * v.per_group + k) * v.inner;
+    mc_row_copy(&j->io, j->out, row * v.inner, 1, j->in, from, 1, v.inner);
+  }
+}
+
+/* Copies one run of `bytes` bytes (< SHUFFLE_ROW_MIN_BYTES); the common
+   sizes are one load and one store. */
+static inline void copy_run(uint8_t *dst, const uint8_t *src, int64_t bytes) {
+  switch (bytes) {
+  case 1:
+    *dst = *src;
+    break;
+  case 2:
+    memcpy(dst, src, 2);
+    break;
+  case 4:
+    memcpy(dst, src, 4);
+    break;
+  case 8:
+    memcpy(dst, src, 8);
+    break;
+  case 16:
+    memcpy(dst, src, 16);
+    break;
+  default:
+    memcpy(dst, src, (size_t)bytes);
+  }
+}
+
+/* Output rows (o, k) of the per-outer K x G matrix, G runs of `inner`
+   elements each, filled in SHUFFLE_TILE x SHUFFLE_TILE tiles so that the
+   reads of input rows (o, g) and the writes stay in the cache. */
+static void shuffle_tiles(void *ctx, int64_t begin, int64_t end) {
+  const shuffle_job *s = ctx;
+  const mc_kernel_job *j = s->job;
+  const shuffle_view v = s->v;
+  const int64_t run = v.inner * (int64_t)j->io.esize;
+  for (int64_t row = begin; row < end;) {
+    const int64_t o = row / v.per_group, k0 = row % v.per_group;
+    int64_t rows = v.per_group - k0 < end - row ? v.per_group - k0 : end - row;
+    rows = rows < SHUFFLE_TILE ? rows : SHUFFLE_TILE;
+    const uint8_t *in = j->in + o * v.groups * v.per_group * run;
+    uint8_t *out = j->out + row * v.groups * run;
+    for (int64_t g0 = 0; g0 < v.groups; g0 += SHUFFLE_TILE) {
+      const int64_t g1 = v.groups - g0 < SHUFFLE_TILE ? v.groups : g0 + SHUFFLE_TILE;
+      for (int64_t k = 0; k < rows; k++)
+        for (int64_t g = g0; g < g1; g++)
+          copy_run(out + (k * v.groups + g) * run, in + (g * v.per_group + k0 + k) * run, run);
+    }
+    row += rows;
+  }
+}
+
+/* The identity (group 1 or group C): the whole tensor is one row. */
+static void shuffle_identity(void *ctx, int64_t begin, int64_t end) {
+  const mc_kernel_job *j = ctx;
+  mc_row_copy(&j->io, j->out, begin, 1, j->in, begin, 1, end - begin);
+}
+
+void MC_KERNEL(mc_kernel_shuffle_channels)(const mc_kernel_job *job) {
+  const shuffle_job s = {job, shuffle_view_of(job->plan)};
+  if (s.v.groups == 1 || s.v.per_group == 1) {
+    mc_parallel_for(job->threads, job->plan->out_elements, 4096, shuffle_identity, (void *)job);
+  } else if (job->io.esize == 0 || s.v.inner * (int64_t)job->io.esize >= SHUFFLE_ROW_MIN_BYTES) {
+    mc_parallel_for(job->threads, s.v.outer * s.v.per_group * s.v.groups, 1, shuffle_rows,
+                    (void *)&s);
+  } else {
+    mc_parallel_for(job->threads, s.v.outer * s.v.per_group, 1, shuffle_tiles, (void *)&s);
+  }
+}
