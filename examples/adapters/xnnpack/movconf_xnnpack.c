@@ -285,9 +285,12 @@ static int output_shape_depth_to_space(const movconf_plugin_request_v2 *r, movco
 }
 
 /* Copies rows x cols blocks, outer of them, each transposed to cols x rows:
-   [outer, rows, cols] to [outer, cols, rows], elements of size bytes. */
+   [outer, rows, cols] to [outer, cols, rows], elements of size bytes. An
+   empty block returns at once: outer may be 2^40 when nothing is copied. */
 static void swap_inner_axes(const void *src, void *dst, int64_t outer, int64_t rows, int64_t cols,
                             size_t size) {
+  if (rows == 0 || cols == 0)
+    return;
   const char *from = src;
   char *to = dst;
   for (int64_t o = 0; o < outer; o++, from += rows * cols * size)
