@@ -322,6 +322,19 @@ static int shuffle_view(const movconf_plugin_tensor *data, int64_t axis,
   return MOVCONF_PLUGIN_OK;
 }
 
+/* XNNPACK's channel shuffle operators of 8- and 32-bit elements, which
+   take the same parameters. */
+static const struct shuffle_operator {
+  enum xnn_status (*create)(size_t groups, size_t group_channels, size_t input_stride,
+                            size_t output_stride, uint32_t flags, xnn_operator_t *op);
+  enum xnn_status (*setup)(xnn_operator_t op, size_t batch_size, const void *input, void *output,
+                           pthreadpool_t threadpool);
+  const char *create_name, *setup_name;
+} shuffle_x8 = {xnn_create_channel_shuffle_nc_x8, xnn_setup_channel_shuffle_nc_x8,
+                "xnn_create_channel_shuffle_nc_x8", "xnn_setup_channel_shuffle_nc_x8"},
+  shuffle_x32 = {xnn_create_channel_shuffle_nc_x32, xnn_setup_channel_shuffle_nc_x32,
+                 "xnn_create_channel_shuffle_nc_x32", "xnn_setup_channel_shuffle_nc_x32"};
+
 /* Creates and sets up the channel shuffle operator: rows of C channels,
    outer * inner of them, channels-last. */
 static int prepare_shuffle(const movconf_plugin_tensor *data, int64_t group,
@@ -340,21 +353,12 @@ static int prepare_shuffle(const movconf_plugin_tensor *data, int64_t group,
   size_t groups = (size_t)group, group_channels = (size_t)(prepared.channels / group);
   size_t stride = (size_t)prepared.channels;
   const void *input = prepared.channels_last ? prepared.channels_last : data->data;
-  enum xnn_status s;
-  if (size == 1) {
-    s = xnn_create_channel_shuffle_nc_x8(groups, group_channels, stride, stride, 0, &prepared.op);
-    if (s != xnn_status_success)
-      return reject_xnn(m, "xnn_create_channel_shuffle_nc_x8", s);
-    s = xnn_setup_channel_shuffle_nc_x8(prepared.op, (size_t)rows, input, prepared.shuffled, pool);
-    return s == xnn_status_success ? MOVCONF_PLUGIN_OK
-                                   : reject_xnn(m, "xnn_setup_channel_shuffle_nc_x8", s);
-  }
-  s = xnn_create_channel_shuffle_nc_x32(groups, group_channels, stride, stride, 0, &prepared.op);
+  const struct shuffle_operator *api = size == 1 ? &shuffle_x8 : &shuffle_x32;
+  enum xnn_status s = api->create(groups, group_channels, stride, stride, 0, &prepared.op);
   if (s != xnn_status_success)
-    return reject_xnn(m, "xnn_create_channel_shuffle_nc_x32", s);
-  s = xnn_setup_channel_shuffle_nc_x32(prepared.op, (size_t)rows, input, prepared.shuffled, pool);
-  return s == xnn_status_success ? MOVCONF_PLUGIN_OK
-                                 : reject_xnn(m, "xnn_setup_channel_shuffle_nc_x32", s);
+    return reject_xnn(m, api->create_name, s);
+  s = api->setup(prepared.op, (size_t)rows, input, prepared.shuffled, pool);
+  return s == xnn_status_success ? MOVCONF_PLUGIN_OK : reject_xnn(m, api->setup_name, s);
 }
 
 static int output_shape_shuffle(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
