@@ -81,6 +81,9 @@ expected = {
     "b2s/crops0/u8": ([16, 16, 32, 32], [1, 16, 128, 128], 1),
     "b2s/crops0/f16": ([16, 16, 32, 32], [1, 16, 128, 128], 2),
     "s2d/small/f32": ([1, 8, 8, 8], [1, 32, 4, 4], 4),
+    "sc/g4_rows/f32": ([2, 48, 32, 32], [2, 48, 32, 32], 4),
+    "sc/g4_last/f32": ([2, 32, 32, 48], [2, 32, 32, 48], 4),
+    "sc/g4_last/u8": ([2, 32, 32, 48], [2, 32, 32, 48], 1),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

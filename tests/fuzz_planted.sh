@@ -89,4 +89,22 @@ has "$work/clean/out.txt" "^1000 runs"
 fuzz default d2s-swap --op d2s --runs 300
 expect "default: the finding is in ./movconf-findings" \
   test -f "$work/default/movconf-findings/depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
+
+# 5. ShuffleChannels, group >= 3 left unshuffled: the shrinker brings group
+#    and channel axis down together (group 3 of 2 channels each, the
+#    smallest failing input) and drops the other axes, the axis attribute
+#    following its channel: at most two findings (the axis given as 1 is
+#    neutral and stays), each 6 elements with group 3, failing alone.
+fuzz sc sc-group3-copy --op sc --runs 500 --out findings
+expect "sc: exit status 1, not $status" test "$status" -eq 1
+set -- "$work/sc"/findings/*.json
+expect "sc: one or two findings, not $#" test $# -le 2
+for found in "$@"; do
+  expect "$found: 6 elements, group 3" python3 -c '
+import json, math, sys
+case = json.load(open(sys.argv[1]))["cases"][0]
+assert math.prod(case["inputs"]["data"]["shape"]) == 6, case["inputs"]
+assert case["attributes"]["group"] == 3, case["attributes"]' "$found"
+  reruns "$found" sc-group3-copy
+done
 expect_report

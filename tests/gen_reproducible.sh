@@ -8,7 +8,8 @@
 # usage: gen_reproducible.sh MOVCONF SOURCE_DIR WORK_DIR
 set -u
 movconf=$1 src=$2 work=$3
-ops="batch_to_space_2 space_to_batch_2 space_to_depth_1 depth_to_space_1 extract_image_patches_3"
+# Every operation with a description in generators/ (its slug is the file name).
+ops=$(cd "$src/generators" && ls -- *.json | sed 's/\.json$//')
 fail() {
   echo "FAILED: $*"
   exit 1

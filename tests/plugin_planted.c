@@ -38,6 +38,9 @@
      b2s-crop-off-by-one  rank-3 data whose crops_begin on the last axis is
                       not 0: every output row starts one element late (the
                       last element repeats), at any size
+     sc-group3-copy   ShuffleChannels with a group of 3 or more: the data
+                      copied unshuffled, as a kernel that only knows group 2
+                      would (fuzz_planted.sh: found and shrunk)
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -205,6 +208,16 @@ static void undefined_behaviour(const char *fault, const movconf_plugin_request_
   (void)sink;
 }
 
+/* sc-group3-copy: the output is the data, unshuffled, for group >= 3. */
+static void copy_unshuffled(const movconf_plugin_request_v2 *request,
+                            const movconf_plugin_output *output) {
+  const movconf_plugin_attr *group =
+      movconf_plugin_find_attr(request->n_attrs, request->attrs, "group");
+  if (group && group->kind == MOVCONF_PLUGIN_ATTR_INT && group->value.i >= 3 &&
+      request->inputs[0].nbytes == output->nbytes)
+    memcpy(output->data, request->inputs[0].data, (size_t)output->nbytes);
+}
+
 #ifdef PLANTED_CXX
 void planted_throw_and_catch(void);
 #endif
@@ -249,6 +262,8 @@ static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_ou
     repeat_vector_tail(request, output);
   if (planted(fault, "b2s-crop-off-by-one") && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)
     crop_off_by_one(request, output);
+  if (planted(fault, "sc-group3-copy") && request->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
+    copy_unshuffled(request, output);
   return status;
 }
 

@@ -125,6 +125,27 @@ static void make_patches(request_store *s) {
   make_data(s, 4, shape);
 }
 
+/* ShuffleChannels: every path of the kernel - group 1 or C (a copy),
+   groups or positions within MC_MAX_WAYS (weaves of runs of 1, 2, 4, 8
+   bytes), other short runs (tiles), long runs (rows) - over ranks 1 to 5
+   with the axis counted from either end. */
+static void make_shuffle(request_store *s) {
+  int rank = (int)pick(1, 5);
+  int axis = (int)pick(0, rank - 1);
+  int64_t shape[5], group = pick(1, 4), per_group = pick(1, 4);
+  if (pick(0, 4) == 0) /* beyond MC_MAX_WAYS: the other weave, or tiles */
+    group = pick(65, 70);
+  if (pick(0, 4) == 0)
+    per_group = pick(65, 70);
+  for (int i = 0; i < rank; i++)
+    shape[i] = pick(0, 14) == 0 ? 0 : pick(1, i > axis && pick(0, 3) == 0 ? 24 : 3);
+  shape[axis] = pick(0, 19) == 0 ? 0 : group * per_group;
+  s->req = (mc_request){.op = MC_OP_SHUFFLE_CHANNELS, .n_inputs = 1, .attrs = mc_attrs_none()};
+  mc_attrs_set_int(&s->req.attrs, MC_ATTR_AXIS, pick(0, 1) ? axis : axis - rank);
+  mc_attrs_set_int(&s->req.attrs, MC_ATTR_GROUP, group);
+  make_data(s, rank, shape);
+}
+
 static void free_store(request_store *s) {
   mc_tensor_free(&s->data);
   for (int k = 0; k < 3; k++)
@@ -183,6 +204,8 @@ static void test_random_requests(void) {
       make_batch_space(&s, op == MC_OP_BATCH_TO_SPACE);
     else if (op == MC_OP_EXTRACT_IMAGE_PATCHES)
       make_patches(&s);
+    else if (op == MC_OP_SHUFFLE_CHANNELS)
+      make_shuffle(&s);
     else
       make_space_depth(&s, op == MC_OP_SPACE_TO_DEPTH);
     bool ok = agrees(&s.req);

@@ -744,6 +744,19 @@ static void check_plan_fields(void) {
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, &plan, &err), MC_OK);
   CHECK_EQ_I64(plan.pad_begin[0], (int64_t)1 << 39);
   CHECK_EQ_I64(plan.out_shape[2], 10);
+  /* ShuffleChannels: the axis normalised, the output shape the data's. */
+  int64_t sc_shape[3] = {2, 6, 5};
+  mc_tensor sc_data = {.type = MC_F32, .rank = 3, .data = data_bytes, .nbytes = 240};
+  memcpy(sc_data.shape, sc_shape, sizeof sc_shape);
+  mc_request sc = {.op = MC_OP_SHUFFLE_CHANNELS, .n_inputs = 1, .inputs = {&sc_data}};
+  sc.attrs = mc_attrs_none();
+  mc_attrs_set_int(&sc.attrs, MC_ATTR_AXIS, -2);
+  mc_attrs_set_int(&sc.attrs, MC_ATTR_GROUP, 3);
+  CHECK_EQ_I64(mc_opt_validate(&sc, CAP, &plan, &err), MC_OK);
+  CHECK_EQ_I64(plan.channel_axis, 1);
+  CHECK_EQ_I64(plan.group, 3);
+  CHECK(memcmp(plan.out_shape, sc_shape, sizeof sc_shape) == 0);
+  CHECK_EQ_I64(plan.out_bytes, 240);
   /* No plan or no request: API misuse. */
   CHECK_EQ_I64(mc_opt_validate(&req, CAP, NULL, &err), MC_E_INVALID_ARGUMENT);
   CHECK_EQ_I64(mc_opt_validate(NULL, CAP, &plan, &err), MC_E_INVALID_ARGUMENT);
@@ -877,6 +890,28 @@ static void check_order_examples(void) {
   hand_patches(1, 1, 1, 1, 1, 1, "valid");
   mc_attrs_set_list(&hand.req.attrs, MC_ATTR_SIZES, &(mc_int_list){1, {0}});
   hand_expect("EIP V3 before V4", CAP, MC_E_ATTRIBUTE_LENGTH, "EIP-V3");
+
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 1, (int64_t[]){6});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, 3);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 0);
+  hand_expect("SC V2 before V3", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 1, (int64_t[]){3});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, 0);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 0);
+  hand_expect("SC V3 before V4 (no division by 0)", CAP, MC_E_GROUP_BELOW_ONE, "SC-V3");
+
+  /* The int64 ends of axis, compared without negating INT64_MIN. */
+  hand_start(MC_OP_SHUFFLE_CHANNELS, MC_U8, 2, (int64_t[]){1, 4});
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, INT64_MIN);
+  hand_expect("SC axis INT64_MIN", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, -3);
+  hand_expect("SC axis -rank - 1", CAP, MC_E_AXIS_OUT_OF_RANGE, "SC-V2");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_AXIS, -2);
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, INT64_MAX);
+  hand_expect("SC group INT64_MAX on d_0 = 1", CAP, MC_E_CHANNEL_NOT_DIVISIBLE, "SC-V4");
+  mc_attrs_set_int(&hand.req.attrs, MC_ATTR_GROUP, 1);
+  hand_expect("SC axis -rank", CAP, MC_OK, NULL);
 
   int64_t ones[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   hand_start(MC_OP_EXTRACT_IMAGE_PATCHES, MC_U4, 17, ones);

@@ -43,11 +43,12 @@ extern "C" {
    returns 0 for them; spec/plugin-abi.md section 3). Version 1 plugins are
    only ever asked for these five. */
 enum movconf_plugin_op {
-  MOVCONF_PLUGIN_BATCH_TO_SPACE = 0,       /* BatchToSpace-2 */
-  MOVCONF_PLUGIN_SPACE_TO_BATCH = 1,       /* SpaceToBatch-2 */
-  MOVCONF_PLUGIN_SPACE_TO_DEPTH = 2,       /* SpaceToDepth-1 */
-  MOVCONF_PLUGIN_DEPTH_TO_SPACE = 3,       /* DepthToSpace-1 */
-  MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES = 4 /* ExtractImagePatches-3 */
+  MOVCONF_PLUGIN_BATCH_TO_SPACE = 0,        /* BatchToSpace-2 */
+  MOVCONF_PLUGIN_SPACE_TO_BATCH = 1,        /* SpaceToBatch-2 */
+  MOVCONF_PLUGIN_SPACE_TO_DEPTH = 2,        /* SpaceToDepth-1 */
+  MOVCONF_PLUGIN_DEPTH_TO_SPACE = 3,        /* DepthToSpace-1 */
+  MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES = 4, /* ExtractImagePatches-3 */
+  MOVCONF_PLUGIN_SHUFFLE_CHANNELS = 5       /* ShuffleChannels-1 (version 2 only) */
 };
 
 /* Element types (fields type). Storage is spec/element-types.md: raw

@@ -44,6 +44,8 @@ typedef struct workload {
   /* ExtractImagePatches: square windows */
   int64_t size, stride, rate;
   const char *auto_pad;
+  /* ShuffleChannels */
+  int64_t axis, group;
 } workload;
 
 #define S2D MC_OP_SPACE_TO_DEPTH
@@ -51,6 +53,7 @@ typedef struct workload {
 #define B2S MC_OP_BATCH_TO_SPACE
 #define S2B MC_OP_SPACE_TO_BATCH
 #define EIP MC_OP_EXTRACT_IMAGE_PATCHES
+#define SC MC_OP_SHUFFLE_CHANNELS
 
 /* Each SpaceToBatch workload is the inverse of a BatchToSpace one:
    508 + 1 + 3 = 512 = 4 * 128, and 124 + 4 = 128 = 4 * 32 with --quick. */
@@ -84,6 +87,13 @@ static const workload workloads[] = {
    .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
   {.op = B2S, .name = "crops0", .type = MC_F16, .full = {64, 64, 128, 128},
    .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+  /* ShuffleChannels: long inner rows (row copies), channels last (tiles). */
+  {.op = SC, .name = "g4_rows", .type = MC_F32, .full = {8, 240, 128, 128},
+   .quick = {2, 48, 32, 32}, .axis = 1, .group = 4},
+  {.op = SC, .name = "g4_last", .type = MC_F32, .full = {8, 128, 128, 240},
+   .quick = {2, 32, 32, 48}, .axis = -1, .group = 4},
+  {.op = SC, .name = "g4_last", .type = MC_U8, .full = {8, 128, 128, 240},
+   .quick = {2, 32, 32, 48}, .axis = -1, .group = 4},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8}, .block_size = 2, .mode = "blocks_first"},
@@ -211,6 +221,9 @@ static mc_status build_case(const workload *w, const int64_t *shape, bench_case 
       c->req.inputs[1 + i] = &c->side[i];
     }
     c->req.n_inputs = 4;
+  } else if (w->op == SC) {
+    mc_attrs_set_int(&c->req.attrs, MC_ATTR_AXIS, w->axis);
+    mc_attrs_set_int(&c->req.attrs, MC_ATTR_GROUP, w->group);
   } else if (w->op == S2D || w->op == D2S) {
     mc_attrs_set_int(&c->req.attrs, MC_ATTR_BLOCK_SIZE, w->block_size);
     mc_attrs_set_string(&c->req.attrs, MC_ATTR_MODE, w->mode);

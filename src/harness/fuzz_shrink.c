@@ -105,15 +105,35 @@ static bool drop_side_element(mc_tensor *t, int k) {
 }
 
 static int min_rank(mc_op op) {
+  if (op == MC_OP_SHUFFLE_CHANNELS)
+    return 1;
   if (op == MC_OP_EXTRACT_IMAGE_PATCHES)
     return 4;
   return op == MC_OP_SPACE_TO_DEPTH || op == MC_OP_DEPTH_TO_SPACE ? 3 : 2;
 }
 
+/* ShuffleChannels without axis k: the axis attribute follows its channel
+   axis (counted from the same end); false when k is the channel axis or
+   the axis names none. */
+static bool shuffle_axis_without(const mc_owned_request *cur, int k, int64_t *axis) {
+  const int rank = cur->tensors[0].rank;
+  *axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS);
+  if (*axis < -rank || *axis >= rank || (*axis < 0 ? *axis + rank : *axis) == k)
+    return false;
+  const int64_t channel = *axis < 0 ? *axis + rank : *axis;
+  *axis += *axis < 0 ? (k > channel) : -(k < channel);
+  return true;
+}
+
 static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const mc_tensor *d = &cur->tensors[0];
-  if (d->rank <= min_rank(cur->req.op) || k >= d->rank || !clone(cur, cand))
+  const bool shuffle = cur->req.op == MC_OP_SHUFFLE_CHANNELS;
+  int64_t axis = 0;
+  if (d->rank <= min_rank(cur->req.op) || k >= d->rank ||
+      (shuffle && !shuffle_axis_without(cur, k, &axis)) || !clone(cur, cand))
     return false;
+  if (shuffle)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_AXIS, axis);
   int64_t shape[MC_TENSOR_MAX_RANK];
   int rank = 0;
   for (int a = 0; a < d->rank; a++)
@@ -307,6 +327,30 @@ static bool smaller_attribute(const mc_owned_request *cur, int k, mc_owned_reque
   return true;
 }
 
+/* ShuffleChannels: the channel axis C = group * (C / group) shrunk in one
+   factor, the other kept, so that group still divides it: variant k of the
+   groups (k < VALUE_VARIANTS) or of the channels per group, toward 1. */
+static bool smaller_shuffle(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  const int64_t axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS);
+  const int64_t group = mc_attrs_int(&cur->req.attrs, MC_ATTR_GROUP);
+  if (cur->req.op != MC_OP_SHUFFLE_CHANNELS || axis < -d->rank || axis >= d->rank || group < 1)
+    return false;
+  const int a = (int)(axis < 0 ? axis + d->rank : axis);
+  const int64_t per_group = d->shape[a] / group;
+  if (d->shape[a] % group != 0 || per_group == 0)
+    return false;
+  const bool groups = k < VALUE_VARIANTS;
+  int64_t want, shape[MC_TENSOR_MAX_RANK];
+  if (!shrunk_value(groups ? group : per_group, 1, k % VALUE_VARIANTS, &want) || !clone(cur, cand))
+    return false;
+  memcpy(shape, d->shape, sizeof shape);
+  shape[a] = groups ? want * per_group : group * want;
+  if (groups)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_GROUP, want);
+  return refill(cand, d->type, d->rank, shape);
+}
+
 typedef bool (*move_fn)(const mc_owned_request *cur, int k, mc_owned_request *cand);
 
 static const struct {
@@ -320,6 +364,7 @@ static const struct {
     {block_into_data, MC_TENSOR_MAX_RANK},
     {side_into_data, 2 * MC_TENSOR_MAX_RANK},
     {merge_axes, MC_TENSOR_MAX_RANK},
+    {smaller_shuffle, 2 * VALUE_VARIANTS},
     {smaller_dim, VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
     {smaller_side_value, VALUE_VARIANTS * 3 * MC_TENSOR_MAX_RANK},
     {smaller_attribute, VALUE_VARIANTS *MC_ATTR_COUNT *MC_MAX_ATTR_LEN},

@@ -18,7 +18,8 @@ _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &
                    (int)MOVCONF_PLUGIN_SPACE_TO_BATCH == (int)MC_OP_SPACE_TO_BATCH &&
                    (int)MOVCONF_PLUGIN_SPACE_TO_DEPTH == (int)MC_OP_SPACE_TO_DEPTH &&
                    (int)MOVCONF_PLUGIN_DEPTH_TO_SPACE == (int)MC_OP_DEPTH_TO_SPACE &&
-                   (int)MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES == (int)MC_OP_EXTRACT_IMAGE_PATCHES,
+                   (int)MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES == (int)MC_OP_EXTRACT_IMAGE_PATCHES &&
+                   (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&

@@ -128,6 +128,47 @@ static void shuffle_tiles(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
+/* A run of `inner` whole-byte elements as one element of the weave, when
+   the weave has an element of that size (1, 2, 4 or 8 bytes). */
+static bool run_io(const mc_rowio *io, int64_t inner, mc_rowio *run) {
+  const int64_t bytes = inner * (int64_t)io->esize;
+  *run = *io;
+  run->esize = (size_t)bytes;
+  return io->esize != 0 && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8);
+}
+
+typedef struct weave_job {
+  const mc_kernel_job *job;
+  shuffle_view v;
+  mc_rowio run; /* a run of inner elements as one element */
+} weave_job;
+
+/* Output row o (all C runs of one outer index) woven from the G input rows
+   of its groups: out[k*G + g] = in[g*K + k], the interleave of G ways. */
+static void shuffle_weave_groups(void *ctx, int64_t begin, int64_t end) {
+  const weave_job *s = ctx;
+  const int64_t groups = s->v.groups, per_group = s->v.per_group, c = groups * per_group;
+  int64_t from[MC_MAX_WAYS];
+  for (int64_t o = begin; o < end; o++) {
+    for (int64_t g = 0; g < groups; g++)
+      from[g] = o * c + g * per_group;
+    mc_rows_interleave(&s->run, s->job->out, o * c, s->job->in, from, groups, per_group);
+  }
+}
+
+/* The same seen from the K positions in a group: out[k*G + g] = in[g*K + k]
+   is the de-interleave of input row o into K ways of G runs. */
+static void shuffle_weave_positions(void *ctx, int64_t begin, int64_t end) {
+  const weave_job *s = ctx;
+  const int64_t groups = s->v.groups, per_group = s->v.per_group, c = groups * per_group;
+  int64_t to[MC_MAX_WAYS];
+  for (int64_t o = begin; o < end; o++) {
+    for (int64_t k = 0; k < per_group; k++)
+      to[k] = o * c + k * groups;
+    mc_rows_deinterleave(&s->run, s->job->out, to, s->job->in, o * c, per_group, groups);
+  }
+}
+
 /* The identity (group 1 or group C): the whole tensor is one row. */
 static void shuffle_identity(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
@@ -136,8 +177,14 @@ static void shuffle_identity(void *ctx, int64_t begin, int64_t end) {
 
 void MC_KERNEL(mc_kernel_shuffle_channels)(const mc_kernel_job *job) {
   const shuffle_job s = {job, shuffle_view_of(job->plan)};
+  weave_job w = {job, s.v, job->io};
+  const bool weave = run_io(&job->io, s.v.inner, &w.run);
   if (s.v.groups == 1 || s.v.per_group == 1) {
     mc_parallel_for(job->threads, job->plan->out_elements, 4096, shuffle_identity, (void *)job);
+  } else if (weave && s.v.groups <= MC_MAX_WAYS) {
+    mc_parallel_for(job->threads, s.v.outer, 1, shuffle_weave_groups, &w);
+  } else if (weave && s.v.per_group <= MC_MAX_WAYS) {
+    mc_parallel_for(job->threads, s.v.outer, 1, shuffle_weave_positions, &w);
   } else if (job->io.esize == 0 || s.v.inner * (int64_t)job->io.esize >= SHUFFLE_ROW_MIN_BYTES) {
     mc_parallel_for(job->threads, s.v.outer * s.v.per_group * s.v.groups, 1, shuffle_rows,
                     (void *)&s);
