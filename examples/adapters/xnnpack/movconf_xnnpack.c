@@ -72,8 +72,6 @@ static struct prepared {
 static pthreadpool_t pool;
 static enum xnn_status init_status = xnn_status_uninitialized;
 
-#define SHUFFLE_CHANNELS "ShuffleChannels-1"
-
 /* Bytes per element of the types XNNPACK's x8 and x32 operators move; 0
    for the others. */
 static size_t element_size(int32_t type) {
@@ -112,7 +110,7 @@ static int supports(const movconf_plugin_query_v2 *q) {
     return supports_depth_to_space(q);
 #ifndef XNNPACK_NCHW_INPUT
   /* A scalar has no axis to map onto the operator's channels. */
-  if (q->op_name && strcmp(q->op_name, SHUFFLE_CHANNELS) == 0)
+  if (q->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
     return q->input_ranks[0] >= 1 && element_size(q->input_types[0]) > 0;
 #endif
   return 0;
