@@ -54,6 +54,8 @@
 #define XNNPACK_VERSION "unknown"
 #endif
 
+struct shuffle_operator;
+
 /* The operator output_shape() created and set up, kept for run(). */
 static struct prepared {
   xnn_operator_t op;
@@ -66,7 +68,8 @@ static struct prepared {
      inner is 1 and the operator reads the data itself. */
   void *channels_last, *shuffled;
   int64_t outer, channels, inner;
-  size_t element_size;
+  size_t element_size, rows;
+  const struct shuffle_operator *api;
 } prepared;
 
 static pthreadpool_t pool;
@@ -352,10 +355,12 @@ static int prepare_shuffle(const movconf_plugin_tensor *data, int64_t group,
   size_t stride = (size_t)prepared.channels;
   const void *input = prepared.channels_last ? prepared.channels_last : data->data;
   const struct shuffle_operator *api = size == 1 ? &shuffle_x8 : &shuffle_x32;
+  prepared.api = api;
+  prepared.rows = (size_t)rows;
   enum xnn_status s = api->create(groups, group_channels, stride, stride, 0, &prepared.op);
   if (s != xnn_status_success)
     return reject_xnn(m, api->create_name, s);
-  s = api->setup(prepared.op, (size_t)rows, input, prepared.shuffled, pool);
+  s = api->setup(prepared.op, prepared.rows, input, prepared.shuffled, pool);
   return s == xnn_status_success ? MOVCONF_PLUGIN_OK : reject_xnn(m, api->setup_name, s);
 }
 
@@ -406,14 +411,18 @@ static int run(const movconf_plugin_request_v2 *r, const movconf_plugin_output *
                     p->element_size);
   if (p->input_nhwc)
     transpose4_u32(r->inputs[0].shape, r->inputs[0].data, nchw_to_nhwc, p->input_nhwc);
-  enum xnn_status s = xnn_run_operator(p->op, pool);
+  enum xnn_status s = xnn_status_success;
+  if (p->shuffle && !p->channels_last) /* the channel axis is last: no copy around it */
+    s = p->api->setup(p->op, p->rows, r->inputs[0].data, o->data, pool);
+  if (s == xnn_status_success)
+    s = xnn_run_operator(p->op, pool);
   if (s != xnn_status_success) {
     release_prepared();
-    return reject_xnn(m, "xnn_run_operator", s);
+    return reject_xnn(m, "xnn_setup or xnn_run_operator", s);
   }
-  if (p->shuffle) /* [outer, inner, C] -> [outer, C, inner] */
+  if (p->channels_last) /* [outer, inner, C] -> [outer, C, inner] */
     swap_inner_axes(p->shuffled, o->data, p->outer, p->inner, p->channels, p->element_size);
-  else
+  else if (!p->shuffle)
     transpose4_u32(p->output_shape_nhwc, p->output_nhwc, nhwc_to_nchw, o->data);
   release_prepared();
   return MOVCONF_PLUGIN_OK;
