@@ -80,28 +80,16 @@ static void shuffle_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-/* Copies one run of `bytes` bytes (< SHUFFLE_ROW_MIN_BYTES); the common
-   sizes are one load and one store. */
+/* Copies one run of `bytes` bytes (< SHUFFLE_ROW_MIN_BYTES). Runs of 1,
+   2, 4 and 8 bytes mostly take the weaves; a constant size here is one load
+   and one store for the common wider ones (4 f32, 2 f64, 3 f32). */
 static inline void copy_run(uint8_t *dst, const uint8_t *src, int64_t bytes) {
-  switch (bytes) {
-  case 1:
-    *dst = *src;
-    break;
-  case 2:
-    memcpy(dst, src, 2);
-    break;
-  case 4:
-    memcpy(dst, src, 4);
-    break;
-  case 8:
-    memcpy(dst, src, 8);
-    break;
-  case 16:
+  if (bytes == 16)
     memcpy(dst, src, 16);
-    break;
-  default:
+  else if (bytes == 12)
+    memcpy(dst, src, 12);
+  else
     memcpy(dst, src, (size_t)bytes);
-  }
 }
 
 /* Output rows (o, k) of the per-outer K x G matrix, G runs of `inner`
@@ -140,32 +128,38 @@ static bool run_io(const mc_rowio *io, int64_t inner, mc_rowio *run) {
 typedef struct weave_job {
   const mc_kernel_job *job;
   shuffle_view v;
-  mc_rowio run; /* a run of inner elements as one element */
+  mc_rowio run;   /* a run of inner elements as one element */
+  bool by_groups; /* G ways (G <= MC_MAX_WAYS), else K ways */
 } weave_job;
 
-/* Output row o (all C runs of one outer index) woven from the G input rows
-   of its groups: out[k*G + g] = in[g*K + k], the interleave of G ways. */
-static void shuffle_weave_groups(void *ctx, int64_t begin, int64_t end) {
-  const weave_job *s = ctx;
-  const int64_t groups = s->v.groups, per_group = s->v.per_group, c = groups * per_group;
-  int64_t from[MC_MAX_WAYS];
-  for (int64_t o = begin; o < end; o++) {
-    for (int64_t g = 0; g < groups; g++)
-      from[g] = o * c + g * per_group;
-    mc_rows_interleave(&s->run, s->job->out, o * c, s->job->in, from, groups, per_group);
-  }
+/* at[w] = base + w * step for the ways w of one outer index's weave. */
+static void way_starts(int64_t *at, int64_t base, int64_t ways, int64_t step) {
+  for (int64_t w = 0; w < ways; w++)
+    at[w] = base + w * step;
 }
 
-/* The same seen from the K positions in a group: out[k*G + g] = in[g*K + k]
-   is the de-interleave of input row o into K ways of G runs. */
-static void shuffle_weave_positions(void *ctx, int64_t begin, int64_t end) {
+/* The weave's units: per outer index o, by groups the K output pieces
+   (o, k) of G runs, out[k*G + g] = in[g*K + k] as the interleave of G
+   input rows; else the G input pieces (o, g) of K runs, the de-interleave
+   of input row o into K ways. A range of units is cut where o changes, so
+   that even one outer index splits over threads. */
+static void shuffle_weave(void *ctx, int64_t begin, int64_t end) {
   const weave_job *s = ctx;
   const int64_t groups = s->v.groups, per_group = s->v.per_group, c = groups * per_group;
-  int64_t to[MC_MAX_WAYS];
-  for (int64_t o = begin; o < end; o++) {
-    for (int64_t k = 0; k < per_group; k++)
-      to[k] = o * c + k * groups;
-    mc_rows_deinterleave(&s->run, s->job->out, to, s->job->in, o * c, per_group, groups);
+  const int64_t span = s->by_groups ? per_group : groups;
+  int64_t at[MC_MAX_WAYS];
+  for (int64_t u = begin; u < end;) {
+    const int64_t o = u / span, first = u % span;
+    const int64_t n = span - first < end - u ? span - first : end - u;
+    if (s->by_groups) {
+      way_starts(at, o * c + first, groups, per_group);
+      mc_rows_interleave(&s->run, s->job->out, o * c + first * groups, s->job->in, at, groups, n);
+    } else {
+      way_starts(at, o * c + first, per_group, groups);
+      mc_rows_deinterleave(&s->run, s->job->out, at, s->job->in, o * c + first * per_group,
+                           per_group, n);
+    }
+    u += n;
   }
 }
 
@@ -177,14 +171,13 @@ static void shuffle_identity(void *ctx, int64_t begin, int64_t end) {
 
 void MC_KERNEL(mc_kernel_shuffle_channels)(const mc_kernel_job *job) {
   const shuffle_job s = {job, shuffle_view_of(job->plan)};
-  weave_job w = {job, s.v, job->io};
+  weave_job w = {job, s.v, job->io, s.v.groups <= MC_MAX_WAYS};
   const bool weave = run_io(&job->io, s.v.inner, &w.run);
   if (s.v.groups == 1 || s.v.per_group == 1) {
     mc_parallel_for(job->threads, job->plan->out_elements, 4096, shuffle_identity, (void *)job);
-  } else if (weave && s.v.groups <= MC_MAX_WAYS) {
-    mc_parallel_for(job->threads, s.v.outer, 1, shuffle_weave_groups, &w);
-  } else if (weave && s.v.per_group <= MC_MAX_WAYS) {
-    mc_parallel_for(job->threads, s.v.outer, 1, shuffle_weave_positions, &w);
+  } else if (weave && (s.v.groups <= MC_MAX_WAYS || s.v.per_group <= MC_MAX_WAYS)) {
+    mc_parallel_for(job->threads, s.v.outer * (w.by_groups ? s.v.per_group : s.v.groups), 1,
+                    shuffle_weave, &w);
   } else if (job->io.esize == 0 || s.v.inner * (int64_t)job->io.esize >= SHUFFLE_ROW_MIN_BYTES) {
     mc_parallel_for(job->threads, s.v.outer * s.v.per_group * s.v.groups, 1, shuffle_rows,
                     (void *)&s);
