@@ -74,8 +74,10 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The matrix's columns: these in this order, then any other operation the
+# reports hold (ops_of), so that a new operation gets a column of its own.
 OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3"]
+       "ExtractImagePatches-3", "ShuffleChannels-1"]
 FAILURES = ["wrong-output", "wrong-shape", "wrong-error", "missed-rejection",
             "wrong-rejection", "crash", "timeout"]
 CLASSES = ["bug", "semantic-difference", "limitation"]
@@ -268,13 +270,20 @@ def cell(counts):
     return ", ".join(parts)
 
 
+def ops_of(results):
+    """OPS, then the other operations of the results' cases, by name."""
+    seen = {op for r in results for op in r["counts"]}
+    return OPS + sorted(seen - set(OPS))
+
+
 def table(results, composite_cells):
     """Markdown table; composite cells are replaced (headline) or kept (composite table)."""
-    lines = ["| implementation | " + " | ".join(OPS) + " |",
-             "|---|" + "---|" * len(OPS)]
+    ops = ops_of(results)
+    lines = ["| implementation | " + " | ".join(ops) + " |",
+             "|---|" + "---|" * len(ops)]
     for r in results:
         row = []
-        for op in OPS:
+        for op in ops:
             is_composite = op in r["adapter"].get("composite", {})
             if composite_cells:
                 row.append(cell(r["counts"].get(op, {})) if is_composite else "")
@@ -337,11 +346,12 @@ def names_errors(r):
 
 
 def rejection_table(results):
-    lines = ["| implementation | names movconf's errors | " + " | ".join(OPS) + " |",
-             "|---|---|" + "---|" * len(OPS)]
+    ops = ops_of(results)
+    lines = ["| implementation | names movconf's errors | " + " | ".join(ops) + " |",
+             "|---|---|" + "---|" * len(ops)]
     for r in results:
         row = []
-        for op in OPS:
+        for op in ops:
             named, unnamed = r["rejections"].get(op, [0, 0])
             row.append("%d named, %d unnamed" % (named, unnamed) if named or unnamed else "")
         names = "yes" if names_errors(r) else "no: unnamed rejections only"

@@ -1,7 +1,8 @@
 'use strict';
-// A one-node ONNX model (ModelProto) written in protobuf's wire format by
-// hand: the few fields ONNX Runtime needs, no protobuf library (shared by the
-// onnxruntime and onnxruntime-web adapters). Field numbers
+// A small ONNX model (ModelProto: one node, or a chain of nodes with int64
+// constants) written in protobuf's wire format by hand: the few fields ONNX
+// Runtime needs, no protobuf library (shared by the onnxruntime and
+// onnxruntime-web adapters). Field numbers
 // are those of onnx/onnx.proto.
 
 // ONNX TensorProto.DataType codes.
@@ -34,12 +35,28 @@ function bytesField(field, content) {
   return Buffer.concat([key(field, 2), varint(body.length), body]);
 }
 
-// AttributeProto: name = 1, i = 3, s = 4, type = 20 (INT 2, STRING 3).
+// AttributeProto: name = 1, i = 3, s = 4, ints = 8, type = 20 (INT 2,
+// STRING 3, INTS 7).
 function intAttribute(name, value) {
   return Buffer.concat([bytesField(1, name), intField(3, value), intField(20, 2)]);
 }
 function stringAttribute(name, value) {
   return Buffer.concat([bytesField(1, name), bytesField(4, value), intField(20, 3)]);
+}
+function intsAttribute(name, values) {
+  return Buffer.concat([bytesField(1, name), ...values.map((v) => intField(8, v)),
+                        intField(20, 7)]);
+}
+function attribute(name, value) {
+  if (Array.isArray(value)) return intsAttribute(name, value);
+  return typeof value === 'string' ? stringAttribute(name, value) : intAttribute(name, value);
+}
+
+// TensorProto of a 1-D int64 constant: dims = 1, data_type = 2 (INT64 7),
+// int64_data = 7, name = 8.
+function int64Initializer(name, values) {
+  return Buffer.concat([intField(1, values.length), intField(2, 7),
+                        ...values.map((v) => intField(7, v)), bytesField(8, name)]);
 }
 
 // ValueInfoProto of a tensor whose dimensions are symbolic (dim_param), so one
@@ -53,19 +70,26 @@ function tensorValueInfo(name, elemType, rank, prefix) {
   return Buffer.concat([bytesField(1, name), bytesField(2, typeProto)]);
 }
 
-// The model: graph with one node `opType(x) -> y` with the given attributes
-// ({name: bigint|number|string}); `type` is a movconf element type name.
-function oneNodeModel(opType, attributes, type, rank) {
+// NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5.
+function nodeProto({ opType, inputs, outputs, attributes = {} }, index) {
+  return Buffer.concat([...inputs.map((name) => bytesField(1, name)),
+                        ...outputs.map((name) => bytesField(2, name)),
+                        bytesField(3, `node${index}`), bytesField(4, opType),
+                        ...Object.entries(attributes).map(([name, value]) =>
+                          bytesField(5, attribute(name, value)))]);
+}
+
+// The model: a graph x -> y of the given nodes ([{opType, inputs, outputs,
+// attributes: {name: bigint|number|string|number[]}}], in order) and 1-D
+// int64 constants ({name: values}); `type` is a movconf element type name.
+function graphModel(nodes, constants, type, rank) {
   const elemType = ONNX_TYPES[type];
   if (elemType === undefined) throw new Error(`no ONNX type for ${type}`);
-  const attributeFields = Object.entries(attributes).map(([name, value]) =>
-    bytesField(5, typeof value === 'string' ? stringAttribute(name, value)
-                                            : intAttribute(name, value)));
-  // NodeProto: input = 1, output = 2, name = 3, op_type = 4, attribute = 5.
-  const node = Buffer.concat([bytesField(1, 'x'), bytesField(2, 'y'), bytesField(3, 'node'),
-                              bytesField(4, opType), ...attributeFields]);
-  // GraphProto: node = 1, name = 2, input = 11, output = 12.
-  const graph = Buffer.concat([bytesField(1, node), bytesField(2, 'movconf'),
+  // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12.
+  const graph = Buffer.concat([...nodes.map((node, i) => bytesField(1, nodeProto(node, i))),
+                               bytesField(2, 'movconf'),
+                               ...Object.entries(constants).map(([name, values]) =>
+                                 bytesField(5, int64Initializer(name, values))),
                                bytesField(11, tensorValueInfo('x', elemType, rank, 'in')),
                                bytesField(12, tensorValueInfo('y', elemType, rank, 'out'))]);
   // OperatorSetIdProto: domain = 1 (default ""), version = 2.
@@ -75,4 +99,9 @@ function oneNodeModel(opType, attributes, type, rank) {
                                        bytesField(7, graph), bytesField(8, opset)]));
 }
 
-module.exports = { ONNX_TYPES, oneNodeModel, varint };
+// The model of one node `opType(x) -> y` with the given attributes.
+function oneNodeModel(opType, attributes, type, rank) {
+  return graphModel([{ opType, inputs: ['x'], outputs: ['y'], attributes }], {}, type, rank);
+}
+
+module.exports = { ONNX_TYPES, graphModel, oneNodeModel, varint };

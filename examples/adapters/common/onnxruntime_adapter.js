@@ -11,12 +11,15 @@
 //   SpaceToDepth-1 blocks_first, 4-D  -> ONNX SpaceToDepth
 //   DepthToSpace-1 blocks_first, 4-D  -> ONNX DepthToSpace mode DCR
 //   DepthToSpace-1 depth_first, 4-D   -> ONNX DepthToSpace mode CRD
+//   ShuffleChannels-1                 -> ONNX Reshape, Transpose, Reshape: a
+//                                        composite (shuffle_view.js)
 // Everything else is unsupported. Element types: those the package has a
 // kernel for, found by running each one at start-up.
 
 const common = require('./protocol.js');
 const { installedPackage } = require('./detect.js');
-const { oneNodeModel } = require('./onnx_model.js');
+const { graphModel, oneNodeModel } = require('./onnx_model.js');
+const { shuffleView } = require('./shuffle_view.js');
 
 const { Rejected, Unsupported } = common;
 
@@ -58,16 +61,21 @@ function ortTensor(type, bytes, dims) {
   return new ort.Tensor(ortType, array, dims);
 }
 
-async function runNode(opType, attributes, data) {
+// The output of a session on the request's data.
+async function runSession(what, s, data, dims) {
   const bytes = common.tensorBytes(data, 'data');
-  const dims = common.shapeNumbers(data.shape, 'data');
-  const what = `ONNX ${opType}`;
-  const s = await common.libraryCall(what, () => session(opType, attributes, data.type, dims.length));
   const result = await common.libraryCall(what, () => s.run({ x: ortTensor(data.type, bytes, dims) }));
   const y = result.y;
   const type = MOVCONF_TYPE_OF[y.type];
   if (!type) throw new Error(`ONNX Runtime returned a ${y.type} tensor`);
   return common.outputTensor(type, y.dims, y.data);
+}
+
+async function runNode(opType, attributes, data) {
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const what = `ONNX ${opType}`;
+  const s = await common.libraryCall(what, () => session(opType, attributes, data.type, dims.length));
+  return runSession(what, s, data, dims);
 }
 
 // OpenVINO's block_size defaults to 1; ONNX's blocksize is required, so the
@@ -104,7 +112,38 @@ function depthToSpace({ attributes, inputs }) {
   return runNode('DepthToSpace', onnxAttributes, inputs.data);
 }
 
-const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace };
+// ShuffleChannels-1, which ONNX has no operator for: Reshape to the view
+// [outer, group, C / group, inner], Transpose [0, 2, 1, 3], Reshape back to
+// the input's shape (Shape of x). Both Reshapes with allowzero: a 0 in a
+// shape is a size of 0 (a group of 0, an empty input), not "copy this axis".
+// The views differ from request to request, so each gets its own session,
+// released after it.
+const SHUFFLE_NODES = [
+  { opType: 'Reshape', inputs: ['x', 'view'], outputs: ['v'], attributes: { allowzero: 1 } },
+  { opType: 'Transpose', inputs: ['v'], outputs: ['t'], attributes: { perm: [0, 2, 1, 3] } },
+  { opType: 'Shape', inputs: ['x'], outputs: ['shape'] },
+  { opType: 'Reshape', inputs: ['t', 'shape'], outputs: ['y'], attributes: { allowzero: 1 } },
+];
+
+async function runShuffle(view, data) {
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const what = `ONNX Reshape [${view}], Transpose, Reshape`;
+  const model = graphModel(SHUFFLE_NODES, { view }, data.type, dims.length);
+  const s = await common.libraryCall(what, () => ort.InferenceSession.create(model, sessionOptions));
+  try {
+    return await runSession(what, s, data, dims);
+  } finally {
+    await s.release();
+  }
+}
+
+function shuffleChannels({ attributes, inputs }) {
+  return runShuffle(shuffleView(common.shapeNumbers(inputs.data.shape, 'data'), attributes),
+                    inputs.data);
+}
+
+const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace,
+                   'ShuffleChannels-1': shuffleChannels };
 
 // The element types whose kernel runs: one small request per type and op.
 async function probeTypes() {
@@ -130,8 +169,24 @@ async function probeTypes() {
     // A type counts when every mode of the op has a kernel for it.
     ops[op] = { types: ops[op] ? ops[op].types.filter((t) => types.includes(t)) : types };
   }
+  ops['ShuffleChannels-1'] = { types: await probeShuffleTypes() };
   sessions.clear();
   return ops;
+}
+
+// The element types the composite's Reshape and Transpose run for.
+async function probeShuffleTypes() {
+  const types = [];
+  for (const type of Object.keys(ORT_TENSOR_TYPES)) {
+    const bytes = Buffer.alloc((16 * common.ELEMENT_BITS[type]) / 8);
+    try {
+      await runShuffle([1, 2, 2, 4], { type, shape: [1, 4, 4], base64: bytes.toString('base64') });
+      types.push(type);
+    } catch (e) {
+      if (!(e instanceof Rejected)) throw e;
+    }
+  }
+  return types;
 }
 
 // Loads nothing itself: `options.ort` is the package the adapter required,

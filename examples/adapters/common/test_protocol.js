@@ -1,13 +1,15 @@
 'use strict';
-// Unit tests of the shared protocol module and of the ONNX model encoder's
-// varints (node:test; run `node examples/adapters/common/test_protocol.js`).
-// Expected values come from the protocol page (spec/adapter-protocol.md) and
-// from protobuf's documented encodings, worked out by hand.
+// Unit tests of the shared protocol module, of the ONNX model encoder's
+// varints and of the ShuffleChannels composite's view (node:test; run `node
+// examples/adapters/common/test_protocol.js`). Expected values come from the
+// protocol page (spec/adapter-protocol.md), from protobuf's documented
+// encodings and from spec/shuffle_channels_1.md, worked out by hand.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const p = require('./protocol.js');
 const { varint } = require('./onnx_model.js');
+const { shuffleView } = require('./shuffle_view.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -162,4 +164,25 @@ test('timeRequest times only the library calls (section 15)', async () => {
   assert.ok(t.calls_per_run >= 1 && calls === 1 + 3 * t.calls_per_run);
   for (const s of t.seconds) assert.ok(s >= 0.015 && s < 0.2, `per call ${s} s`);
   await assert.rejects(p.timeRequest({ timing: { runs: 0, min_run_seconds: 0 } }, handle));
+});
+
+test('ShuffleChannels view [outer, group, C / group, inner] (SC-S1)', () => {
+  assert.deepEqual(shuffleView([1, 6, 2], { axis: 1, group: 2 }), [1, 2, 3, 2]); // worked example
+  assert.deepEqual(shuffleView([1, 6, 2], { axis: -2, group: 2 }), [1, 2, 3, 2]);
+  assert.deepEqual(shuffleView([5, 12, 200, 400], { group: 3 }), [5, 3, 4, 80000]); // axis 1 by default
+  assert.deepEqual(shuffleView([2, 3, 4, 6], { axis: -1, group: 3 }), [24, 3, 2, 1]);
+  assert.deepEqual(shuffleView([6], { axis: 0, group: 6 }), [1, 6, 1, 1]);
+  assert.deepEqual(shuffleView([5, 12, 7], {}), [5, 1, 12, 7]); // group 1 by default
+  assert.deepEqual(shuffleView([1, 0, 2], { group: 2 }), [1, 2, 0, 2]);
+  // A group below 1 or not dividing C goes in as it is, -1 for the library to refuse.
+  assert.deepEqual(shuffleView([1, 6, 2], { group: 4 }), [1, 4, -1, 2]);
+  assert.deepEqual(shuffleView([1, 6, 2], { group: 0 }), [1, 0, -1, 2]);
+  assert.deepEqual(shuffleView([1, 6, 2], { group: -3 }), [1, -3, -1, 2]);
+  // No library op takes the axis: out of range (the default on rank 1 too) is unsupported.
+  assert.throws(() => shuffleView([6], {}), p.Unsupported);
+  assert.throws(() => shuffleView([1, 6], { axis: -3 }), p.Unsupported);
+  assert.throws(() => shuffleView([1, 6], { axis: 2 }), p.Unsupported);
+  assert.throws(() => shuffleView([], {}), p.Unsupported);
+  assert.throws(() => shuffleView([1, 6], { axis: -9223372036854775808n }), p.Unsupported);
+  assert.throws(() => shuffleView([1, 6], { group: 1n << 60n }), p.Unsupported);
 });

@@ -10,6 +10,9 @@
 //   SpaceToBatch-2  -> tf.spaceToBatchND(x, block_shape[1:], [[pads_begin[i], pads_end[i]]]_i>=1)
 //   DepthToSpace-1 blocks_first, 4-D -> tf.transpose to NHWC, tf.depthToSpace (NHWC), tf.transpose
 //                   back: a composite of three library ops
+//   ShuffleChannels-1 -> tf.reshape to [outer, group, C / group, inner],
+//                   tf.transpose [0, 2, 1, 3], tf.reshape back: a composite
+//                   (shuffle_view.js)
 // Element types: float32, int32 and bool, TensorFlow.js's own data types.
 //
 // Isolation (freshBackend): with `fresh` set, every request runs on a backend
@@ -21,6 +24,7 @@ const { createRequire } = require('module');
 const path = require('path');
 const common = require('./protocol.js');
 const { installedPackage } = require('./detect.js');
+const { shuffleView } = require('./shuffle_view.js');
 
 const { Unsupported } = common;
 
@@ -126,10 +130,20 @@ function depthToSpace({ attributes, inputs }) {
     tf.transpose(tf.depthToSpace(tf.transpose(x, [0, 2, 3, 1]), blockSize, 'NHWC'), [0, 3, 1, 2]));
 }
 
+// TensorFlow.js has no channel shuffle: a composite of its reshape and
+// transpose, which take every dtype.
+function shuffleChannels({ attributes, inputs }) {
+  const shape = common.shapeNumbers(inputs.data.shape, 'data');
+  const view = shuffleView(shape, attributes);
+  return runOp(`tf.reshape [${view}], tf.transpose, tf.reshape`, inputs.data, (x) =>
+    tf.reshape(tf.transpose(tf.reshape(x, view), [0, 2, 1, 3]), shape));
+}
+
 const HANDLERS = {
   'BatchToSpace-2': batchToSpace,
   'SpaceToBatch-2': spaceToBatch,
   'DepthToSpace-1': depthToSpace,
+  'ShuffleChannels-1': shuffleChannels,
 };
 
 // tfjs-core and the backend package, from the adapter's own node_modules.

@@ -14,6 +14,9 @@ cv2.dnn.readNetFromONNX and run with the default backend on the CPU:
   SpaceToDepth-1 blocks_first, 4-D   ONNX SpaceToDepth
   DepthToSpace-1 blocks_first, 4-D   ONNX DepthToSpace mode DCR
   DepthToSpace-1 depth_first, 4-D    ONNX DepthToSpace mode CRD
+  ShuffleChannels-1 axis 1, 4-D      a node of type ShuffleChannel, attribute
+                                     group: no ONNX operator, so the importer
+                                     makes the DNN layer of that name
 
 OpenCV's DNN computes in float32: f32 is the one element type claimed.
 Validation is OpenCV's: attribute values go into the model as they are, and
@@ -43,7 +46,7 @@ from movconf_adapter import (  # noqa: E402
 
 log = logger("opencv-adapter")
 
-D2S, S2D = "DepthToSpace-1", "SpaceToDepth-1"
+D2S, S2D, SHUFFLE = "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1"
 ONNX_MODES = {"blocks_first": "DCR", "depth_first": "CRD"}
 OPSET = 13  # DepthToSpace's mode attribute exists since opset 11
 INT_MAX = (1 << 31) - 1
@@ -68,7 +71,8 @@ class OpenCvOps:
         import numpy
         import onnx
         self.cv2, self.np, self.onnx = cv2, numpy, onnx
-        self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth}
+        self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
+                    SHUFFLE: self.shuffle_channels}
 
     def model(self, op_type, attributes, shape):
         """A serialized ModelProto: one node op_type(x) -> y, x of the given
@@ -124,6 +128,21 @@ class OpenCvOps:
         if mode is not None:
             attributes["mode"] = ONNX_MODES.get(mode, mode)
         return self.forward("DepthToSpace", attributes, request["inputs"]["data"])
+
+    def shuffle_channels(self, request):
+        """ONNX has no channel shuffle, but OpenCV's importer makes a node of
+        an unknown type into the DNN layer of that type, with the node's
+        attributes as its parameters: ShuffleChannel (from Caffe) takes a
+        4-D blob and shuffles axis 1 (it has no axis parameter and ignores
+        one). group goes in as it is, OpenVINO's default 1 written out."""
+        attributes = request["attributes"]
+        rank = len(request["inputs"]["data"]["shape"])
+        axis = attributes.get("axis", 1)
+        if rank != 4 or axis not in (1, -3):
+            raise Unsupported(f"axis {axis} of rank {rank}: OpenCV's ShuffleChannel layer "
+                              "shuffles axis 1 of a 4-D blob")
+        return self.forward("ShuffleChannel", {"group": attributes.get("group", 1)},
+                            request["inputs"]["data"])
 
     def tensor_out(self, y, cap):
         shape = [int(d) for d in y.shape]
@@ -189,7 +208,8 @@ def main(argv):
             log(traceback.format_exc())
             raise BrokenResult(f"the adapter failed: {e!r}")
 
-    hello = handshake("opencv-dnn", f"opencv {cv2.__version__}", {D2S: ["f32"], S2D: ["f32"]})
+    hello = handshake("opencv-dnn", f"opencv {cv2.__version__}",
+                      {D2S: ["f32"], S2D: ["f32"], SHUFFLE: ["f32"]})
     return serve(hello, answer, log)
 
 

@@ -9,23 +9,29 @@ element type's real dtype:
 
   DepthToSpace-1 depth_first, 4-D   torch.nn.functional.pixel_shuffle
   SpaceToDepth-1 depth_first, 4-D   torch.nn.functional.pixel_unshuffle
+  ShuffleChannels-1 axis 1, rank >= 3  torch.nn.functional.channel_shuffle
 
 With --composite it also claims ExtractImagePatches-3, which PyTorch has no
 single operator for: explicit zero padding (torch.nn.functional.pad, or
 unfold's own symmetric padding), torch.nn.functional.unfold, then a channel
-reorder (unfold orders the output depth channel-major, OpenVINO patch-major).
+reorder (unfold orders the output depth channel-major, OpenVINO patch-major);
+and ShuffleChannels-1 on every axis and rank: channel_shuffle shuffles axis 1
+only, so the axis is moved to the front (movedim, which checks it), the
+tensor viewed as [1, C, rest], shuffled and moved back.
 Results of --composite test a composite, not one kernel: keep them apart.
 
 Validation is the library's: attribute values go to PyTorch as they are,
 and a PyTorch exception becomes an error reply without an error name. What
 PyTorch cannot express (blocks_first, a missing or unknown mode or auto_pad,
-ranks whose meaning differs) is replied unsupported. The element types
+ranks whose meaning differs, a shuffle axis other than 1 without
+--composite) is replied unsupported. The element types
 claimed per operation are the ones PyTorch's kernel accepts, probed at
 start-up. examples/adapters/pytorch/README.md documents the mapping.
 
 Options:
     --threads N    PyTorch's intra-op thread count (default 1; inter-op: 1)
-    --composite    also claim ExtractImagePatches-3 (see above)
+    --composite    also claim ExtractImagePatches-3 and ShuffleChannels-1 on
+                   every axis (see above)
     --detect       print PyTorch's version and exit 0; exit 1 if PyTorch
                    cannot be imported
     --help         this text
@@ -48,6 +54,7 @@ from movconf_adapter import (  # noqa: E402
 log = logger("pytorch-adapter")
 
 D2S, S2D, EIP = "DepthToSpace-1", "SpaceToDepth-1", "ExtractImagePatches-3"
+SHUFFLE = "ShuffleChannels-1"
 # Head room for PyTorch's own allocations: a request that needs more fails
 # with an allocation error (an error reply) instead of exhausting memory.
 MEMORY_HEADROOM = 4 << 30
@@ -56,11 +63,12 @@ MEMORY_HEADROOM = 4 << 30
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         description="movconf process adapter over PyTorch's pixel_shuffle, pixel_unshuffle "
-        "and (with --composite) unfold; see examples/adapters/pytorch/README.md")
+        "channel_shuffle and (with --composite) unfold; see examples/adapters/pytorch/README.md")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch intra-op threads (default 1)")
     parser.add_argument("--composite", action="store_true",
-                        help="also claim ExtractImagePatches-3 (pad + unfold + reorder)")
+                        help="also claim ExtractImagePatches-3 (pad + unfold + reorder) and "
+                        "ShuffleChannels-1 on every axis (movedim + channel_shuffle)")
     parser.add_argument("--detect", action="store_true",
                         help="print PyTorch's version; exit 1 if it is not installed")
     args = parser.parse_args(argv)
@@ -92,9 +100,12 @@ class TorchOps:
         }
         # Outputs are read back through an integer view of the same width.
         self.same_width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
-        self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth}
+        self.composite = composite
+        self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
+                    SHUFFLE: self.shuffle_channels}
         probes = {D2S: lambda x: self.F.pixel_shuffle(x, 2),
-                  S2D: lambda x: self.F.pixel_unshuffle(x, 2)}
+                  S2D: lambda x: self.F.pixel_unshuffle(x, 2),
+                  SHUFFLE: lambda x: self.F.channel_shuffle(x, 2)}
         if composite:
             self.run[EIP] = self.extract_image_patches
             probes[EIP] = lambda x: self.F.unfold(self.F.pad(x, (1, 0, 0, 1)), (2, 2))
@@ -179,6 +190,27 @@ class TorchOps:
             raise Unsupported(f"the padded intermediate would take {padded_bytes} bytes")
         x = library(self.F.pad, x, (left, right, top, bottom))
         return reorder(library(self.F.unfold, x, **keywords), x.shape, attrs, (0, 0, 0, 0))
+
+    def shuffle_channels(self, request):
+        """channel_shuffle(x, group) shuffles axis 1 of a tensor of rank 3 or
+        more; group goes to it as it is (OpenVINO's default 1 written out).
+        Other axes and ranks are unsupported, or with --composite moved to
+        axis 1 of a [1, C, rest] view and back."""
+        attrs = request["attributes"]
+        axis, group = attrs.get("axis", 1), attrs.get("group", 1)
+        x = self.tensor_in(request["inputs"]["data"])
+        rank = x.dim()
+        if rank >= 3 and axis in (1, 1 - rank):
+            return library(self.F.channel_shuffle, x, group)
+        if not self.composite:
+            raise Unsupported(f"axis {axis} of rank {rank}: channel_shuffle shuffles axis 1 of "
+                              "a rank of 3 or more (--composite moves the axis)")
+        if rank == 0:  # no axis to move: channel_shuffle judges the scalar itself
+            return library(self.F.channel_shuffle, x, group)
+        front = library(self.torch.movedim, x, axis, 0)
+        rest = element_count(front.shape[1:])
+        y = library(self.F.channel_shuffle, front.reshape(1, front.shape[0], rest), group)
+        return y.reshape(front.shape).movedim(0, axis)
 
 
 def library(call, *args, **kwargs):

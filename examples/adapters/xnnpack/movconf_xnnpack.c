@@ -1,5 +1,6 @@
-/* A movconf plugin (spec/plugin-abi.md) over XNNPACK's depth-to-space
-   operator for 32-bit elements, to test XNNPACK's own kernel.
+/* A movconf plugin (spec/plugin-abi.md, ABI version 2) over XNNPACK's
+   depth-to-space operator for 32-bit elements and its channel shuffle
+   operator for 8- and 32-bit elements, to test XNNPACK's own kernels.
 
    XNNPACK's operator is DCR (OpenVINO's blocks_first), 4-D and channels-last;
    OpenVINO's DepthToSpace-1 is channels-first. Built two ways from this file:
@@ -8,13 +9,24 @@
      NCHW -> NHWC before it and NHWC -> NCHW after it;
    - movconf_xnnpack_nchw.so (XNNPACK_NCHW_INPUT defined):
      xnn_create_depth_to_space_nchw2nhwc_x32, which reads the NCHW input
-     itself, with one transpose NHWC -> NCHW after it.
+     itself, with one transpose NHWC -> NCHW after it. It claims
+     DepthToSpace-1 only: its channel shuffle would be movconf_xnnpack.so's.
+
+   ShuffleChannels-1 (movconf_xnnpack.so): xnn_create_channel_shuffle_nc_x8
+   or _x32 shuffles the last axis of rows of channels (NC). OpenVINO's axis
+   may have axes after it: the data is viewed as [outer, C, inner] and, when
+   inner > 1, transposed to channels-last [outer, inner, C] before the
+   operator (outer * inner rows) and back after it, as depth-to-space's data
+   is transposed to NHWC. XNNPACK takes groups and group_channels (C /
+   group) and has no axis: an axis out of range, a group below 1 and a group
+   that does not divide C are rejected by the plugin, saying so.
 
    The transposes and overflow checks are the plugin's own (transpose4_u32,
-   mul_i64): an implementation under test must not share the oracle's helpers,
+   swap_inner_axes, mul_i64): an implementation under test must not share the oracle's helpers,
    or a bug in one would hide in both. The plugin
-   claims blocks_first, rank 4, u32/i32/f32 and declines the rest, which
-   XNNPACK cannot express. Validation is XNNPACK's (xnn_create_* and
+   claims DepthToSpace-1 blocks_first, rank 4, u32/i32/f32, and
+   ShuffleChannels-1 of rank 1 and more for the 8- and 32-bit types, and
+   declines the rest, which XNNPACK cannot express. Validation is XNNPACK's (xnn_create_* and
    xnn_setup_* are called in output_shape(), their status is the rejection),
    except what its parameters cannot carry: a block_size outside uint32_t, a
    depth that block_size^2 does not divide (XNNPACK takes the output channel
@@ -35,29 +47,76 @@
 #ifdef XNNPACK_NCHW_INPUT
 #define PLUGIN_NAME "xnnpack-d2s-nchw2nhwc"
 #else
-#define PLUGIN_NAME "xnnpack-d2s-nhwc"
+#define PLUGIN_NAME "xnnpack-nhwc"
 #endif
 
 #ifndef XNNPACK_VERSION
 #define XNNPACK_VERSION "unknown"
 #endif
 
+struct shuffle_operator;
+
 /* The operator output_shape() created and set up, kept for run(). */
 static struct prepared {
   xnn_operator_t op;
+  int shuffle;          /* channel shuffle; else depth-to-space */
   uint32_t *input_nhwc; /* NULL when the operator reads the NCHW input */
   uint32_t *output_nhwc;
   int64_t output_shape_nhwc[4];
+  /* Channel shuffle: [outer, C, inner] elements of element_size bytes;
+     channels_last is the input transposed to [outer, inner, C], NULL when
+     inner is 1 and the operator reads the data itself. */
+  void *channels_last, *shuffled;
+  int64_t outer, channels, inner;
+  size_t element_size, rows;
+  const struct shuffle_operator *api;
 } prepared;
 
 static pthreadpool_t pool;
 static enum xnn_status init_status = xnn_status_uninitialized;
 
-static int supports(const movconf_plugin_query *q) {
-  int32_t t = q->input_types[0];
-  return q->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE && q->input_ranks[0] == 4 && q->mode &&
-         strcmp(q->mode, "blocks_first") == 0 &&
-         (t == MOVCONF_PLUGIN_U32 || t == MOVCONF_PLUGIN_I32 || t == MOVCONF_PLUGIN_F32);
+/* Bytes per element of the types XNNPACK's x8 and x32 operators move; 0
+   for the others. */
+static size_t element_size(int32_t type) {
+  switch (type) {
+  case MOVCONF_PLUGIN_BOOLEAN:
+  case MOVCONF_PLUGIN_U8:
+  case MOVCONF_PLUGIN_I8:
+  case MOVCONF_PLUGIN_F8E4M3:
+  case MOVCONF_PLUGIN_F8E5M2:
+    return 1;
+  case MOVCONF_PLUGIN_U32:
+  case MOVCONF_PLUGIN_I32:
+  case MOVCONF_PLUGIN_F32:
+    return 4;
+  default:
+    return 0;
+  }
+}
+
+/* The integer attribute name, or fallback when it is absent (the case
+   format gives these attributes as integers only). */
+static int64_t int_attr(int32_t n, const movconf_plugin_attr *attrs, const char *name,
+                        int64_t fallback) {
+  const movconf_plugin_attr *a = movconf_plugin_find_attr(n, attrs, name);
+  return a && a->kind == MOVCONF_PLUGIN_ATTR_INT ? a->value.i : fallback;
+}
+
+static int supports_depth_to_space(const movconf_plugin_query_v2 *q) {
+  const movconf_plugin_attr *mode = movconf_plugin_find_attr(q->n_attrs, q->attrs, "mode");
+  return q->input_ranks[0] == 4 && mode && mode->kind == MOVCONF_PLUGIN_ATTR_STRING &&
+         strcmp(mode->value.s, "blocks_first") == 0 && element_size(q->input_types[0]) == 4;
+}
+
+static int supports(const movconf_plugin_query_v2 *q) {
+  if (q->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
+    return supports_depth_to_space(q);
+#ifndef XNNPACK_NCHW_INPUT
+  /* A scalar has no axis to map onto the operator's channels. */
+  if (q->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
+    return q->input_ranks[0] >= 1 && element_size(q->input_types[0]) > 0;
+#endif
+  return 0;
 }
 
 /* a * b into *out; 0 when it overflows int64. */
@@ -119,6 +178,8 @@ static void release_prepared(void) {
     xnn_delete_operator(prepared.op);
   free(prepared.input_nhwc);
   free(prepared.output_nhwc);
+  free(prepared.channels_last);
+  free(prepared.shuffled);
   memset(&prepared, 0, sizeof prepared);
 }
 
@@ -141,7 +202,7 @@ static uint32_t *scratch(int64_t count) {
 
 /* The OpenVINO output shape [N, C / bs^2, H * bs, W * bs]: the checks
    XNNPACK's parameters cannot carry. */
-static int openvino_shape(const movconf_plugin_request *r, int64_t bs, int64_t out[4],
+static int openvino_shape(const movconf_plugin_request_v2 *r, int64_t bs, int64_t out[4],
                           movconf_plugin_message *m) {
   const int64_t *in = r->inputs[0].shape;
   int64_t cells;
@@ -174,7 +235,7 @@ static int openvino_shape(const movconf_plugin_request *r, int64_t bs, int64_t o
 }
 
 /* Creates and sets up XNNPACK's operator for the request (its validation). */
-static int prepare(const movconf_plugin_request *r, int64_t bs, const int64_t out[4],
+static int prepare(const movconf_plugin_request_v2 *r, int64_t bs, const int64_t out[4],
                    movconf_plugin_message *m) {
   const int64_t *in = r->inputs[0].shape;
   size_t oc = (size_t)out[1], ic = (size_t)in[1];
@@ -211,43 +272,164 @@ static int prepare(const movconf_plugin_request *r, int64_t bs, const int64_t ou
   return MOVCONF_PLUGIN_OK;
 }
 
-static int output_shape(const movconf_plugin_request *r, movconf_plugin_output *o,
-                        movconf_plugin_message *m) {
-  release_prepared();
-  if (start_xnnpack() != xnn_status_success)
-    return reject_xnn(m, "xnn_initialize", init_status);
-  int64_t bs = r->attrs.has_block_size ? r->attrs.block_size : 1;
+static int output_shape_depth_to_space(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+                                       movconf_plugin_message *m) {
+  int64_t bs = int_attr(r->n_attrs, r->attrs, "block_size", 1);
   int64_t out[4];
   if (openvino_shape(r, bs, out, m) != MOVCONF_PLUGIN_OK ||
-      prepare(r, bs, out, m) != MOVCONF_PLUGIN_OK) {
-    release_prepared();
+      prepare(r, bs, out, m) != MOVCONF_PLUGIN_OK)
     return MOVCONF_PLUGIN_REJECTED;
-  }
   o->type = r->inputs[0].type;
   o->rank = 4;
   memcpy(o->shape, out, sizeof out);
   return MOVCONF_PLUGIN_OK;
 }
 
-static int run(const movconf_plugin_request *r, const movconf_plugin_output *o,
+/* Copies rows x cols blocks, outer of them, each transposed to cols x rows:
+   [outer, rows, cols] to [outer, cols, rows], elements of size bytes. An
+   empty block returns at once: outer may be 2^40 when nothing is copied. */
+static void swap_inner_axes(const void *src, void *dst, int64_t outer, int64_t rows, int64_t cols,
+                            size_t size) {
+  if (rows == 0 || cols == 0)
+    return;
+  const char *from = src;
+  char *to = dst;
+  for (int64_t o = 0; o < outer; o++, from += rows * cols * size)
+    for (int64_t j = 0; j < cols; j++)
+      for (int64_t i = 0; i < rows; i++, to += size)
+        memcpy(to, from + (i * cols + j) * size, size);
+}
+
+/* [outer, C, inner] of the request's axis: the checks XNNPACK's parameters
+   cannot carry (it has no axis). */
+static int shuffle_view(const movconf_plugin_tensor *data, int64_t axis,
+                        movconf_plugin_message *m) {
+  int32_t rank = data->rank;
+  if (axis < -rank || axis >= rank)
+    return reject(m,
+                  "axis %lld is outside [-rank, rank - 1] (checked by the plugin: XNNPACK "
+                  "has no axis)",
+                  (long long)axis);
+  int32_t at = (int32_t)(axis < 0 ? axis + rank : axis);
+  prepared.outer = prepared.inner = 1;
+  for (int32_t i = 0; i < rank; i++)
+    if (i != at && !mul_i64(i < at ? prepared.outer : prepared.inner, data->shape[i],
+                            i < at ? &prepared.outer : &prepared.inner))
+      return reject(m,
+                    "the axes before or after the channel axis overflow int64 (checked "
+                    "by the plugin)",
+                    0);
+  prepared.channels = data->shape[at];
+  return MOVCONF_PLUGIN_OK;
+}
+
+/* XNNPACK's channel shuffle operators of 8- and 32-bit elements, which
+   take the same parameters. */
+static const struct shuffle_operator {
+  enum xnn_status (*create)(size_t groups, size_t group_channels, size_t input_stride,
+                            size_t output_stride, uint32_t flags, xnn_operator_t *op);
+  enum xnn_status (*setup)(xnn_operator_t op, size_t batch_size, const void *input, void *output,
+                           pthreadpool_t threadpool);
+  const char *create_name, *setup_name;
+} shuffle_x8 = {xnn_create_channel_shuffle_nc_x8, xnn_setup_channel_shuffle_nc_x8,
+                "xnn_create_channel_shuffle_nc_x8", "xnn_setup_channel_shuffle_nc_x8"},
+  shuffle_x32 = {xnn_create_channel_shuffle_nc_x32, xnn_setup_channel_shuffle_nc_x32,
+                 "xnn_create_channel_shuffle_nc_x32", "xnn_setup_channel_shuffle_nc_x32"};
+
+/* Creates and sets up the channel shuffle operator: rows of C channels,
+   outer * inner of them, channels-last. */
+static int prepare_shuffle(const movconf_plugin_tensor *data, int64_t group,
+                           movconf_plugin_message *m) {
+  size_t size = element_size(data->type);
+  int64_t rows;
+  if (!mul_i64(prepared.outer, prepared.inner, &rows))
+    return reject(m, "outer * inner overflows int64 (checked by the plugin)", 0);
+  prepared.shuffle = 1;
+  prepared.element_size = size;
+  prepared.shuffled = malloc(data->nbytes ? data->nbytes : 1);
+  if (prepared.inner > 1)
+    prepared.channels_last = malloc(data->nbytes ? data->nbytes : 1);
+  if (!prepared.shuffled || (prepared.inner > 1 && !prepared.channels_last))
+    return reject(m, "out of memory for the plugin's scratch buffers", 0);
+  size_t groups = (size_t)group, group_channels = (size_t)(prepared.channels / group);
+  size_t stride = (size_t)prepared.channels;
+  const void *input = prepared.channels_last ? prepared.channels_last : data->data;
+  const struct shuffle_operator *api = size == 1 ? &shuffle_x8 : &shuffle_x32;
+  prepared.api = api;
+  prepared.rows = (size_t)rows;
+  enum xnn_status s = api->create(groups, group_channels, stride, stride, 0, &prepared.op);
+  if (s != xnn_status_success)
+    return reject_xnn(m, api->create_name, s);
+  s = api->setup(prepared.op, prepared.rows, input, prepared.shuffled, pool);
+  return s == xnn_status_success ? MOVCONF_PLUGIN_OK : reject_xnn(m, api->setup_name, s);
+}
+
+static int output_shape_shuffle(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+                                movconf_plugin_message *m) {
+  const movconf_plugin_tensor *data = &r->inputs[0];
+  int64_t group = int_attr(r->n_attrs, r->attrs, "group", 1);
+  if (shuffle_view(data, int_attr(r->n_attrs, r->attrs, "axis", 1), m) != MOVCONF_PLUGIN_OK)
+    return MOVCONF_PLUGIN_REJECTED;
+  if (group < 1)
+    return reject(m,
+                  "group %lld is below 1 (checked by the plugin: XNNPACK takes C / group "
+                  "channels per group)",
+                  (long long)group);
+  if (prepared.channels % group != 0)
+    return reject(m,
+                  "C is not divisible by group %lld (checked by the plugin: XNNPACK takes "
+                  "C / group channels per group)",
+                  (long long)group);
+  if (prepare_shuffle(data, group, m) != MOVCONF_PLUGIN_OK)
+    return MOVCONF_PLUGIN_REJECTED;
+  o->type = data->type;
+  o->rank = data->rank;
+  memcpy(o->shape, data->shape, (size_t)data->rank * sizeof *data->shape);
+  return MOVCONF_PLUGIN_OK;
+}
+
+static int output_shape(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+                        movconf_plugin_message *m) {
+  release_prepared();
+  if (start_xnnpack() != xnn_status_success)
+    return reject_xnn(m, "xnn_initialize", init_status);
+  int status = r->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE ? output_shape_depth_to_space(r, o, m)
+                                                      : output_shape_shuffle(r, o, m);
+  if (status != MOVCONF_PLUGIN_OK)
+    release_prepared();
+  return status;
+}
+
+static int run(const movconf_plugin_request_v2 *r, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   static const int nchw_to_nhwc[4] = {0, 2, 3, 1}, nhwc_to_nchw[4] = {0, 3, 1, 2};
-  if (!prepared.op)
+  struct prepared *p = &prepared;
+  if (!p->op)
     return reject(m, "run() without a prepared operator", 0);
-  if (prepared.input_nhwc)
-    transpose4_u32(r->inputs[0].shape, r->inputs[0].data, nchw_to_nhwc, prepared.input_nhwc);
-  enum xnn_status s = xnn_run_operator(prepared.op, pool);
+  if (p->channels_last) /* [outer, C, inner] -> [outer, inner, C] */
+    swap_inner_axes(r->inputs[0].data, p->channels_last, p->outer, p->channels, p->inner,
+                    p->element_size);
+  if (p->input_nhwc)
+    transpose4_u32(r->inputs[0].shape, r->inputs[0].data, nchw_to_nhwc, p->input_nhwc);
+  enum xnn_status s = xnn_status_success;
+  if (p->shuffle && !p->channels_last) /* the channel axis is last: no copy around it */
+    s = p->api->setup(p->op, p->rows, r->inputs[0].data, o->data, pool);
+  if (s == xnn_status_success)
+    s = xnn_run_operator(p->op, pool);
   if (s != xnn_status_success) {
     release_prepared();
-    return reject_xnn(m, "xnn_run_operator", s);
+    return reject_xnn(m, "xnn_setup or xnn_run_operator", s);
   }
-  transpose4_u32(prepared.output_shape_nhwc, prepared.output_nhwc, nhwc_to_nchw, o->data);
+  if (p->channels_last) /* [outer, inner, C] -> [outer, C, inner] */
+    swap_inner_axes(p->shuffled, o->data, p->outer, p->inner, p->channels, p->element_size);
+  else if (!p->shuffle)
+    transpose4_u32(p->output_shape_nhwc, p->output_nhwc, nhwc_to_nchw, o->data);
   release_prepared();
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v1 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_VERSION,
+static const movconf_plugin_v2 table = {
+    .abi_version = MOVCONF_PLUGIN_ABI_V2,
     .name = PLUGIN_NAME,
     .version = XNNPACK_VERSION,
     .supports = supports,
@@ -255,6 +437,6 @@ static const movconf_plugin_v1 table = {
     .run = run,
 };
 
-const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_VERSION ? &table : NULL;
+const void *movconf_plugin_entry(uint32_t abi_version) {
+  return abi_version == MOVCONF_PLUGIN_ABI_V2 ? &table : NULL;
 }
