@@ -5,7 +5,7 @@
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
 _movconf_commands="run show check-cases bench clauses gen fuzz report help"
-_movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 b2s s2b s2d d2s eip"
+_movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 ShuffleChannels-1 b2s s2b s2d d2s eip sc"
 _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16 bf16 f32 f64"
 
 _movconf_options() {
