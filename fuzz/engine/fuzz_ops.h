@@ -10,12 +10,57 @@
    target output elements of type, drawing from g. */
 typedef bool mc_fuzz_large_fn(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target);
 
+/* A shrinking move: makes cand from cur in its variant k (0 to
+   variants - 1), or says it does not apply, copying nothing then (cur's
+   data may be large). */
+typedef bool mc_fuzz_move_fn(const mc_owned_request *cur, int k, mc_owned_request *cand);
+typedef struct mc_fuzz_move {
+  mc_fuzz_move_fn *make;
+  int variants;
+} mc_fuzz_move;
+
 typedef struct mc_fuzz_op_desc {
   mc_fuzz_large_fn *large;
+  int min_rank; /* shrinking drops axes down to this rank */
+  /* Shrinking drops data axis k: cand made a copy of cur (mc_fuzz_clone)
+     with the attributes that name axes following; false when k cannot go
+     (copying nothing then). NULL: a plain copy. */
+  mc_fuzz_move_fn *drop_axis;
+  /* The operation's own moves, tried after the generic ones that drop
+     axes and before those that shrink values; ends with {NULL}. NULL:
+     none. */
+  const mc_fuzz_move *moves;
 } mc_fuzz_op_desc;
 
 /* The descriptor of op, NULL for no operation. */
 const mc_fuzz_op_desc *mc_fuzz_op_of(mc_op op);
+
+/* ---- shrinking (fuzz_shrink.c) ---- */
+
+/* Variants of mc_fuzz_shrunk_value tried per value. */
+#define MC_FUZZ_VALUE_VARIANTS 63
+
+/* A copy of r to change, keeping how its data was made. */
+bool mc_fuzz_clone(const mc_owned_request *r, mc_owned_request *out);
+/* New index-filled data of this type and shape (the fill's start kept). */
+bool mc_fuzz_refill(mc_owned_request *r, mc_type type, int rank, const int64_t *shape);
+/* Variant j of shrinking v toward floor_value. */
+bool mc_fuzz_shrunk_value(int64_t v, int64_t floor_value, int j, int64_t *out);
+/* Removes element k of a 1-D side input. */
+bool mc_fuzz_drop_side_element(mc_tensor *t, int k);
+
+/* BatchToSpace-2 and SpaceToBatch-2 (fuzz_shrink_batch.c): value i of side
+   input `input`, or the neutral one; the moves they share, given how the
+   operation's data shape follows a block (block_into) or a margin
+   (side_into) made neutral. */
+int64_t mc_fuzz_side_at(const mc_owned_request *r, int input, int i);
+typedef bool mc_fuzz_block_into_fn(const mc_owned_request *cur, int k, int64_t b, int64_t *shape);
+typedef bool mc_fuzz_side_into_fn(int64_t side, int64_t block, int64_t *extent);
+bool mc_fuzz_block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
+                             mc_fuzz_block_into_fn *reshape);
+bool mc_fuzz_side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
+                            mc_fuzz_side_into_fn *reshape);
+bool mc_fuzz_merge_axes(const mc_owned_request *cur, int k, mc_owned_request *cand);
 
 /* ---- large requests (fuzz_large.c) ---- */
 

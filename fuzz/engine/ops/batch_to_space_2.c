@@ -1,4 +1,4 @@
-/* movconf fuzz: BatchToSpace-2's large requests. */
+/* movconf fuzz: BatchToSpace-2's large requests and shrinking moves. */
 #include "fuzz/engine/fuzz_ops.h"
 
 /* Output [n, c, h*bh - crops, w*bw - crops]: crops stay within w*bw. */
@@ -15,4 +15,35 @@ static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) 
   return mc_fuzz_large_batch(g, r, type, target, crops);
 }
 
-const mc_fuzz_op_desc mc_fuzz_batch_to_space_2 = {large};
+/* [N, D] -> [N/b, D*b]: the output keeps its shape. */
+static bool block_into(const mc_owned_request *cur, int k, int64_t b, int64_t *shape) {
+  (void)cur;
+  if (shape[0] % b != 0)
+    return false;
+  shape[0] /= b;
+  shape[k] *= b;
+  return true;
+}
+
+/* Output D*B - crops: a crop of a multiple of the block. */
+static bool side_into(int64_t side, int64_t block, int64_t *extent) {
+  if (side % block != 0 || *extent < side / block)
+    return false;
+  *extent -= side / block;
+  return true;
+}
+
+static bool block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  return mc_fuzz_block_into_data(cur, k, cand, block_into);
+}
+
+static bool side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  return mc_fuzz_side_into_data(cur, k, cand, side_into);
+}
+
+static const mc_fuzz_move moves[] = {{block_into_data, MC_TENSOR_MAX_RANK},
+                                     {side_into_data, 2 * MC_TENSOR_MAX_RANK},
+                                     {mc_fuzz_merge_axes, MC_TENSOR_MAX_RANK},
+                                     {NULL, 0}};
+
+const mc_fuzz_op_desc mc_fuzz_batch_to_space_2 = {large, 2, NULL, moves};

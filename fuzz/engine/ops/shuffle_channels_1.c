@@ -1,4 +1,6 @@
-/* movconf fuzz: ShuffleChannels-1's large requests. */
+/* movconf fuzz: ShuffleChannels-1's large requests and shrinking moves. */
+#include <string.h>
+
 #include "fuzz/engine/fuzz_ops.h"
 
 /* A divisor of c drawn at random (1 and c included). */
@@ -25,4 +27,53 @@ static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) 
   return mc_fuzz_large_data(g, r, type, last ? channels_last : first);
 }
 
-const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {large};
+/* ShuffleChannels without axis k: the axis attribute follows its channel
+   axis (counted from the same end); false when k is the channel axis or
+   the axis names none. */
+static bool shuffle_axis_without(const mc_owned_request *cur, int k, int64_t *axis) {
+  const int rank = cur->tensors[0].rank;
+  *axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS);
+  if (*axis < -rank || *axis >= rank || (*axis < 0 ? *axis + rank : *axis) == k)
+    return false;
+  const int64_t channel = *axis < 0 ? *axis + rank : *axis;
+  *axis += *axis < 0 ? (k > channel) : -(k < channel);
+  return true;
+}
+
+/* ShuffleChannels: the channel axis C = group * (C / group) shrunk in one
+   factor, the other kept, so that group still divides it: variant k of the
+   groups (k < MC_FUZZ_VALUE_VARIANTS) or of the channels per group, toward 1. */
+static bool smaller_shuffle(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  const int64_t axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS);
+  const int64_t group = mc_attrs_int(&cur->req.attrs, MC_ATTR_GROUP);
+  if (axis < -d->rank || axis >= d->rank || group < 1)
+    return false;
+  const int a = (int)(axis < 0 ? axis + d->rank : axis);
+  const int64_t per_group = d->shape[a] / group;
+  if (d->shape[a] % group != 0 || per_group == 0)
+    return false;
+  const bool groups = k < MC_FUZZ_VALUE_VARIANTS;
+  int64_t want, shape[MC_TENSOR_MAX_RANK];
+  if (!mc_fuzz_shrunk_value(groups ? group : per_group, 1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  memcpy(shape, d->shape, sizeof shape);
+  shape[a] = groups ? want * per_group : group * want;
+  if (groups)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_GROUP, want);
+  return mc_fuzz_refill(cand, d->type, d->rank, shape);
+}
+
+/* Without axis k the axis attribute follows its channel axis. */
+static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  int64_t axis;
+  if (!shuffle_axis_without(cur, k, &axis) || !mc_fuzz_clone(cur, cand))
+    return false;
+  mc_attrs_set_int(&cand->req.attrs, MC_ATTR_AXIS, axis);
+  return true;
+}
+
+static const mc_fuzz_move moves[] = {{smaller_shuffle, 2 * MC_FUZZ_VALUE_VARIANTS}, {NULL, 0}};
+
+const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {large, 1, drop_axis, moves};

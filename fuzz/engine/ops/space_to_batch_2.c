@@ -1,4 +1,4 @@
-/* movconf fuzz: SpaceToBatch-2's large requests. */
+/* movconf fuzz: SpaceToBatch-2's large requests and shrinking moves. */
 #include "fuzz/engine/fuzz_ops.h"
 
 /* Pads make h and w multiples of the block. */
@@ -17,4 +17,33 @@ static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) 
   return mc_fuzz_large_batch(g, r, type, target, pads);
 }
 
-const mc_fuzz_op_desc mc_fuzz_space_to_batch_2 = {large};
+/* [N, D] -> [N*b, D/b], without pads on the axis. */
+static bool block_into(const mc_owned_request *cur, int k, int64_t b, int64_t *shape) {
+  if (shape[k] % b != 0 || mc_fuzz_side_at(cur, 2, k) != 0 || mc_fuzz_side_at(cur, 3, k) != 0)
+    return false;
+  shape[0] *= b;
+  shape[k] /= b;
+  return true;
+}
+
+/* Output (D + pads) / B. */
+static bool side_into(int64_t side, int64_t block, int64_t *extent) {
+  (void)block;
+  *extent += side;
+  return true;
+}
+
+static bool block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  return mc_fuzz_block_into_data(cur, k, cand, block_into);
+}
+
+static bool side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  return mc_fuzz_side_into_data(cur, k, cand, side_into);
+}
+
+static const mc_fuzz_move moves[] = {{block_into_data, MC_TENSOR_MAX_RANK},
+                                     {side_into_data, 2 * MC_TENSOR_MAX_RANK},
+                                     {mc_fuzz_merge_axes, MC_TENSOR_MAX_RANK},
+                                     {NULL, 0}};
+
+const mc_fuzz_op_desc mc_fuzz_space_to_batch_2 = {large, 2, NULL, moves};
