@@ -30,6 +30,9 @@ typedef struct mc_fuzz_op_desc {
      axes and before those that shrink values; ends with {NULL}. NULL:
      none. */
   const mc_fuzz_move *moves;
+  /* What the moves of its family read: BatchToSpace and SpaceToBatch, an
+     mc_fuzz_batch_shape (fuzz_shrink_batch.c). NULL: none. */
+  const void *family;
 } mc_fuzz_op_desc;
 
 /* The descriptor of op, NULL for no operation. */
@@ -52,15 +55,13 @@ bool mc_fuzz_drop_side_element(mc_tensor *t, int k);
 /* BatchToSpace-2 and SpaceToBatch-2 (fuzz_shrink_batch.c): value i of side
    input `input`, or the neutral one; the moves they share, given how the
    operation's data shape follows a block (block_into) or a margin
-   (side_into) made neutral. */
+   (side_into) made neutral, in its descriptor's family. */
 int64_t mc_fuzz_side_at(const mc_owned_request *r, int input, int i);
-typedef bool mc_fuzz_block_into_fn(const mc_owned_request *cur, int k, int64_t b, int64_t *shape);
-typedef bool mc_fuzz_side_into_fn(int64_t side, int64_t block, int64_t *extent);
-bool mc_fuzz_block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
-                             mc_fuzz_block_into_fn *reshape);
-bool mc_fuzz_side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
-                            mc_fuzz_side_into_fn *reshape);
-bool mc_fuzz_merge_axes(const mc_owned_request *cur, int k, mc_owned_request *cand);
+typedef struct mc_fuzz_batch_shape {
+  bool (*block_into)(const mc_owned_request *cur, int k, int64_t b, int64_t *shape);
+  bool (*side_into)(int64_t side, int64_t block, int64_t *extent);
+} mc_fuzz_batch_shape;
+extern const mc_fuzz_move mc_fuzz_batch_moves[];
 
 /* ---- large requests (fuzz_large.c) ---- */
 

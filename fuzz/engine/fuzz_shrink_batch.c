@@ -16,14 +16,14 @@ int64_t mc_fuzz_side_at(const mc_owned_request *r, int input, int i) {
    the batch, so that the output keeps its shape (a bug that depends on the
    output's shape, a thread split say, then keeps failing without the
    block). */
-bool mc_fuzz_block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
-                             mc_fuzz_block_into_fn *reshape) {
+static bool block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_fuzz_batch_shape *family = mc_fuzz_op_of(cur->req.op)->family;
   const mc_tensor *d = &cur->tensors[0];
   if (k < 1 || k >= d->rank || cur->req.n_inputs < 2)
     return false;
   int64_t b = mc_fuzz_side_at(cur, 1, k), shape[MC_TENSOR_MAX_RANK];
   memcpy(shape, d->shape, sizeof shape);
-  if (b <= 1 || !reshape(cur, k, b, shape) || !mc_fuzz_clone(cur, cand))
+  if (b <= 1 || !family->block_into(cur, k, b, shape) || !mc_fuzz_clone(cur, cand))
     return false;
   mc_store_bits(cand->tensors[1].data, cand->tensors[1].type, k, 1);
   return mc_fuzz_refill(cand, d->type, d->rank, shape);
@@ -32,8 +32,8 @@ bool mc_fuzz_block_into_data(const mc_owned_request *cur, int k, mc_owned_reques
 /* A crop or pad made 0, the data's axis shortened or lengthened to match,
    so that the output keeps its shape. Variant k: begin (k even) or end (k
    odd) of axis k / 2. */
-bool mc_fuzz_side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand,
-                            mc_fuzz_side_into_fn *reshape) {
+static bool side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_fuzz_batch_shape *family = mc_fuzz_op_of(cur->req.op)->family;
   const mc_tensor *d = &cur->tensors[0];
   int input = 2 + k % 2, axis = k / 2;
   if (input >= cur->req.n_inputs || axis >= d->rank)
@@ -41,7 +41,8 @@ bool mc_fuzz_side_into_data(const mc_owned_request *cur, int k, mc_owned_request
   int64_t side = mc_fuzz_side_at(cur, input, axis), block = mc_fuzz_side_at(cur, 1, axis);
   int64_t shape[MC_TENSOR_MAX_RANK];
   memcpy(shape, d->shape, sizeof shape);
-  if (side <= 0 || block <= 0 || !reshape(side, block, &shape[axis]) || !mc_fuzz_clone(cur, cand))
+  if (side <= 0 || block <= 0 || !family->side_into(side, block, &shape[axis]) ||
+      !mc_fuzz_clone(cur, cand))
     return false;
   mc_store_bits(cand->tensors[input].data, cand->tensors[input].type, axis, 0);
   return mc_fuzz_refill(cand, d->type, d->rank, shape);
@@ -50,7 +51,7 @@ bool mc_fuzz_side_into_data(const mc_owned_request *cur, int k, mc_owned_request
 /* Axes k and k+1 (k + 1 not the last, both with block 1 and no crops or
    pads) merged into one: one rank less, the same output elements and
    rows. */
-bool mc_fuzz_merge_axes(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+static bool merge_axes(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const mc_tensor *d = &cur->tensors[0];
   if (k + 2 >= d->rank || d->rank <= mc_fuzz_op_of(cur->req.op)->min_rank)
     return false;
@@ -70,3 +71,8 @@ bool mc_fuzz_merge_axes(const mc_owned_request *cur, int k, mc_owned_request *ca
       return false;
   return mc_fuzz_refill(cand, d->type, rank, shape);
 }
+
+const mc_fuzz_move mc_fuzz_batch_moves[] = {{block_into_data, MC_TENSOR_MAX_RANK},
+                                            {side_into_data, 2 * MC_TENSOR_MAX_RANK},
+                                            {merge_axes, MC_TENSOR_MAX_RANK},
+                                            {NULL, 0}};

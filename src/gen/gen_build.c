@@ -335,6 +335,14 @@ bool mc_gen_make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const in
   return true;
 }
 
+bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, uint64_t case_seed,
+                     char *err, size_t n) {
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  int rank;
+  return mc_gen_read_i64_list(raw, "data_shape", shape, MC_TENSOR_MAX_RANK, &rank, err, n) &&
+         mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
+}
+
 /* ---- side-input types ---- */
 
 /* side_type: one type for all three side inputs, or an array of three. */

@@ -44,6 +44,9 @@ bool mc_gen_read_i64_list(const cJSON *v, const char *what, int64_t *out, int ma
 /* The data input (type, fill) of the given shape, and side inputs. */
 bool mc_gen_make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const int64_t *shape,
                       uint64_t case_seed, char *err, size_t n);
+/* Raw style: the data of shape raw (the data_shape parameter). */
+bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, uint64_t case_seed,
+                     char *err, size_t n);
 bool mc_gen_side_types(const mc_gen_params *p, mc_type out[3], char *err, size_t n);
 bool mc_gen_side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
                         const mc_int *values, int count, const char *name, char *err, size_t n);

@@ -34,14 +34,10 @@ bool mc_gen_depth_attrs(mc_gen_case *c, const mc_gen_params *p, int64_t *bs, cha
 bool mc_gen_depth_data(mc_gen_case *c, const mc_gen_params *p, const char *spatial_name,
                        int64_t spatial_scale, int64_t bs, bool scale_channels, uint64_t case_seed,
                        char *err, size_t n) {
-  int64_t shape[MC_TENSOR_MAX_RANK];
-  int rank;
   const cJSON *raw = mc_gen_param(p, "data_shape");
-  if (raw) {
-    if (!mc_gen_read_i64_list(raw, "data_shape", shape, MC_TENSOR_MAX_RANK, &rank, err, n))
-      return false;
-    return mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
-  }
+  if (raw)
+    return mc_gen_raw_data(c, p, raw, case_seed, err, n);
+  int64_t shape[MC_TENSOR_MAX_RANK];
   const cJSON *sp = mc_gen_param(p, spatial_name);
   int k;
   if (!sp)

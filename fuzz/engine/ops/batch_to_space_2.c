@@ -33,17 +33,7 @@ static bool side_into(int64_t side, int64_t block, int64_t *extent) {
   return true;
 }
 
-static bool block_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
-  return mc_fuzz_block_into_data(cur, k, cand, block_into);
-}
+static const mc_fuzz_batch_shape shape = {block_into, side_into};
 
-static bool side_into_data(const mc_owned_request *cur, int k, mc_owned_request *cand) {
-  return mc_fuzz_side_into_data(cur, k, cand, side_into);
-}
-
-static const mc_fuzz_move moves[] = {{block_into_data, MC_TENSOR_MAX_RANK},
-                                     {side_into_data, 2 * MC_TENSOR_MAX_RANK},
-                                     {mc_fuzz_merge_axes, MC_TENSOR_MAX_RANK},
-                                     {NULL, 0}};
-
-const mc_fuzz_op_desc mc_fuzz_batch_to_space_2 = {large, 2, NULL, moves};
+const mc_fuzz_op_desc mc_fuzz_batch_to_space_2 = {
+    .large = large, .min_rank = 2, .moves = mc_fuzz_batch_moves, .family = &shape};

@@ -28,4 +28,4 @@ static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) 
   return r->strings[MC_ATTR_AUTO_PAD] && mc_fuzz_large_data(g, r, type, shape);
 }
 
-const mc_fuzz_op_desc mc_fuzz_extract_image_patches_3 = {large, 4, NULL, NULL};
+const mc_fuzz_op_desc mc_fuzz_extract_image_patches_3 = {.large = large, .min_rank = 4};

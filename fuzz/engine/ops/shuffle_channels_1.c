@@ -76,4 +76,5 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
 
 static const mc_fuzz_move moves[] = {{smaller_shuffle, 2 * MC_FUZZ_VALUE_VARIANTS}, {NULL, 0}};
 
-const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {large, 1, drop_axis, moves};
+const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {
+    .large = large, .min_rank = 1, .drop_axis = drop_axis, .moves = moves};

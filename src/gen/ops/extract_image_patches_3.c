@@ -27,25 +27,19 @@ static bool build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, ch
     snprintf(c->auto_pad, sizeof c->auto_pad, "%s", pad->valuestring);
     mc_attrs_set_string(a, MC_ATTR_AUTO_PAD, c->auto_pad);
   }
-  int64_t shape[MC_TENSOR_MAX_RANK];
-  int rank;
-  const cJSON *raw = mc_gen_param(p, "data_shape");
-  if (raw) {
-    if (!mc_gen_read_i64_list(raw, "data_shape", shape, MC_TENSOR_MAX_RANK, &rank, err, n))
-      return false;
-  } else {
-    int count;
-    const cJSON *image = mc_gen_param(p, "image");
-    if (!image)
-      return mc_gen_fail(err, n, "image: missing (or give data_shape)");
-    if (!mc_gen_read_i64_list(image, "image", shape + 2, 2, &count, err, n) || count != 2)
-      return count == 2 ? false : mc_gen_fail(err, n, "image: [rows, cols]");
-    if (!mc_gen_get_i64(p, "batch", 1, &shape[0], err, n) ||
-        !mc_gen_get_i64(p, "depth", 1, &shape[1], err, n))
-      return false;
-    rank = 4;
-  }
-  return mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
+  const cJSON *raw = mc_gen_param(p, "data_shape"), *image = mc_gen_param(p, "image");
+  if (raw)
+    return mc_gen_raw_data(c, p, raw, case_seed, err, n);
+  int64_t shape[4];
+  int count;
+  if (!image)
+    return mc_gen_fail(err, n, "image: missing (or give data_shape)");
+  if (!mc_gen_read_i64_list(image, "image", shape + 2, 2, &count, err, n) || count != 2)
+    return count == 2 ? false : mc_gen_fail(err, n, "image: [rows, cols]");
+  if (!mc_gen_get_i64(p, "batch", 1, &shape[0], err, n) ||
+      !mc_gen_get_i64(p, "depth", 1, &shape[1], err, n))
+    return false;
+  return mc_gen_make_data(c, p, 4, shape, case_seed, err, n);
 }
 
 static const char *const param_names[] = {"type",    "fill",  "fill_start", "batch",

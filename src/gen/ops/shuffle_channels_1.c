@@ -13,8 +13,7 @@ static bool build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, ch
   int rank, before, after;
   const cJSON *raw = mc_gen_param(p, "data_shape");
   if (raw)
-    return mc_gen_read_i64_list(raw, "data_shape", shape, MC_TENSOR_MAX_RANK, &rank, err, n) &&
-           mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
+    return mc_gen_raw_data(c, p, raw, case_seed, err, n);
   const cJSON *b = mc_gen_param(p, "before"), *a = mc_gen_param(p, "after"),
               *neg = mc_gen_param(p, "negative_axis");
   int64_t per_group;
