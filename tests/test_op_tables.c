@@ -3,6 +3,7 @@
    build), but a row left out in the middle is a NULL the compiler accepts:
    this test names the operation and the hook instead. */
 #include "check.h"
+#include "fuzz/engine/fuzz_ops.h"
 #include "gen/gen.h"
 #include "movconf/ops.h"
 #include "optimized/plan.h"
@@ -29,11 +30,14 @@ int main(void) {
     need(mc_opt_has_validator(op), op, "validator (src/optimized/validate.c validators)");
     const char *kernel = mc_opt_missing_kernel(op);
     need(kernel == NULL, op, kernel ? kernel : "");
-    need(mc_gen_param_names(op) != NULL, op, "generator parameters (src/gen/gen_build.c)");
+    need(mc_gen_param_names(op) != NULL, op, "generator parameters (src/gen/gen_ops.c gen_ops)");
+    need(mc_fuzz_op_of(op) != NULL, op, "fuzz engine hooks (fuzz/engine/fuzz_ops.c fuzz_ops)");
   }
   /* Out of range: no hook, never a read past a table. */
   CHECK(!mc_oracle_has_op(MC_OP_COUNT) && !mc_oracle_has_op(MC_OP_INVALID));
   CHECK(!mc_opt_has_validator(MC_OP_COUNT) && !mc_opt_has_validator(MC_OP_INVALID));
+  CHECK(!mc_gen_param_names(MC_OP_COUNT) && !mc_gen_param_names(MC_OP_INVALID));
+  CHECK(!mc_fuzz_op_of(MC_OP_COUNT) && !mc_fuzz_op_of(MC_OP_INVALID));
   if (missing)
     fprintf(stderr, "%d hooks missing\n", missing);
   return check_report();

@@ -1,7 +1,8 @@
 /* The generator: conformance vectors expanded from the descriptions in
    generators/ (generators/README.md). gen.c reads the descriptions and
    writes the files; gen_build.c turns one combination of parameters into a
-   request. The one public header of src/gen/. */
+   request, through the operation's builder (src/gen/ops/<slug>.c, a row of
+   gen_ops.c). The one public header of src/gen/. */
 #ifndef MOVCONF_GEN_H
 #define MOVCONF_GEN_H
 

@@ -36,16 +36,14 @@ typedef struct workload {
   mc_type type;
   int64_t full[BENCH_RANK];
   int64_t quick[BENCH_RANK];
-  /* SpaceToDepth, DepthToSpace */
-  int64_t block_size;
-  const char *mode;
-  /* BatchToSpace (crops), SpaceToBatch (pads) */
-  int64_t block[BENCH_RANK], begin[BENCH_RANK], end[BENCH_RANK];
-  /* ExtractImagePatches: square windows */
-  int64_t size, stride, rate;
-  const char *auto_pad;
-  /* ShuffleChannels */
-  int64_t axis, group;
+  /* The operation's attributes by id (src/common/names.c attr_table): an
+     integer in attr, a string in text, an int list as a square window of
+     attr's value. */
+  int64_t attr[MC_ATTR_COUNT];
+  const char *text[MC_ATTR_COUNT];
+  /* Inputs 1 to 3 of the operations that have them, one value per axis:
+     BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads. */
+  int64_t side[3][BENCH_RANK];
 } workload;
 
 #define S2D MC_OP_SPACE_TO_DEPTH
@@ -60,43 +58,52 @@ typedef struct workload {
 // clang-format off
 static const workload workloads[] = {
   {.op = S2D, .name = "blocks_first", .type = MC_F32, .full = {8, 64, 256, 256},
-   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+   .quick = {2, 16, 64, 64},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "blocks_first"}},
   {.op = S2D, .name = "depth_first", .type = MC_F32, .full = {8, 64, 256, 256},
-   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "depth_first"},
+   .quick = {2, 16, 64, 64},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "depth_first"}},
   {.op = D2S, .name = "blocks_first", .type = MC_F32, .full = {8, 256, 128, 128},
-   .quick = {2, 64, 32, 32}, .block_size = 2, .mode = "blocks_first"},
+   .quick = {2, 64, 32, 32},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "blocks_first"}},
   {.op = D2S, .name = "depth_first", .type = MC_F32, .full = {8, 256, 128, 128},
-   .quick = {2, 64, 32, 32}, .block_size = 2, .mode = "depth_first"},
+   .quick = {2, 64, 32, 32},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "depth_first"}},
   {.op = B2S, .name = "crops0", .type = MC_F32, .full = {64, 64, 128, 128},
-   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+   .quick = {16, 16, 32, 32}, .side = {{1, 1, 4, 4}}},
   {.op = B2S, .name = "crops1", .type = MC_F32, .full = {64, 64, 128, 128},
-   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}, .begin = {0, 0, 1, 1}, .end = {0, 0, 1, 1}},
+   .quick = {16, 16, 32, 32}, .side = {{1, 1, 4, 4}, {0, 0, 1, 1}, {0, 0, 1, 1}}},
   {.op = S2B, .name = "pads0", .type = MC_F32, .full = {4, 64, 512, 512},
-   .quick = {1, 16, 128, 128}, .block = {1, 1, 4, 4}},
+   .quick = {1, 16, 128, 128}, .side = {{1, 1, 4, 4}}},
   {.op = S2B, .name = "pads1_3", .type = MC_F32, .full = {4, 64, 508, 508},
-   .quick = {1, 16, 124, 124}, .block = {1, 1, 4, 4}, .begin = {0, 0, 1, 1}, .end = {0, 0, 3, 3}},
+   .quick = {1, 16, 124, 124}, .side = {{1, 1, 4, 4}, {0, 0, 1, 1}, {0, 0, 3, 3}}},
   {.op = EIP, .name = "3x3_valid", .type = MC_F32, .full = {8, 64, 128, 128},
-   .quick = {2, 16, 32, 32}, .size = 3, .stride = 1, .rate = 1, .auto_pad = "valid"},
+   .quick = {2, 16, 32, 32}, .attr = {[MC_ATTR_SIZES] = 3, [MC_ATTR_STRIDES] = 1,
+   [MC_ATTR_RATES] = 1}, .text = {[MC_ATTR_AUTO_PAD] = "valid"}},
   {.op = EIP, .name = "3x3_same_upper", .type = MC_F32, .full = {8, 64, 128, 128},
-   .quick = {2, 16, 32, 32}, .size = 3, .stride = 1, .rate = 1, .auto_pad = "same_upper"},
+   .quick = {2, 16, 32, 32}, .attr = {[MC_ATTR_SIZES] = 3, [MC_ATTR_STRIDES] = 1,
+   [MC_ATTR_RATES] = 1}, .text = {[MC_ATTR_AUTO_PAD] = "same_upper"}},
   {.op = S2D, .name = "blocks_first", .type = MC_U8, .full = {8, 64, 256, 256},
-   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+   .quick = {2, 16, 64, 64},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "blocks_first"}},
   {.op = S2D, .name = "blocks_first", .type = MC_F16, .full = {8, 64, 256, 256},
-   .quick = {2, 16, 64, 64}, .block_size = 2, .mode = "blocks_first"},
+   .quick = {2, 16, 64, 64},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "blocks_first"}},
   {.op = B2S, .name = "crops0", .type = MC_U8, .full = {64, 64, 128, 128},
-   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+   .quick = {16, 16, 32, 32}, .side = {{1, 1, 4, 4}}},
   {.op = B2S, .name = "crops0", .type = MC_F16, .full = {64, 64, 128, 128},
-   .quick = {16, 16, 32, 32}, .block = {1, 1, 4, 4}},
+   .quick = {16, 16, 32, 32}, .side = {{1, 1, 4, 4}}},
   /* ShuffleChannels: long inner rows (row copies), channels last (tiles). */
   {.op = SC, .name = "g4_rows", .type = MC_F32, .full = {8, 240, 128, 128},
-   .quick = {2, 48, 32, 32}, .axis = 1, .group = 4},
+   .quick = {2, 48, 32, 32}, .attr = {[MC_ATTR_AXIS] = 1, [MC_ATTR_GROUP] = 4}},
   {.op = SC, .name = "g4_last", .type = MC_F32, .full = {8, 128, 128, 240},
-   .quick = {2, 32, 32, 48}, .axis = -1, .group = 4},
+   .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
   {.op = SC, .name = "g4_last", .type = MC_U8, .full = {8, 128, 128, 240},
-   .quick = {2, 32, 32, 48}, .axis = -1, .group = 4},
+   .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
-   .quick = {1, 8, 8, 8}, .block_size = 2, .mode = "blocks_first"},
+   .quick = {1, 8, 8, 8},
+   .attr = {[MC_ATTR_BLOCK_SIZE] = 2}, .text = {[MC_ATTR_MODE] = "blocks_first"}},
 };
 // clang-format on
 
@@ -202,6 +209,23 @@ static void make_finite(mc_tensor *t) {
     t->data[at] &= (uint8_t)~0x40u;
 }
 
+/* Attribute id of w's operation, as the workload gives it. */
+static void set_attr(mc_attrs *a, const workload *w, mc_attr id) {
+  switch (mc_attr_kind_of(id)) {
+  case MC_ATTR_KIND_INT:
+    mc_attrs_set_int(a, id, w->attr[id]);
+    break;
+  case MC_ATTR_KIND_STRING:
+    mc_attrs_set_string(a, id, w->text[id]);
+    break;
+  case MC_ATTR_KIND_INT_LIST: {
+    const mc_int_list window = square(w->attr[id]);
+    mc_attrs_set_list(a, id, &window);
+    break;
+  }
+  }
+}
+
 /* Builds the request of w with a freshly filled input. */
 static mc_status build_case(const workload *w, const int64_t *shape, bench_case *c) {
   memset(c, 0, sizeof *c);
@@ -213,27 +237,13 @@ static mc_status build_case(const workload *w, const int64_t *shape, bench_case 
   c->req.op = w->op;
   c->req.attrs = mc_attrs_none();
   c->req.inputs[0] = &c->data;
-  c->req.n_inputs = 1;
-  if (w->op == B2S || w->op == S2B) {
-    const int64_t *sides[3] = {w->block, w->begin, w->end};
-    for (int i = 0; i < 3 && s == MC_OK; i++) {
-      s = make_side_input(&c->side[i], sides[i]);
-      c->req.inputs[1 + i] = &c->side[i];
-    }
-    c->req.n_inputs = 4;
-  } else if (w->op == SC) {
-    mc_attrs_set_int(&c->req.attrs, MC_ATTR_AXIS, w->axis);
-    mc_attrs_set_int(&c->req.attrs, MC_ATTR_GROUP, w->group);
-  } else if (w->op == S2D || w->op == D2S) {
-    mc_attrs_set_int(&c->req.attrs, MC_ATTR_BLOCK_SIZE, w->block_size);
-    mc_attrs_set_string(&c->req.attrs, MC_ATTR_MODE, w->mode);
-  } else {
-    const mc_int_list sizes = square(w->size), strides = square(w->stride), rates = square(w->rate);
-    mc_attrs_set_list(&c->req.attrs, MC_ATTR_SIZES, &sizes);
-    mc_attrs_set_list(&c->req.attrs, MC_ATTR_STRIDES, &strides);
-    mc_attrs_set_list(&c->req.attrs, MC_ATTR_RATES, &rates);
-    mc_attrs_set_string(&c->req.attrs, MC_ATTR_AUTO_PAD, w->auto_pad);
+  c->req.n_inputs = mc_op_input_count(w->op);
+  for (int i = 1; i < c->req.n_inputs && s == MC_OK; i++) {
+    s = make_side_input(&c->side[i - 1], w->side[i - 1]);
+    c->req.inputs[i] = &c->side[i - 1];
   }
+  for (int i = 0; i < mc_op_attr_count(w->op); i++)
+    set_attr(&c->req.attrs, w, mc_op_attr(w->op, i));
   return s;
 }
 
