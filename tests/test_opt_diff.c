@@ -379,6 +379,41 @@ static void test_row_stage(void) {
   CHECK_EQ_I64(stage.filled, 0);
 }
 
+/* A stream run (stream.h) against its definition: from every start offset
+   within a line, pieces of copies and zeros of lengths around the line size
+   land in order, and not a byte before the run's start or after its end is
+   written (a neighbouring thread's run writes those). */
+static void test_stream_run(void) {
+  enum { SIZE = 1024 };
+  static const size_t lengths[] = {1, 63, 64, 65, 0, 130, 7, 192, 64, 3};
+  enum { PIECES = sizeof lengths / sizeof lengths[0] };
+  _Alignas(64) static uint8_t got[SIZE], want[SIZE], src[SIZE];
+  for (int i = 0; i < SIZE; i++)
+    src[i] = (uint8_t)(i * 5 + 1);
+  for (size_t start = 0; start < 64; start++)
+    for (size_t first = 0; first < PIECES; first++) {
+      memset(got, 0xAA, SIZE);
+      memset(want, 0xAA, SIZE);
+      mc_stream_run run;
+      mc_stream_run_begin(&run, got + start);
+      size_t at = start, from = 0;
+      for (size_t k = 0; k < PIECES; k++) {
+        const size_t n = lengths[(first + k) % PIECES];
+        const bool zeros = k % 3 == 1;
+        mc_stream_put(&run, zeros ? NULL : src + from, n);
+        if (zeros)
+          memset(want + at, 0, n);
+        else
+          memcpy(want + at, src + from, n);
+        at += n;
+        from += 3;
+      }
+      mc_stream_run_end(&run);
+      mc_stream_fence();
+      CHECK_MEM(got, want, SIZE);
+    }
+}
+
 /* A malformed MOVCONF_STREAM_MIN_BYTES neither fails a call nor changes
    its result (which store kind it picks is not observable from here). */
 static void test_stream_env_ignored_when_malformed(void) {
@@ -402,6 +437,7 @@ int main(void) {
   test_streamed_rows();
   test_row_edges();
   test_row_stage();
+  test_stream_run();
   test_stream_env_ignored_when_malformed();
   test_run_into_overwrites();
   test_simd_choice();

@@ -139,39 +139,73 @@ static patch_channel decode_channel(const mc_opt_plan *p, int64_t ch, int64_t st
   return k;
 }
 
-static void patch_rows(void *ctx, int64_t begin, int64_t end) {
-  const mc_kernel_job *j = ctx;
+/* Where a row's pieces go: the row primitives at output element `at`, or,
+   streaming, the thread's run (stream.h), which takes the pieces in output
+   order straight from the input rows (streams() picks this only for unit
+   column strides). */
+static void patch_zero(const mc_kernel_job *j, mc_stream_run *run, int64_t at, int64_t n) {
+  if (run)
+    mc_stream_put(run, NULL, (size_t)n * j->io.esize);
+  else
+    mc_row_zero(&j->io, j->out, at, 1, n);
+}
+
+static void patch_copy(const mc_kernel_job *j, mc_stream_run *run, int64_t at, int64_t src,
+                       int64_t stride, int64_t n) {
+  if (run)
+    mc_stream_put(run, j->in + src * (int64_t)j->io.esize, (size_t)n * j->io.esize);
+  else
+    mc_row_copy(&j->io, j->out, at, 1, j->in, src, stride, n);
+}
+
+/* Output row i of channel k of batch b, at output element out0. */
+static void patch_row(const mc_kernel_job *j, mc_stream_run *run, const patch_channel *k, int64_t b,
+                      int64_t i, int64_t out0) {
   const mc_opt_plan *p = j->plan;
   const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
   const int64_t width = p->out_shape[3];
   const int64_t stride = p->stride[1];
-  patch_channel k = {0, 0, 0, 0, 0};
-  int64_t decoded = -1;
-  mc_row_walk w;
-  mc_row_walk_start(&w, 3, p->out_shape, begin);
-  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    if (w.idx[1] != decoded) {
-      k = decode_channel(p, w.idx[1], stride);
-      decoded = w.idx[1];
+  /* Offset r*rate - pad first: the padded row itself may exceed int64. */
+  const int64_t in_row = i * p->stride[0] + (k->r * p->rate[0] - p->pad_begin[0]);
+  if (in_row < 0 || in_row >= rows) {
+    patch_zero(j, run, out0, width);
+    return;
+  }
+  patch_zero(j, run, out0, k->lo);
+  if (k->hi > k->lo) { /* only then is column lo*stride + shift inside: stride may be huge */
+    const int64_t src = ((b * depth + k->d) * rows + in_row) * cols + k->lo * stride + k->shift;
+    patch_copy(j, run, out0 + k->lo, src, stride, k->hi - k->lo);
+  }
+  patch_zero(j, run, out0 + k->hi, width - k->hi);
+}
+
+/* The work is split by input plane (batch b, channel d): the size_rows *
+   size_cols output channels that read plane d are written one after the
+   other, each a contiguous run, while the plane stays in cache (written row
+   by row in output order instead, every plane would be fetched once per
+   patch position). */
+static void patch_planes(void *ctx, int64_t begin, int64_t end) {
+  const mc_kernel_job *j = ctx;
+  const mc_opt_plan *p = j->plan;
+  const int64_t depth = p->in_shape[1], positions = p->size[0] * p->size[1];
+  const int64_t height = p->out_shape[2], width = p->out_shape[3];
+  mc_stream_run streamed, *run = j->io.stream ? &streamed : NULL;
+  for (int64_t plane = begin; plane < end; plane++) {
+    const int64_t b = plane / depth, d = plane % depth;
+    for (int64_t pos = 0; pos < positions; pos++) {
+      const patch_channel k = decode_channel(p, pos * depth + d, p->stride[1]);
+      const int64_t first = (b * p->out_shape[1] + pos * depth + d) * height;
+      if (run)
+        mc_stream_run_begin(run, j->out + first * width * (int64_t)j->io.esize);
+      for (int64_t i = 0; i < height; i++)
+        patch_row(j, run, &k, b, i, (first + i) * width);
+      if (run)
+        mc_stream_run_end(run);
     }
-    /* Offset r*rate - pad first: the padded row itself may exceed int64. */
-    const int64_t in_row = w.idx[2] * p->stride[0] + (k.r * p->rate[0] - p->pad_begin[0]);
-    const int64_t out0 = row * width;
-    if (in_row < 0 || in_row >= rows) {
-      mc_row_zero(&j->io, j->out, out0, 1, width);
-      continue;
-    }
-    mc_row_zero(&j->io, j->out, out0, 1, k.lo);
-    if (k.hi > k.lo) { /* only then is column lo*stride + shift inside: stride may be huge */
-      const int64_t src =
-          ((w.idx[0] * depth + k.d) * rows + in_row) * cols + k.lo * stride + k.shift;
-      mc_row_copy(&j->io, j->out, out0 + k.lo, 1, j->in, src, stride, k.hi - k.lo);
-    }
-    mc_row_zero(&j->io, j->out, out0 + k.hi, 1, width - k.hi);
   }
 }
 
 void MC_KERNEL(mc_kernel_extract_image_patches)(const mc_kernel_job *job) {
-  mc_parallel_for(job->threads, mc_kernel_rows(job->plan->out_shape, 3), 1, patch_rows,
-                  (void *)job);
+  const int64_t *in = job->plan->in_shape;
+  mc_parallel_for(job->threads, in[0] * in[1], 1, patch_planes, (void *)job);
 }

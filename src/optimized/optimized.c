@@ -100,12 +100,12 @@ static size_t stream_min_bytes(void) {
   return env_bytes("MOVCONF_STREAM_MIN_BYTES", (size_t)32 << 20);
 }
 
-/* ExtractImagePatches reads each input row many times over (once per patch
-   row and column) and keeps ordinary stores: with streaming stores it ran at
-   0.41-0.70x memcpy against 0.56-0.89x without (movconf bench, 2 threads,
-   runs alternating on a loaded machine). */
+/* ExtractImagePatches streams only with unit column strides, where each
+   piece of an output row is a contiguous part of an input row that its run
+   (stream.h) streams straight from the input. */
 static bool streams(const mc_opt_plan *plan, size_t out_bytes) {
-  return plan->op != MC_OP_EXTRACT_IMAGE_PATCHES && out_bytes >= stream_min_bytes();
+  return (plan->op != MC_OP_EXTRACT_IMAGE_PATCHES || plan->stride[1] == 1) &&
+         out_bytes >= stream_min_bytes();
 }
 
 /* AVX2 kernels (kernels_avx2.c) when the CPU has AVX2, unless
