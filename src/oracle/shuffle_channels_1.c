@@ -36,7 +36,7 @@ static mc_status check_clauses(const mc_request *req, int *axis, int64_t *group,
 static mc_status view_shape(const mc_tensor *data, int axis, int64_t group, mc_shape *view,
                             mc_error *err) {
   (void)err;
-  int64_t outer, inner;
+  int64_t outer = 0, inner = 0;
   bool fit = mc_product_i64(data->shape, axis, &outer) &&
              mc_product_i64(data->shape + axis + 1, data->rank - axis - 1, &inner);
   assert(fit);
