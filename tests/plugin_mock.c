@@ -28,9 +28,10 @@
    "mode_mising", which is no error name of movconf's), full-text (reject
    with both message arrays full, no NUL in either), fork (fork() in run(),
    both copies answering correctly), fork-raw (the same by the clone system
-   call, which runs no pthread_atfork handler), fork-raw-late (the same,
-   but the copy sleeps MOVCONF_MOCK_COPY_DELAY_MS, default 500, before it
-   returns: it returns after its case was answered), fork-linger (fork() in
+   call, which runs no pthread_atfork handler), fork-raw-late (the same;
+   in a process's first case the copy sleeps MOVCONF_MOCK_COPY_DELAY_MS,
+   default 500, before it returns, after its case was answered; in a later
+   case the process waits for the copy to return and end first), fork-linger (fork() in
    run(); the copy sleeps 60 s before it returns), huge (accept any input, announcing an
    output of 2^40 bytes, beyond any cap movconf applies), read-past-side
    (read the element after the last one of input 1, a side input such as
@@ -460,15 +461,18 @@ static void send_stale_reply_from_copy(void) {
     waitpid(copy, NULL, 0);
 }
 
-/* A copy by the clone system call that sleeps before it goes on (and
-   returns from run()): the process answers long before. False when the
-   clone failed. */
+/* A copy by the clone system call that returns late in the process's
+   first case (it sleeps first), and before the process in a later one
+   (which waits for it to end). False when the clone failed. */
 static bool clone_late_copy(void) {
   const char *text = getenv("MOVCONF_MOCK_COPY_DELAY_MS");
   long ms = text ? atol(text) : 500;
+  bool first = cases_served == 1;
   long copy = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-  if (copy == 0)
+  if (copy == 0 && first)
     nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000}, NULL);
+  if (copy > 0 && !first)
+    waitpid((pid_t)copy, NULL, 0);
   return copy >= 0;
 }
 
