@@ -264,6 +264,17 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw@22
   expect "fork-raw in the last case: case 22 crashes, the other 21 pass" \
     only 22-last crash 'the plugin forked in .* and both copies returned from it'
+  # The copy returns 1.3 s after its case, when every case has been answered:
+  # the process waits for it (up to 2 s) when the requests end.
+  MOVCONF_MOCK_COPY_DELAY_MS=1300 one fork-raw-late@1
+  expect "fork-raw-late: case 01 is charged when its copy returns after the run" \
+    only 01-none crash 'the plugin forked in .* and both copies returned from it'
+  # Seen in run() after case 01, but late when case 02 runs alone to be
+  # checked: the process of the case alone waits for it too, so the crash is
+  # 02's own, not a process fault without a culprit.
+  one fork-raw-late@2
+  expect "fork-raw-late: its crash alone is its own" \
+    only 02-crash crash 'the plugin forked in .* and both copies returned from it'
 fi
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \

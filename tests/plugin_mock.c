@@ -28,7 +28,10 @@
    "mode_mising", which is no error name of movconf's), full-text (reject
    with both message arrays full, no NUL in either), fork (fork() in run(),
    both copies answering correctly), fork-raw (the same by the clone system
-   call, which runs no pthread_atfork handler), fork-linger (fork() in
+   call, which runs no pthread_atfork handler), fork-raw-late (the same;
+   in a process's first case the copy sleeps MOVCONF_MOCK_COPY_DELAY_MS,
+   default 500, before it returns, after its case was answered; in a later
+   case the process waits for the copy to return and end first), fork-linger (fork() in
    run(); the copy sleeps 60 s before it returns), huge (accept any input, announcing an
    output of 2^40 bytes, beyond any cap movconf applies), read-past-side
    (read the element after the last one of input 1, a side input such as
@@ -99,6 +102,7 @@ typedef enum fault {
   FAULT_FULL_TEXT,
   FAULT_FORK,
   FAULT_FORK_RAW,
+  FAULT_FORK_RAW_LATE,
   FAULT_FORK_LINGER,
   FAULT_HUGE,
   FAULT_READ_PAST_SIDE,
@@ -140,6 +144,7 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "full-text",
                                                      "fork",
                                                      "fork-raw",
+                                                     "fork-raw-late",
                                                      "fork-linger",
                                                      "huge",
                                                      "read-past-side",
@@ -456,6 +461,21 @@ static void send_stale_reply_from_copy(void) {
     waitpid(copy, NULL, 0);
 }
 
+/* A copy by the clone system call that returns late in the process's
+   first case (it sleeps first), and before the process in a later one
+   (which waits for it to end). False when the clone failed. */
+static bool clone_late_copy(void) {
+  const char *text = getenv("MOVCONF_MOCK_COPY_DELAY_MS");
+  long ms = text ? atol(text) : 500;
+  bool first = cases_served == 1;
+  long copy = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+  if (copy == 0 && first)
+    nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000}, NULL);
+  if (copy > 0 && !first)
+    waitpid((pid_t)copy, NULL, 0);
+  return copy >= 0;
+}
+
 static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   fault f = fault_of(p);
@@ -473,6 +493,8 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
   if (f == FAULT_FORK && fork() < 0)
     return reject(m, "", "mock: fork failed");
   if (f == FAULT_FORK_RAW && syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0) < 0)
+    return reject(m, "", "mock: clone failed");
+  if (f == FAULT_FORK_RAW_LATE && !clone_late_copy())
     return reject(m, "", "mock: clone failed");
   if (f == FAULT_FORK_LINGER && fork() == 0)
     nanosleep(&(struct timespec){60, 0}, NULL);

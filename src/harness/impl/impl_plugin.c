@@ -424,16 +424,30 @@ static void plugin_restart(mc_impl *self) {
   kill_child(self->state);
 }
 
+/* Whether the child's socket has something to read (a report, or its
+   end) before the deadline and before the child ends without a word: what
+   it forked may keep the socket open long after. */
+static bool report_coming(const plugin_state *s, double deadline) {
+  struct pollfd p = {.fd = s->fd, .events = POLLIN};
+  int ready;
+  while ((ready = mc_child_poll(&p, 1, deadline, s->pid)) == -1 && errno == EINTR)
+    continue;
+  return ready > 0;
+}
+
 /* After the last case: closes the request stream; the child then waits a
    moment when the plugin left threads behind, and a late write they make
-   arrives as a fault charged to its case. */
+   arrives as a fault charged to its case; so does a copy made by a raw
+   clone that returns within MC_WIRE_COPY_WAIT_MS, which the child waits
+   for first (hence listening that much longer). */
 static bool plugin_settle(mc_impl *self, mc_impl_result *late) {
   plugin_state *s = self->state;
   if (s->pid <= 0 || s->served == 0)
     return false;
   shutdown(s->fd, SHUT_WR);
   mc_wire_reply r;
-  if (recv_all(s->fd, &r, sizeof r, mc_deadline_after(EXIT_GRACE_SECONDS)) != IO_OK ||
+  double deadline = mc_deadline_after(MC_WIRE_COPY_WAIT_MS / 1000.0 + EXIT_GRACE_SECONDS);
+  if (!report_coming(s, deadline) || recv_all(s->fd, &r, sizeof r, deadline) != IO_OK ||
       !valid_reply(&r) || r.kind != MC_WIRE_FATAL_FAULT)
     return false;
   r.message[sizeof r.message - 1] = '\0';

@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +29,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "common/clock.h"
 #include "common/transfer.h"
 #include "harness/harness.h"
 #include "harness/impl/frames.h"
@@ -374,11 +376,6 @@ static void copy_text(char *dst, size_t cap, const char *src) {
 
 /* ---- a plugin that forks inside one of its functions ---- */
 
-/* How long the host waits, after a plugin function returned, for the
-   copies the plugin forked in it to return as well, exec or end. */
-#define FORK_WAIT_MS 2000
-#define END_FORK_WAIT_MS 1000
-
 /* Made by the host just before the plugin forks: a pipe whose write end
    the host closes after the function returns, so that only the copies
    hold it (close-on-exec: a copy that execs drops it). */
@@ -414,7 +411,8 @@ static void before_fork(void) {
 
 /* The host, after a plugin function returned: whether a copy the plugin
    forked in it returned too (it says so on the pipe), rather than exec,
-   end, or still run after FORK_WAIT_MS (the end of the run kills it). */
+   end, or still run after MC_WIRE_COPY_WAIT_MS (the end of the run kills
+   it). */
 static bool forked_copy_returned(void) {
   if (fork_pipe[1] < 0)
     return false;
@@ -422,7 +420,7 @@ static bool forked_copy_returned(void) {
   fork_pipe[1] = -1;
   struct pollfd p = {.fd = fork_pipe[0], .events = POLLIN};
   int ready;
-  while ((ready = poll(&p, 1, FORK_WAIT_MS)) < 0 && errno == EINTR)
+  while ((ready = poll(&p, 1, MC_WIRE_COPY_WAIT_MS)) < 0 && errno == EINTR)
     continue;
   char byte;
   bool returned = ready > 0 && read(fork_pipe[0], &byte, 1) == 1;
@@ -474,29 +472,41 @@ static void check_forked_copy(void) {
     report_forked_copy(flagged, NULL);
 }
 
-/* Whether the main thread has child processes (ended ones reaped first). */
-static bool has_children(void) {
+/* Whether process pid_text still runs the host's program (self): a copy
+   that has not exec'd (and has not ended). */
+static bool runs_host_program(const char *pid_text, const struct stat *self) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%s/exe", pid_text);
+  struct stat st;
+  return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
+/* Whether the main thread has a child that is still a copy of the host
+   (ended children reaped first; one that exec'd is no copy). */
+static bool has_copies(void) {
   while (waitpid(-1, NULL, WNOHANG) > 0)
     continue;
-  char path[64];
+  struct stat self;
+  char path[64], pid_text[24];
   snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)fault_ctx.main_thread);
-  FILE *f = fopen(path, "r");
-  bool any = f && fgetc(f) != EOF;
+  FILE *f = stat("/proc/self/exe", &self) == 0 ? fopen(path, "r") : NULL;
+  bool any = false;
+  while (f && !any && fscanf(f, "%23s", pid_text) == 1)
+    any = runs_host_program(pid_text, &self);
   if (f)
     fclose(f);
   return any;
 }
 
-/* When the requests end: a copy of the last case may not have returned
-   yet. While the host has children, it waits for one to return, up to
-   END_FORK_WAIT_MS (less than the parent listens for a last report). */
+/* When the requests end: a copy made by a raw clone may not have returned
+   yet. While the host has such copies, it waits for one to return, up to
+   MC_WIRE_COPY_WAIT_MS by the clock (however slowly a loaded machine runs
+   the loop; the parent listens longer). */
 static void check_forked_copy_at_end(void) {
-  for (int waited = 0; waited < END_FORK_WAIT_MS && has_children(); waited++) {
-    if (copy_returned_in && atomic_load(copy_returned_in))
-      break;
-    struct timespec step = {0, 1000 * 1000};
-    nanosleep(&step, NULL);
-  }
+  double until = mc_now_seconds() + MC_WIRE_COPY_WAIT_MS / 1000.0;
+  while (!(copy_returned_in && atomic_load(copy_returned_in)) && has_copies() &&
+         mc_now_seconds() < until)
+    mc_sleep_briefly();
   check_forked_copy();
 }
 
@@ -918,6 +928,9 @@ _Noreturn static void settle_and_exit(int settle_ms) {
 
 void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int settle_ms) {
   fault_ctx.fd = fd;
+  /* What the plugin starts does not hold the socket: when the child ends,
+     movconf sees it closed at once. */
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
   host_pid = getpid();
   share_copy_flag();
   pthread_atfork(before_fork, NULL, NULL);

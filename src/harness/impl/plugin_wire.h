@@ -12,6 +12,13 @@
 
 #define MC_WIRE_MAGIC 0x4d435031u /* "MCP1" */
 
+/* How long the child waits for copies of itself that the plugin forked to
+   return from the plugin function, exec or end: after the function, for
+   copies of fork(); when the requests end, for copies of a raw clone that
+   may return after their case was answered. The parent listens longer for
+   the child's last report. */
+#define MC_WIRE_COPY_WAIT_MS 2000
+
 typedef struct mc_wire_tensor {
   int32_t type, rank;
   int64_t shape[MC_TENSOR_MAX_RANK];

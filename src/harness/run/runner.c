@@ -309,7 +309,13 @@ static void check_crash_alone(mc_runner *run, const mc_case *c, int index, mc_im
   mc_impl_result alone;
   int n_window = run->n_window;
   restart_impl(run);
+  /* In a process ended after it (and waited for): what the case leaves
+     behind, such as a copy it forked returning late, is its crash alone
+     too, as it was in the shared process. */
+  bool fresh = run->impl->options.fresh_process_per_case;
+  run->impl->options.fresh_process_per_case = true;
   call_impl(run, c, index, &alone);
+  run->impl->options.fresh_process_per_case = fresh;
   if (alone.outcome == MC_OUTCOME_CRASH || alone.outcome == MC_OUTCOME_TIMEOUT ||
       alone.blame_call) {
     mc_tensor_free(&alone.output);
