@@ -7,7 +7,7 @@
 
 extern const mc_roundtrip_op mc_roundtrip_batch_to_space_2, mc_roundtrip_space_to_batch_2,
     mc_roundtrip_space_to_depth_1, mc_roundtrip_depth_to_space_1,
-    mc_roundtrip_extract_image_patches_3, mc_roundtrip_shuffle_channels_1;
+    mc_roundtrip_extract_image_patches_3, mc_roundtrip_shuffle_channels_1, mc_roundtrip_slice_8;
 
 /* A missing last row fails the build; a hole in the middle only weakens
    the target (no identity, no inverse checked). */
@@ -18,6 +18,7 @@ static const mc_roundtrip_op *const roundtrip_ops[] = {
     [MC_OP_DEPTH_TO_SPACE] = &mc_roundtrip_depth_to_space_1,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = &mc_roundtrip_extract_image_patches_3,
     [MC_OP_SHUFFLE_CHANNELS] = &mc_roundtrip_shuffle_channels_1,
+    [MC_OP_SLICE] = &mc_roundtrip_slice_8,
 };
 _Static_assert(sizeof roundtrip_ops / sizeof roundtrip_ops[0] == MC_OP_COUNT,
                "roundtrip_ops: a row per operation");

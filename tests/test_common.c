@@ -116,6 +116,8 @@ static const char *const expected_status_names[] = {
     "axis_out_of_range",
     "group_below_one",
     "channel_not_divisible",
+    "step_zero",
+    "axes_not_unique",
 };
 
 static void test_status_names(void) {
@@ -164,6 +166,7 @@ static const expected_op expected_ops[] = {
      1,
      {"data"}},
     {MC_OP_SHUFFLE_CHANNELS, "ShuffleChannels-1", "shuffle_channels_1", "SC", 1, {"data"}},
+    {MC_OP_SLICE, "Slice-8", "slice_8", "SL", 5, {"data", "start", "stop", "step", "axes"}},
 };
 
 static void test_ops(void) {
@@ -177,6 +180,8 @@ static void test_ops(void) {
     CHECK_EQ_I64(mc_op_from_name(e->name), e->op);
     CHECK_EQ_I64(mc_op_from_name(e->slug), e->op);
     CHECK_EQ_I64(mc_op_input_count(e->op), e->inputs);
+    /* Only Slice-8's axes is optional. */
+    CHECK_EQ_I64(mc_op_required_input_count(e->op), e->op == MC_OP_SLICE ? 4 : e->inputs);
     for (int k = 0; k < e->inputs; k++) {
       CHECK_STR(mc_op_input_name(e->op, k), e->input[k]);
     }

@@ -1091,6 +1091,12 @@ static bool take_shuffle(decoder *d) {
   return true;
 }
 
+/* Placeholder of the registration commit: no Slice-8 request decodes yet. */
+static bool take_slice(decoder *d) {
+  (void)d;
+  return false;
+}
+
 static bool put_batch_to_space(encoder *e) {
   if (!put_side_forms(e))
     return false;
@@ -1126,6 +1132,7 @@ static const op_layout op_layouts[] = {
     [MC_OP_DEPTH_TO_SPACE] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, put_data_dims},
     [MC_OP_EXTRACT_IMAGE_PATCHES] = {{4, 4, 4, 4, 4, 4, 4, 4}, take_patches, put_data_dims},
     [MC_OP_SHUFFLE_CHANNELS] = {{4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, put_data_dims},
+    [MC_OP_SLICE] = {{1, 2, 3, 4, 1, 2, 5, 6}, take_slice, put_data_dims},
 };
 _Static_assert(sizeof op_layouts / sizeof op_layouts[0] == MC_OP_COUNT,
                "op_layouts: a row per operation");

@@ -13,6 +13,7 @@ typedef enum mc_op {
   MC_OP_DEPTH_TO_SPACE,
   MC_OP_EXTRACT_IMAGE_PATCHES,
   MC_OP_SHUFFLE_CHANNELS,
+  MC_OP_SLICE,
   MC_OP_COUNT
 } mc_op;
 
@@ -20,10 +21,13 @@ const char *mc_op_name(mc_op op);          /* "BatchToSpace-2" */
 const char *mc_op_slug(mc_op op);          /* "batch_to_space_2": conformance/ folder */
 const char *mc_op_clause_prefix(mc_op op); /* "B2S" */
 mc_op mc_op_from_name(const char *name);   /* accepts name or slug */
+/* Inputs op takes: the trailing ones past the required count are optional
+   (Slice-8's axes), so a request has required..count of them. */
 int mc_op_input_count(mc_op op);
+int mc_op_required_input_count(mc_op op);
 const char *mc_op_input_name(mc_op op, int index); /* "data", "block_shape", ... */
 
-#define MC_MAX_INPUTS 4
+#define MC_MAX_INPUTS 5
 #define MC_MAX_ATTR_LEN 8
 
 /* An integer-list attribute. count < 0: absent. count may exceed

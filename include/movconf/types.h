@@ -101,6 +101,8 @@ typedef enum mc_status {
   MC_E_AXIS_OUT_OF_RANGE,     /* SC-V2 */
   MC_E_GROUP_BELOW_ONE,       /* SC-V3 */
   MC_E_CHANNEL_NOT_DIVISIBLE, /* SC-V4 */
+  MC_E_STEP_ZERO,             /* SL-V5 */
+  MC_E_AXES_NOT_UNIQUE,       /* SL-V7 */
   MC_STATUS_COUNT
 } mc_status;
 

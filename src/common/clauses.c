@@ -111,6 +111,19 @@ static const mc_clause clause_table[] = {
     {"SC-S2", S, "transpose [0, 2, 1, 3]"},
     {"SC-S3", S, "reshape back to the input's shape"},
     {"SC-O1", S, "output type and shape are the data's"},
+
+    /* Slice-8: spec/slice_8.md */
+    {"SL-V1", V, "data rank >= 1"},
+    {"SL-V2", V, "start, stop, step, axes have side-input integer types"},
+    {"SL-V3", V, "start, stop, step, axes have rank 1"},
+    {"SL-V4", V, "stop, step, axes have the length of start"},
+    {"SL-V5", V, "every step is non-zero"},
+    {"SL-V6", V, "every axis in [-rank, rank-1] (default 0..n-1)"},
+    {"SL-V7", V, "the normalised axes are distinct"},
+    {"SL-S1", S, "normalise the axes; unnamed axes are taken whole"},
+    {"SL-S2", S, "per named axis, Python's clamping of start and stop and the count"},
+    {"SL-S3", S, "y[j] = data[start' + j * step] on every axis"},
+    {"SL-O1", S, "output type is the data's; shape [count_0, ..., count_{r-1}]"},
     {NULL, V, NULL},
 };
 

@@ -109,6 +109,8 @@ static const char *const status_names[] = {
     [MC_E_AXIS_OUT_OF_RANGE] = "axis_out_of_range",
     [MC_E_GROUP_BELOW_ONE] = "group_below_one",
     [MC_E_CHANNEL_NOT_DIVISIBLE] = "channel_not_divisible",
+    [MC_E_STEP_ZERO] = "step_zero",
+    [MC_E_AXES_NOT_UNIQUE] = "axes_not_unique",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
@@ -142,6 +144,7 @@ typedef struct op_info {
   const char *slug;
   const char *clause_prefix;
   int input_count;
+  int required_inputs; /* the rest, trailing, are optional */
   const char *inputs[MC_MAX_INPUTS];
   int attr_count;
   mc_attr attrs[MC_OP_MAX_ATTRS];
@@ -152,12 +155,14 @@ static const op_info op_table[] = {
                               "batch_to_space_2",
                               "B2S",
                               4,
+                              4,
                               {"data", "block_shape", "crops_begin", "crops_end"},
                               0,
                               {0}},
     [MC_OP_SPACE_TO_BATCH] = {"SpaceToBatch-2",
                               "space_to_batch_2",
                               "S2B",
+                              4,
                               4,
                               {"data", "block_shape", "pads_begin", "pads_end"},
                               0,
@@ -166,6 +171,7 @@ static const op_info op_table[] = {
                               "space_to_depth_1",
                               "S2D",
                               1,
+                              1,
                               {"data"},
                               2,
                               {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
@@ -173,12 +179,14 @@ static const op_info op_table[] = {
                               "depth_to_space_1",
                               "D2S",
                               1,
+                              1,
                               {"data"},
                               2,
                               {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
     [MC_OP_EXTRACT_IMAGE_PATCHES] = {"ExtractImagePatches-3",
                                      "extract_image_patches_3",
                                      "EIP",
+                                     1,
                                      1,
                                      {"data"},
                                      4,
@@ -188,9 +196,12 @@ static const op_info op_table[] = {
                                 "shuffle_channels_1",
                                 "SC",
                                 1,
+                                1,
                                 {"data"},
                                 2,
                                 {MC_ATTR_AXIS, MC_ATTR_GROUP}},
+    [MC_OP_SLICE] =
+        {"Slice-8", "slice_8", "SL", 5, 4, {"data", "start", "stop", "step", "axes"}, 0, {0}},
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,
@@ -233,6 +244,11 @@ mc_op mc_op_from_name(const char *name) {
 int mc_op_input_count(mc_op op) {
   const op_info *info = op_get(op);
   return info ? info->input_count : 0;
+}
+
+int mc_op_required_input_count(mc_op op) {
+  const op_info *info = op_get(op);
+  return info ? info->required_inputs : 0;
 }
 
 const char *mc_op_input_name(mc_op op, int index) {

@@ -4,7 +4,7 @@
 
 extern const mc_gen_op_desc mc_gen_batch_to_space_2, mc_gen_space_to_batch_2,
     mc_gen_space_to_depth_1, mc_gen_depth_to_space_1, mc_gen_extract_image_patches_3,
-    mc_gen_shuffle_channels_1;
+    mc_gen_shuffle_channels_1, mc_gen_slice_8;
 
 /* A missing last row fails the build, a hole in the middle
    unit/test_op_tables ("generator parameters"). */
@@ -15,6 +15,7 @@ static const mc_gen_op_desc *const gen_ops[] = {
     [MC_OP_DEPTH_TO_SPACE] = &mc_gen_depth_to_space_1,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = &mc_gen_extract_image_patches_3,
     [MC_OP_SHUFFLE_CHANNELS] = &mc_gen_shuffle_channels_1,
+    [MC_OP_SLICE] = &mc_gen_slice_8,
 };
 _Static_assert(sizeof gen_ops / sizeof gen_ops[0] == MC_OP_COUNT, "gen_ops: a row per operation");
 

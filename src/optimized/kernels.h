@@ -64,6 +64,7 @@ void mc_kernel_space_to_depth(const mc_kernel_job *job);
 void mc_kernel_depth_to_space(const mc_kernel_job *job);
 void mc_kernel_extract_image_patches(const mc_kernel_job *job);
 void mc_kernel_shuffle_channels(const mc_kernel_job *job);
+void mc_kernel_slice(const mc_kernel_job *job);
 #if MC_HAVE_AVX2_KERNELS
 void mc_kernel_batch_to_space_avx2(const mc_kernel_job *job);
 void mc_kernel_space_to_batch_avx2(const mc_kernel_job *job);
@@ -71,6 +72,7 @@ void mc_kernel_space_to_depth_avx2(const mc_kernel_job *job);
 void mc_kernel_depth_to_space_avx2(const mc_kernel_job *job);
 void mc_kernel_extract_image_patches_avx2(const mc_kernel_job *job);
 void mc_kernel_shuffle_channels_avx2(const mc_kernel_job *job);
+void mc_kernel_slice_avx2(const mc_kernel_job *job);
 #endif
 
 /* Product of dims[0..n); the plan guarantees it fits. */

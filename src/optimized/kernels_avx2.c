@@ -22,6 +22,7 @@
 #include "space_to_batch_2.c"
 #include "space_to_depth_1.c"
 #include "shuffle_channels_1.c"
+#include "slice_8.c"
 
 #if defined(__clang__)
 #pragma clang attribute pop

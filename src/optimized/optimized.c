@@ -133,6 +133,7 @@ static const kernel_fn baseline_kernels[] = {
     [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
     [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels,
+    [MC_OP_SLICE] = mc_kernel_slice,
 };
 _Static_assert(sizeof baseline_kernels / sizeof baseline_kernels[0] == MC_OP_COUNT,
                "baseline_kernels: a row per operation");
@@ -145,6 +146,7 @@ static const kernel_fn avx2_kernels[] = {
     [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
     [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels_avx2,
+    [MC_OP_SLICE] = mc_kernel_slice_avx2,
 };
 _Static_assert(sizeof avx2_kernels / sizeof avx2_kernels[0] == MC_OP_COUNT,
                "avx2_kernels: a row per operation");

@@ -56,5 +56,6 @@ mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt
 /* The operation validators kept in the operation's own file: the validity
    clauses and the output shape, after checks 0 to 2 (validate.c). */
 mc_status mc_opt_validate_shuffle_channels(const mc_request *req, mc_opt_plan *plan, mc_error *err);
+mc_status mc_opt_validate_slice(const mc_request *req, mc_opt_plan *plan, mc_error *err);
 
 #endif

@@ -40,11 +40,11 @@ static mc_status check_request_shape(const mc_request *req, mc_error *err) {
   if (req->op < 0 || req->op >= MC_OP_COUNT)
     return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "operation code %d is not known",
                    (int)req->op);
-  int wanted = mc_op_input_count(req->op);
-  if (req->n_inputs != wanted)
-    return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "%s needs %d inputs, %d were given",
-                   mc_op_name(req->op), wanted, req->n_inputs);
-  for (int i = 0; i < wanted; i++) {
+  int most = mc_op_input_count(req->op), least = mc_op_required_input_count(req->op);
+  if (req->n_inputs < least || req->n_inputs > most)
+    return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "%s needs %d to %d inputs, %d were given",
+                   mc_op_name(req->op), least, most, req->n_inputs);
+  for (int i = 0; i < req->n_inputs; i++) {
     mc_status s = check_input_tensor(req->inputs[i], req->op, i, err);
     if (s != MC_OK)
       return s;
@@ -93,6 +93,7 @@ static const validate_fn validators[] = {
     [MC_OP_DEPTH_TO_SPACE] = mc_opt_validate_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_opt_validate_extract_image_patches,
     [MC_OP_SHUFFLE_CHANNELS] = mc_opt_validate_shuffle_channels,
+    [MC_OP_SLICE] = mc_opt_validate_slice,
 };
 _Static_assert(sizeof validators / sizeof validators[0] == MC_OP_COUNT,
                "validators: a row per operation");

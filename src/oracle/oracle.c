@@ -19,6 +19,7 @@ static const oracle_fn oracle_by_op[] = {
     [MC_OP_DEPTH_TO_SPACE] = mc_oracle_depth_to_space,
     [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_oracle_extract_image_patches,
     [MC_OP_SHUFFLE_CHANNELS] = mc_oracle_shuffle_channels,
+    [MC_OP_SLICE] = mc_oracle_slice,
 };
 _Static_assert(sizeof oracle_by_op / sizeof oracle_by_op[0] == MC_OP_COUNT,
                "oracle_by_op: a row per operation");
@@ -50,11 +51,11 @@ static mc_status check_tensor_form(const mc_tensor *t, const char *name, mc_erro
 static mc_status check_request_form(const mc_request *req, mc_error *err) {
   if (req->op < 0 || req->op >= MC_OP_COUNT)
     return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "unknown operation %d", (int)req->op);
-  int expected = mc_op_input_count(req->op);
-  if (req->n_inputs != expected)
-    return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "%s takes %d inputs, got %d",
-                   mc_op_name(req->op), expected, req->n_inputs);
-  for (int i = 0; i < expected; i++) {
+  int most = mc_op_input_count(req->op), least = mc_op_required_input_count(req->op);
+  if (req->n_inputs < least || req->n_inputs > most)
+    return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "%s takes %d to %d inputs, got %d",
+                   mc_op_name(req->op), least, most, req->n_inputs);
+  for (int i = 0; i < req->n_inputs; i++) {
     mc_status s = check_tensor_form(req->inputs[i], mc_op_input_name(req->op, i), err);
     if (s != MC_OK)
       return s;

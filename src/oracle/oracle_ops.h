@@ -22,6 +22,7 @@ mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_
                                           mc_error *err);
 mc_status mc_oracle_shuffle_channels(const mc_request *req, size_t cap, mc_tensor *out,
                                      mc_error *err);
+mc_status mc_oracle_slice(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err);
 
 /* The oracle has a step function for op (tests/test_op_tables.c). */
 bool mc_oracle_has_op(mc_op op);

