@@ -30,9 +30,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters", "common"))
 from movconf_adapter import (  # noqa: E402
-    BITS, DEFAULT_MAX_OUTPUT_BYTES, INT64_MAX, MAX_RANK, OPS, Rejected, Unsupported,
-    check_output_size, element_count, handshake, logger, raw_bytes, representable, serve,
-    tensor_reply)
+    BITS, DEFAULT_MAX_OUTPUT_BYTES, INT64_MAX, MAX_RANK, Rejected, Unsupported,
+    check_output_size, element_count, handshake, inputs_match, logger, raw_bytes, representable,
+    serve, tensor_reply)
 
 log = logger("numpy_adapter")
 
@@ -94,9 +94,9 @@ def check_common(inputs):
         if len(tensor["shape"]) > MAX_RANK:
             raise Rejected("rank_limit", f"{name} has rank {len(tensor['shape'])}")
 
-
-def side_values(inputs, names, rank):
-    """V2 (types), V3 (ranks), V4 (lengths), then MC-L2 on the values."""
+def side_checks(inputs, names, lengths):
+    """V2 (types), V3 (ranks), V4 (lengths: each against lengths(name)),
+    in input order for each check; returns the values as exact integers."""
     for name in names:
         if inputs[name]["type"] not in SIDE_DTYPES:
             raise Rejected("side_input_type", f"{name} is {inputs[name]['type']}")
@@ -104,19 +104,26 @@ def side_values(inputs, names, rank):
         if len(inputs[name]["shape"]) != 1:
             raise Rejected("side_input_rank", f"{name} has rank {len(inputs[name]['shape'])}")
     for name in names:
-        if inputs[name]["shape"][0] != rank:
+        if inputs[name]["shape"][0] != lengths(name):
             raise Rejected("side_input_length", f"{name} has {inputs[name]['shape'][0]} "
-                           f"values, data has rank {rank}")
+                           f"values, {lengths(name)} expected")
     values = []
     for name in names:
         tensor = inputs[name]
         vals = np.frombuffer(raw_bytes(tensor), dtype=SIDE_DTYPES[tensor["type"]]).tolist()
-        if len(vals) != rank:
+        if len(vals) != tensor["shape"][0]:
             raise Rejected("invalid_argument", f"{name} payload does not match its shape")
+        values.append(vals)
+    return values
+
+
+def side_values(inputs, names, rank):
+    """V2 (types), V3 (ranks), V4 (lengths), then MC-L2 on the values."""
+    values = side_checks(inputs, names, lambda name: rank)
+    for name, vals in zip(names, values):
         for v in vals:
             if v > INT64_MAX:
                 raise Rejected("value_out_of_range", f"{name} holds {v}")
-        values.append(vals)
     return values
 
 
@@ -384,6 +391,44 @@ def shuffle_channels(inputs, attrs, cap):
     return output(data["type"], shape, x.reshape(shape))
 
 
+# ---- Slice-8 ----
+
+def slice_arguments(inputs, shape):
+    """SL-V1 to SL-V7: the per-axis (start, stop, step) of the named axes."""
+    rank = len(shape)
+    if rank < 1:
+        raise Rejected("data_rank", "Slice-8 needs rank >= 1")
+    names = [n for n in ("start", "stop", "step", "axes") if n in inputs]
+    values = side_checks(inputs, names, lambda name: inputs["start"]["shape"][0])
+    start, stop, step = values[:3]
+    if 0 in step:
+        raise Rejected("step_zero", f"step {step}")
+    axes = values[3] if "axes" in inputs else list(range(len(start)))
+    for a in axes:
+        if not -rank <= a < rank:
+            raise Rejected("axis_out_of_range", f"axis {a} for rank {rank}")
+    axes = [a % rank for a in axes]
+    if len(set(axes)) != len(axes):
+        raise Rejected("axes_not_unique", f"axes {axes}")
+    # Every dimension fits in int64, so a u64 value above INT64_MAX clamps
+    # as INT64_MAX does (errata E34); numpy's slices then stay in int64.
+    clamp = [[min(v, INT64_MAX) for v in vals] for vals in (start, stop, step)]
+    return {a: (b, e, s) for a, b, e, s in zip(axes, *clamp)}
+
+
+def slice_8(inputs, attrs, cap):
+    data = inputs["data"]
+    shape = data["shape"]
+    named = slice_arguments(inputs, shape)
+    # Python's own slice rule, per axis (SL-S2): slice.indices clamps.
+    index = tuple(slice(*named[k]) if k in named else slice(None) for k in range(len(shape)))
+    out_shape = [len(range(*index[k].indices(d))) for k, d in enumerate(shape)]
+    check_output_size(data["type"], out_shape, cap)
+    if element_count(out_shape) == 0:
+        return output(data["type"], out_shape, None)
+    return output(data["type"], out_shape, elements(data)[index])
+
+
 # ---- the protocol ----
 
 RUN = {
@@ -393,6 +438,7 @@ RUN = {
     "DepthToSpace-1": depth_to_space,
     "ExtractImagePatches-3": extract_image_patches,
     "ShuffleChannels-1": shuffle_channels,
+    "Slice-8": slice_8,
 }
 
 
@@ -403,7 +449,7 @@ def answer(request, types):
         raise Unsupported(f"unknown operation {op}")
     if inputs["data"]["type"] not in types:
         raise Unsupported(f"element type {inputs['data']['type']}")
-    if set(inputs) != set(OPS[op]):
+    if not inputs_match(op, inputs):
         raise Rejected("invalid_argument", f"inputs {sorted(inputs)}")
     check_common(inputs)
     cap = request.get("max_output_bytes", DEFAULT_MAX_OUTPUT_BYTES)

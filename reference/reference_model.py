@@ -72,7 +72,11 @@ OPS = {
     "DepthToSpace-1": ("depth_to_space_1", "d2s", "D2S", ("data",)),
     "ExtractImagePatches-3": ("extract_image_patches_3", "eip", "EIP", ("data",)),
     "ShuffleChannels-1": ("shuffle_channels_1", "sc", "SC", ("data",)),
+    "Slice-8": ("slice_8", "sl", "SL", ("data", "start", "stop", "step", "axes")),
 }
+
+# Inputs a case may leave out (trailing in the order of OPS).
+OPTIONAL_INPUTS = {"Slice-8": ("axes",)}
 
 
 class ModelError(Exception):
@@ -752,6 +756,79 @@ def shuffle_channels(inputs, attrs, max_bytes):
     return Tensor(data.type, list(data.shape), out_bits)
 
 
+# ---------------------------------------------------------------- Slice-8
+
+def slice_side_values(inputs, names):
+    """SL-V2 (types), SL-V3 (1-D), SL-V4 (the length of start), each over
+    the side inputs present in input order; returns their exact values."""
+    for name in names:
+        if inputs[name].type not in SIDE_INTEGER_TYPES:
+            raise ModelError("side_input_type", "SL-V2", "%s is %s" % (name, inputs[name].type))
+    for name in names:
+        if len(inputs[name].shape) != 1:
+            raise ModelError("side_input_rank", "SL-V3",
+                             "%s has rank %d" % (name, len(inputs[name].shape)))
+    length = inputs["start"].shape[0]
+    for name in names[1:]:
+        if inputs[name].shape[0] != length:
+            raise ModelError("side_input_length", "SL-V4", "%s has %d elements, start %d"
+                             % (name, inputs[name].shape[0], length))
+    # Exact integers: no MC-L2 here (errata E34).
+    return {name: [bits_value(inputs[name].type, b) for b in inputs[name].bits]
+            for name in names}
+
+
+def slice_axis(start, stop, step, dim):
+    """SL-S2 on exact integers: the first index read and the count."""
+    if start < 0:
+        start += dim
+    if stop < 0:
+        stop += dim
+    if step > 0:
+        start, stop = min(max(start, 0), dim), min(max(stop, 0), dim)
+        return start, max(0, -(-(stop - start) // step))
+    # -1 stands before the first element: nothing is read past it.
+    start, stop = min(max(start, -1), dim - 1), min(max(stop, -1), dim - 1)
+    return start, max(0, -(-(start - stop) // -step))
+
+
+def slice_8(inputs, attrs, max_bytes):
+    names = [n for n in OPS["Slice-8"][3] if n in inputs]
+    check_ranks(inputs, names)
+    data = inputs["data"]
+    rank = len(data.shape)
+    if rank < 1:
+        raise ModelError("data_rank", "SL-V1", "data rank 0")
+    side = slice_side_values(inputs, names[1:])
+    start, stop, step = side["start"], side["stop"], side["step"]
+    if any(s == 0 for s in step):
+        raise ModelError("step_zero", "SL-V5", "step %s" % step)
+    axes = side.get("axes", list(range(len(start))))
+    for a in axes:
+        if not -rank <= a < rank:
+            what = "axis" if "axes" in side else "default axis"
+            raise ModelError("axis_out_of_range", "SL-V6", "%s %d, rank %d" % (what, a, rank))
+    axes = [a + rank if a < 0 else a for a in axes]
+    if len(set(axes)) != len(axes):
+        raise ModelError("axes_not_unique", "SL-V7", "normalised axes %s" % axes)
+
+    # SL-S1: axes not named keep start 0, step 1 and the whole dimension.
+    first, steps, out_shape = [0] * rank, [1] * rank, list(data.shape)
+    for i, axis in enumerate(axes):
+        first[axis], out_shape[axis] = slice_axis(start[i], stop[i], step[i], data.shape[axis])
+        steps[axis] = step[i]
+    check_output_size(data.type, out_shape, max_bytes)
+    if element_count(out_shape) == 0:
+        return Tensor(data.type, out_shape, [])  # no index list of a huge empty axis
+
+    # SL-S3: output position j on an axis reads input position first + j * step.
+    in_strides = row_major_strides(data.shape)
+    positions = [[(first[k] + j * steps[k]) * in_strides[k] for j in range(out_shape[k])]
+                 for k in range(rank)]
+    out_bits = [data.bits[sum(p)] for p in itertools.product(*positions)]
+    return Tensor(data.type, out_shape, out_bits)
+
+
 # ---------------------------------------------------------------- entry point
 
 _KERNELS = {
@@ -761,6 +838,7 @@ _KERNELS = {
     "DepthToSpace-1": depth_to_space,
     "ExtractImagePatches-3": extract_image_patches,
     "ShuffleChannels-1": shuffle_channels,
+    "Slice-8": slice_8,
 }
 
 
@@ -769,7 +847,8 @@ def run(op, inputs, attrs=None, max_bytes=DEFAULT_MAX_OUTPUT_BYTES):
     if op not in _KERNELS:
         raise FormatError("unknown operation %r" % (op,))
     expected = set(OPS[op][3])
-    if set(inputs) != expected:
+    required = expected - set(OPTIONAL_INPUTS.get(op, ()))
+    if not required <= set(inputs) <= expected:
         raise FormatError("%s takes inputs %s, got %s" % (op, sorted(expected), sorted(inputs)))
     return _KERNELS[op](inputs, dict(attrs or {}), max_bytes)
 
@@ -893,6 +972,22 @@ def _sc_by_steps(data, axis, group):
     return _transpose(view, data.bits, [0, 2, 1, 3])[1]
 
 
+def _slice_by_python(data, start, stop, step, axes):
+    """Python's own slice rule per axis (slice.indices clamps exact integers),
+    for the self-test."""
+    rank = len(data.shape)
+    ranges = [range(d) for d in data.shape]
+    for i, axis in enumerate(axes):
+        ranges[axis % rank] = range(*slice(start[i], stop[i], step[i]).indices(data.shape[axis % rank]))
+    strides = row_major_strides(data.shape)
+    bits = [data.bits[flat_index(index, strides)] for index in itertools.product(*ranges)]
+    return [len(r) for r in ranges], bits
+
+
+def _side_typed(type_name, values):
+    return Tensor(type_name, [len(values)], [v & ((1 << type_bits(type_name)) - 1) for v in values])
+
+
 def _side(values):
     return Tensor("i64", [len(values)], [v & ((1 << 64) - 1) for v in values])
 
@@ -964,6 +1059,32 @@ def self_test():
         if channels:
             back = run("ShuffleChannels-1", {"data": got}, {"axis": axis, "group": channels // group})
             assert back == data, (shape, axis, group)
+        checks += 2
+    for _ in range(400):
+        rank = rng.randint(1, 4)
+        shape = [rng.randint(0 if rng.random() < 0.1 else 1, 5) for _ in range(rank)]
+        data = Tensor("u8", shape, [rng.randrange(256) for _ in range(element_count(shape))])
+        n = rng.randint(0, rank)
+        axes = rng.sample(range(rank), n)
+        axes = [a - rank if rng.random() < 0.5 else a for a in axes]
+        edges = [-(1 << 63), (1 << 63) - 1, -7, -1, 0, 1, 7]
+        start = [rng.choice(edges) if rng.random() < 0.3 else rng.randint(-7, 7) for _ in axes]
+        stop = [rng.choice(edges) if rng.random() < 0.3 else rng.randint(-7, 7) for _ in axes]
+        step = [rng.choice([-(1 << 63), (1 << 63) - 1, -3, -2, -1, 1, 2, 3]) for _ in axes]
+        inputs = {"data": data, "start": _side(start), "stop": _side(stop), "step": _side(step)}
+        explicit = rng.random() < 0.5 or axes != list(range(n))
+        if explicit:
+            inputs["axes"] = _side_typed(rng.choice(["i8", "i32", "i64"]), axes)
+        got = run("Slice-8", inputs)
+        want_shape, want_bits = _slice_by_python(data, start, stop, step, axes)
+        assert (got.shape, got.bits) == (want_shape, want_bits), (shape, start, stop, step, axes)
+        # u64 side inputs above INT64_MAX clamp as INT64_MAX does (errata E34).
+        big = [v if v < (1 << 63) - 1 else (1 << 64) - 1 for v in stop]
+        inputs["stop"] = _side_typed("u64", [v if v >= 0 else 0 for v in big])
+        clamped = [v if v >= 0 else 0 for v in stop]
+        want_shape, want_bits = _slice_by_python(data, start, clamped, step, axes)
+        got = run("Slice-8", inputs)
+        assert (got.shape, got.bits) == (want_shape, want_bits), (shape, start, big, step, axes)
         checks += 2
     # Packing: u1 element 0 in bit 7, u4 element 0 in the low nibble.
     assert pack("u1", [1, 0, 0, 0, 0, 0, 0, 0, 1]) == bytes([0x80, 0x80])

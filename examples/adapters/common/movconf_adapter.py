@@ -43,7 +43,16 @@ OPS = {
     "DepthToSpace-1": ("data",),
     "ExtractImagePatches-3": ("data",),
     "ShuffleChannels-1": ("data",),
+    "Slice-8": ("data", "start", "stop", "step", "axes"),
 }
+# Inputs a request may leave out (section 5): absent means the default.
+OPTIONAL_INPUTS = {"Slice-8": ("axes",)}
+
+
+def inputs_match(op, names):
+    """True when names are op's inputs: every required one, optional ones or not."""
+    allowed = set(OPS[op])
+    return allowed - set(OPTIONAL_INPUTS.get(op, ())) <= set(names) <= allowed
 
 
 class Rejected(Exception):
