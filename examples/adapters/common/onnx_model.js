@@ -79,18 +79,28 @@ function nodeProto({ opType, inputs, outputs, attributes = {} }, index) {
                           bytesField(5, attribute(name, value)))]);
 }
 
+// The ONNX type code of a movconf element type name.
+function onnxType(type) {
+  const elemType = ONNX_TYPES[type];
+  if (elemType === undefined) throw new Error(`no ONNX type for ${type}`);
+  return elemType;
+}
+
 // The model: a graph x -> y of the given nodes ([{opType, inputs, outputs,
 // attributes: {name: bigint|number|string|number[]}}], in order) and 1-D
 // int64 constants ({name: values}); `type` is a movconf element type name.
-function graphModel(nodes, constants, type, rank) {
-  const elemType = ONNX_TYPES[type];
-  if (elemType === undefined) throw new Error(`no ONNX type for ${type}`);
+// `sideInputs` ([{name, type, rank}]) are graph inputs after x, of symbolic
+// dimensions like x's.
+function graphModel(nodes, constants, type, rank, sideInputs = []) {
+  const elemType = onnxType(type);
   // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12.
   const graph = Buffer.concat([...nodes.map((node, i) => bytesField(1, nodeProto(node, i))),
                                bytesField(2, 'movconf'),
                                ...Object.entries(constants).map(([name, values]) =>
                                  bytesField(5, int64Initializer(name, values))),
                                bytesField(11, tensorValueInfo('x', elemType, rank, 'in')),
+                               ...sideInputs.map((input) => bytesField(11, tensorValueInfo(
+                                 input.name, onnxType(input.type), input.rank, `${input.name}_`))),
                                bytesField(12, tensorValueInfo('y', elemType, rank, 'out'))]);
   // OperatorSetIdProto: domain = 1 (default ""), version = 2.
   const opset = intField(2, OPSET);

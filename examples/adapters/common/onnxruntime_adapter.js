@@ -13,6 +13,8 @@
 //   DepthToSpace-1 depth_first, 4-D   -> ONNX DepthToSpace mode CRD
 //   ShuffleChannels-1                 -> ONNX Reshape, Transpose, Reshape: a
 //                                        composite (shuffle_view.js)
+//   Slice-8                           -> ONNX Slice (Slice-13), its starts,
+//                                        ends, axes and steps as graph inputs
 // Everything else is unsupported. Element types: those the package has a
 // kernel for, found by running each one at start-up.
 
@@ -61,10 +63,12 @@ function ortTensor(type, bytes, dims) {
   return new ort.Tensor(ortType, array, dims);
 }
 
-// The output of a session on the request's data.
-async function runSession(what, s, data, dims) {
+// The output of a session on the request's data (and `feeds`, the graph's
+// other inputs, already ONNX Runtime tensors).
+async function runSession(what, s, data, dims, feeds = {}) {
   const bytes = common.tensorBytes(data, 'data');
-  const result = await common.libraryCall(what, () => s.run({ x: ortTensor(data.type, bytes, dims) }));
+  const x = ortTensor(data.type, bytes, dims);
+  const result = await common.libraryCall(what, () => s.run({ x, ...feeds }));
   const y = result.y;
   const type = MOVCONF_TYPE_OF[y.type];
   if (!type) throw new Error(`ONNX Runtime returned a ${y.type} tensor`);
@@ -142,8 +146,59 @@ function shuffleChannels({ attributes, inputs }) {
                     inputs.data);
 }
 
+// Slice-8 as ONNX Slice: x, starts, ends, axes (omitted when the request
+// has none: ONNX's default is 0 .. n-1 too) and steps, all graph inputs, so
+// that ONNX Runtime's kernel reads the values (a constant could be folded
+// before it runs) and one session serves every request of the same types
+// and ranks. ONNX takes int32 or int64 values, one type for the four: every
+// integer side input goes in as int64, each value unchanged; a u64 value
+// above INT64_MAX has no int64 and is unsupported. A side input of another
+// type goes in as it is, for the library's type check to judge. Clamping,
+// negative values, axes and the checks are ONNX Runtime's own.
+const SLICE_INPUTS = [['start', 'starts'], ['stop', 'ends'], ['axes', 'axes'], ['step', 'steps']];
+
+function sliceFeed(tensor, what) {
+  const dims = common.shapeNumbers(tensor.shape, what);
+  const values = common.sideInputValues(tensor, what);
+  if (values === null) {
+    if (!ORT_TENSOR_TYPES[tensor.type])
+      throw new Unsupported(`${what}: ONNX Runtime has no ${tensor.type} tensor`);
+    return { type: tensor.type, tensor: ortTensor(tensor.type, common.tensorBytes(tensor, what), dims) };
+  }
+  for (const v of values)
+    if (v > common.INT64_MAX)
+      throw new Unsupported(`${what}: ONNX Slice takes int64 values; ${v} has none`);
+  return { type: 'i64', tensor: new ort.Tensor('int64', BigInt64Array.from(values), dims) };
+}
+
+async function slice({ inputs }) {
+  const dims = common.shapeNumbers(inputs.data.shape, 'data');
+  const feeds = {};
+  const sideInputs = [];
+  const nodeInputs = ['x'];
+  for (const [ours, theirs] of SLICE_INPUTS) {
+    if (inputs[ours] === undefined) {
+      nodeInputs.push('');
+      continue;
+    }
+    const { type, tensor } = sliceFeed(inputs[ours], ours);
+    feeds[theirs] = tensor;
+    sideInputs.push({ name: theirs, type, rank: tensor.dims.length });
+    nodeInputs.push(theirs);
+  }
+  const key = JSON.stringify(['Slice', inputs.data.type, dims.length, sideInputs]);
+  let s = sessions.get(key);
+  if (!s) {
+    const model = graphModel([{ opType: 'Slice', inputs: nodeInputs, outputs: ['y'] }], {},
+                             inputs.data.type, dims.length, sideInputs);
+    s = await common.libraryCall('ONNX Slice', () => ort.InferenceSession.create(model, sessionOptions));
+    sessions.set(key, s);
+  }
+  return runSession('ONNX Slice', s, inputs.data, dims, feeds);
+}
+
 const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace,
-                   'ShuffleChannels-1': shuffleChannels };
+                   'ShuffleChannels-1': shuffleChannels, 'Slice-8': slice };
 
 // The element types whose kernel runs: one small request per type and op.
 async function probeTypes() {
@@ -170,8 +225,27 @@ async function probeTypes() {
     ops[op] = { types: ops[op] ? ops[op].types.filter((t) => types.includes(t)) : types };
   }
   ops['ShuffleChannels-1'] = { types: await probeShuffleTypes() };
+  ops['Slice-8'] = { types: await probeSliceTypes() };
   sessions.clear();
   return ops;
+}
+
+// The element types ONNX Slice runs for: [4] sliced [1:3:1].
+async function probeSliceTypes() {
+  const side = (value) => ({ type: 'i64', shape: [1],
+                             base64: Buffer.from(new BigInt64Array([value]).buffer).toString('base64') });
+  const types = [];
+  for (const type of Object.keys(ORT_TENSOR_TYPES)) {
+    const bytes = Buffer.alloc((4 * common.ELEMENT_BITS[type]) / 8);
+    try {
+      await slice({ inputs: { data: { type, shape: [4], base64: bytes.toString('base64') },
+                              start: side(1n), stop: side(3n), step: side(1n) } });
+      types.push(type);
+    } catch (e) {
+      if (!(e instanceof Rejected)) throw e;
+    }
+  }
+  return types;
 }
 
 // The element types the composite's Reshape and Transpose run for.
