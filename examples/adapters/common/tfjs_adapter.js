@@ -13,6 +13,8 @@
 //   ShuffleChannels-1 -> tf.reshape to [outer, group, C / group, inner],
 //                   tf.transpose [0, 2, 1, 3], tf.reshape back: a composite
 //                   (shuffle_view.js)
+//   Slice-8         -> tf.stridedSlice(x, start, stop, step, masks): one library op, the
+//                   values as they are (see slice() below)
 // Element types: float32, int32 and bool, TensorFlow.js's own data types.
 //
 // Isolation (freshBackend): with `fresh` set, every request runs on a backend
@@ -139,7 +141,61 @@ function shuffleChannels({ attributes, inputs }) {
     tf.reshape(tf.transpose(tf.reshape(x, view), [0, 2, 1, 3]), shape));
 }
 
+// A side input's values as JavaScript numbers: each must be exact as a
+// double (so INT64_MIN, -2^63, is; INT64_MAX is not), or the request is
+// unsupported: TensorFlow.js takes number arrays.
+function exactNumbers(tensor, name) {
+  const what = `${name} (${tensor.type}, rank ${tensor.shape.length})`;
+  if (tensor.shape.length !== 1)
+    throw new Unsupported(`TensorFlow.js takes ${name} as a flat number array: ${what}`);
+  const values = common.sideInputValues(tensor, name);
+  if (values === null)
+    throw new Unsupported(`TensorFlow.js takes ${name} as numbers, not typed: ${what}`);
+  return values.map((v) => {
+    if (BigInt(Number(v)) !== v)
+      throw new Unsupported(`${name}: value ${v} is not exact as a JavaScript number`);
+    return Number(v);
+  });
+}
+
+// Slice-8 as tf.stridedSlice, which clamps, counts negative values from the
+// end and reads negative steps backwards itself. tf.slice is not used: it
+// takes begin and size, which only the adapter's own clamping could compute.
+// Without axes the three arrays go as they are (TensorFlow's begin/end/strides
+// cover the first axes, the rest whole: Slice-8's default axes). With axes,
+// TensorFlow has no axes argument: each value goes to its axis's position,
+// the axes not named get their mask bit (the whole axis, step 1); axes that
+// cannot be placed (out of range, repeated, a length other than start's) are
+// unsupported.
+function slice({ inputs }) {
+  const rank = inputs.data.shape.length;
+  let begin = exactNumbers(inputs.start, 'start');
+  let end = exactNumbers(inputs.stop, 'stop');
+  let strides = exactNumbers(inputs.step, 'step');
+  let masks = 0;
+  if (inputs.axes !== undefined) {
+    const axes = exactNumbers(inputs.axes, 'axes');
+    const placed = new Map();
+    for (const [i, a] of axes.entries()) {
+      const axis = a < 0 ? a + rank : a;
+      if (axis < 0 || axis >= rank || placed.has(axis) ||
+          [begin, end, strides].some((values) => values.length !== axes.length))
+        throw new Unsupported(`tf.stridedSlice has no axes: axes [${axes}] of rank ${rank} ` +
+                              `with ${begin.length}, ${end.length}, ${strides.length} values ` +
+                              'cannot be placed');
+      placed.set(axis, i);
+    }
+    const at = (values, fallback) => Array.from({ length: rank }, (_, axis) =>
+      (placed.has(axis) ? values[placed.get(axis)] : fallback));
+    [begin, end, strides] = [at(begin, 0), at(end, 0), at(strides, 1)];
+    for (let axis = 0; axis < rank; axis++) if (!placed.has(axis)) masks |= 1 << axis;
+  }
+  return runOp('tf.stridedSlice', inputs.data, (x) =>
+    tf.stridedSlice(x, begin, end, strides, masks, masks));
+}
+
 const HANDLERS = {
+  'Slice-8': slice,
   'BatchToSpace-2': batchToSpace,
   'SpaceToBatch-2': spaceToBatch,
   'DepthToSpace-1': depthToSpace,
