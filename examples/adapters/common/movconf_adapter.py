@@ -172,6 +172,22 @@ def raw_bytes(tensor):
     return raw
 
 
+# Side-input integer types: (bytes per element, signed).
+SIDE_INTEGERS = {"i8": (1, True), "i16": (2, True), "i32": (4, True), "i64": (8, True),
+                 "u8": (1, False), "u16": (2, False), "u32": (4, False), "u64": (8, False)}
+
+
+def side_input_values(tensor):
+    """A side input's values as Python ints (exact, whatever the type), or
+    None when its element type is not a side-input integer type."""
+    if tensor["type"] not in SIDE_INTEGERS:
+        return None
+    size, signed = SIDE_INTEGERS[tensor["type"]]
+    raw = raw_bytes(tensor)
+    return [int.from_bytes(raw[i:i + size], "little", signed=signed)
+            for i in range(0, len(raw), size)]
+
+
 def tensor_reply(type_name, shape, raw):
     """An output tensor of the protocol from its raw bytes (any bytes-like
     object); the bytes are encoded when the reply is written."""

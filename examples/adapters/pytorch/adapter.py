@@ -10,6 +10,7 @@ element type's real dtype:
   DepthToSpace-1 depth_first, 4-D   torch.nn.functional.pixel_shuffle
   SpaceToDepth-1 depth_first, 4-D   torch.nn.functional.pixel_unshuffle
   ShuffleChannels-1 axis 1, rank >= 3  torch.nn.functional.channel_shuffle
+  Slice-8, positive steps           indexing with Python slices, x[start:stop:step, ...]
 
 With --composite it also claims ExtractImagePatches-3, which PyTorch has no
 single operator for: explicit zero padding (torch.nn.functional.pad, or
@@ -17,7 +18,10 @@ unfold's own symmetric padding), torch.nn.functional.unfold, then a channel
 reorder (unfold orders the output depth channel-major, OpenVINO patch-major);
 and ShuffleChannels-1 on every axis and rank: channel_shuffle shuffles axis 1
 only, so the axis is moved to the front (movedim, which checks it), the
-tensor viewed as [1, C, rest], shuffled and moved back.
+tensor viewed as [1, C, rest], shuffled and moved back; and Slice-8 with
+negative steps, which PyTorch's slicing refuses: torch.flip of those axes,
+then x[~start:~stop:-step] (index i of an axis is index ~i = -1 - i of its
+reverse, for raw and clamped values alike, so PyTorch still clamps).
 Results of --composite test a composite, not one kernel: keep them apart.
 
 Validation is the library's: attribute values go to PyTorch as they are,
@@ -30,8 +34,8 @@ start-up. examples/adapters/pytorch/README.md documents the mapping.
 
 Options:
     --threads N    PyTorch's intra-op thread count (default 1; inter-op: 1)
-    --composite    also claim ExtractImagePatches-3 and ShuffleChannels-1 on
-                   every axis (see above)
+    --composite    also claim ExtractImagePatches-3, ShuffleChannels-1 on
+                   every axis and Slice-8 with negative steps (see above)
     --detect       print PyTorch's version and exit 0; exit 1 if PyTorch
                    cannot be imported
     --help         this text
@@ -49,12 +53,13 @@ import traceback
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from movconf_adapter import (  # noqa: E402
     BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake, logger, raw_bytes,
-    serve, tensor_reply)
+    serve, side_input_values, tensor_reply)
 
 log = logger("pytorch-adapter")
 
 D2S, S2D, EIP = "DepthToSpace-1", "SpaceToDepth-1", "ExtractImagePatches-3"
 SHUFFLE = "ShuffleChannels-1"
+SLICE = "Slice-8"
 # Head room for PyTorch's own allocations: a request that needs more fails
 # with an allocation error (an error reply) instead of exhausting memory.
 MEMORY_HEADROOM = 4 << 30
@@ -62,13 +67,15 @@ MEMORY_HEADROOM = 4 << 30
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(
-        description="movconf process adapter over PyTorch's pixel_shuffle, pixel_unshuffle "
-        "channel_shuffle and (with --composite) unfold; see examples/adapters/pytorch/README.md")
+        description="movconf process adapter over PyTorch's pixel_shuffle, pixel_unshuffle, "
+        "channel_shuffle, slicing and (with --composite) unfold and flip; see "
+        "examples/adapters/pytorch/README.md")
     parser.add_argument("--threads", type=int, default=1,
                         help="PyTorch intra-op threads (default 1)")
     parser.add_argument("--composite", action="store_true",
-                        help="also claim ExtractImagePatches-3 (pad + unfold + reorder) and "
-                        "ShuffleChannels-1 on every axis (movedim + channel_shuffle)")
+                        help="also claim ExtractImagePatches-3 (pad + unfold + reorder), "
+                        "ShuffleChannels-1 on every axis (movedim + channel_shuffle) and Slice-8 "
+                        "with negative steps (flip + slice)")
     parser.add_argument("--detect", action="store_true",
                         help="print PyTorch's version; exit 1 if it is not installed")
     args = parser.parse_args(argv)
@@ -102,10 +109,11 @@ class TorchOps:
         self.same_width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
         self.composite = composite
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
-                    SHUFFLE: self.shuffle_channels}
+                    SHUFFLE: self.shuffle_channels, SLICE: self.slice}
         probes = {D2S: lambda x: self.F.pixel_shuffle(x, 2),
                   S2D: lambda x: self.F.pixel_unshuffle(x, 2),
-                  SHUFFLE: lambda x: self.F.channel_shuffle(x, 2)}
+                  SHUFFLE: lambda x: self.F.channel_shuffle(x, 2),
+                  SLICE: lambda x: x[:, 1:3:2].contiguous()}
         if composite:
             self.run[EIP] = self.extract_image_patches
             probes[EIP] = lambda x: self.F.unfold(self.F.pad(x, (1, 0, 0, 1)), (2, 2))
@@ -211,6 +219,53 @@ class TorchOps:
         rest = element_count(front.shape[1:])
         y = library(self.F.channel_shuffle, front.reshape(1, front.shape[0], rest), group)
         return y.reshape(front.shape).movedim(0, axis)
+
+    def slice(self, request):
+        """x[s_0, ..., s_{r-1}] with one Python slice per axis, the values as
+        they are: PyTorch (and CPython's slice object) normalise and clamp
+        them. Without axes the slices cover the first axes (PyTorch rejects
+        more slices than axes); with axes each goes to its axis, the others
+        whole. PyTorch's slicing has no negative step: unsupported, or with
+        --composite a flip (see the module's text)."""
+        inputs = request["inputs"]
+        x = self.tensor_in(inputs["data"])
+        rank = x.dim()
+        start, stop, step = (slice_values(inputs, name) for name in ("start", "stop", "step"))
+        if not len(start) == len(stop) == len(step):
+            raise Unsupported(f"start, stop, step of lengths {len(start)}, {len(stop)}, "
+                              f"{len(step)}: PyTorch's slices take one of each per axis")
+        if "axes" in inputs:
+            axes = [a + rank if a < 0 else a for a in slice_values(inputs, "axes")]
+            if (len(axes) != len(start) or len(set(axes)) != len(axes)
+                    or any(not 0 <= a < rank for a in axes)):
+                raise Unsupported(f"axes {axes} of rank {rank}: indexing has no axes to check, "
+                                  "each slice goes to its axis")
+        else:
+            axes = list(range(len(start)))
+        reversed_axes = [a for a, s in zip(axes, step) if s < 0]
+        if reversed_axes and not self.composite:
+            raise Unsupported(f"steps {step}: PyTorch's slicing refuses negative steps "
+                              "(--composite flips the axis)")
+        if reversed_axes:
+            x = library(self.torch.flip, x, reversed_axes)
+        index = [builtin_slice(None)] * (max(axes, default=-1) + 1)
+        for a, b, e, s in zip(axes, start, stop, step):
+            index[a] = builtin_slice(b, e, s) if s >= 0 else builtin_slice(~b, ~e, -s)
+        return library(x.__getitem__, tuple(index))
+
+
+builtin_slice = slice
+
+
+def slice_values(inputs, name):
+    """A Slice-8 side input's values as Python ints: integer types of rank 1
+    only, which Python's slices take."""
+    tensor = inputs[name]
+    values = side_input_values(tensor)
+    if values is None or len(tensor["shape"]) != 1:
+        raise Unsupported(f"{name} ({tensor['type']}, rank {len(tensor['shape'])}): "
+                          "PyTorch's slices take one integer per axis")
+    return values
 
 
 def library(call, *args, **kwargs):
