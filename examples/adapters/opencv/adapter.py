@@ -17,6 +17,8 @@ cv2.dnn.readNetFromONNX and run with the default backend on the CPU:
   ShuffleChannels-1 axis 1, 4-D      a node of type ShuffleChannel, attribute
                                      group: no ONNX operator, so the importer
                                      makes the DNN layer of that name
+  Slice-8, positive steps, rank >= 2 ONNX Slice, starts/ends/axes/steps int64
+                                     initializers (the importer needs constants)
 
 OpenCV's DNN computes in float32: f32 is the one element type claimed.
 Validation is OpenCV's: attribute values go into the model as they are, and
@@ -42,14 +44,17 @@ import traceback
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from movconf_adapter import (  # noqa: E402
     BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake, logger,
-    raw_bytes, serve, tensor_reply)
+    raw_bytes, serve, side_input_values, tensor_reply)
 
 log = logger("opencv-adapter")
 
-D2S, S2D, SHUFFLE = "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1"
+D2S, S2D, SHUFFLE, SLICE = "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1", "Slice-8"
 ONNX_MODES = {"blocks_first": "DCR", "depth_first": "CRD"}
 OPSET = 13  # DepthToSpace's mode attribute exists since opset 11
 INT_MAX = (1 << 31) - 1
+INT64_MAX = (1 << 63) - 1
+# Slice-8's side inputs and the ONNX Slice inputs they become, in ONNX's order.
+SLICE_INPUTS = (("start", "starts"), ("stop", "ends"), ("axes", "axes"), ("step", "steps"))
 
 
 def detect():
@@ -72,22 +77,27 @@ class OpenCvOps:
         import onnx
         self.cv2, self.np, self.onnx = cv2, numpy, onnx
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
-                    SHUFFLE: self.shuffle_channels}
+                    SHUFFLE: self.shuffle_channels, SLICE: self.slice}
 
-    def model(self, op_type, attributes, shape):
-        """A serialized ModelProto: one node op_type(x) -> y, x of the given
-        float32 shape; y's shape is left to the importer (an empty shape
-        record, which OpenCV's importer requires to be present)."""
+    def model(self, op_type, attributes, shape, constants=()):
+        """A serialized ModelProto: one node op_type(x, *constants) -> y, x of
+        the given float32 shape, each constant (name, values) an int64
+        initializer of rank 1; y's
+        shape is left to the importer (an empty shape record, which OpenCV's
+        importer requires to be present)."""
         helper, proto = self.onnx.helper, self.onnx.TensorProto
-        node = helper.make_node(op_type, ["x"], ["y"], **attributes)
+        node = helper.make_node(op_type, ["x"] + [name for name, _ in constants], ["y"],
+                                **attributes)
+        initializers = [helper.make_tensor(name, proto.INT64, [len(values)], values)
+                        for name, values in constants]
         graph = helper.make_graph(
             [node], "movconf", [helper.make_tensor_value_info("x", proto.FLOAT, shape)],
-            [helper.make_tensor_value_info("y", proto.FLOAT, [])])
+            [helper.make_tensor_value_info("y", proto.FLOAT, [])], initializer=initializers)
         model = helper.make_model(graph, producer_name="movconf",
                                   opset_imports=[helper.make_opsetid("", OPSET)])
         return model.SerializeToString()
 
-    def forward(self, op_type, attributes, data):
+    def forward(self, op_type, attributes, data, constants=()):
         """OpenCV's output for one node on the request's data (float32)."""
         raw = raw_bytes(data)
         shape = data["shape"]
@@ -96,7 +106,8 @@ class OpenCvOps:
         x = self.np.frombuffer(raw, dtype="<f4").reshape(shape)
         try:
             net = self.cv2.dnn.readNetFromONNX(
-                self.np.frombuffer(self.model(op_type, attributes, shape), self.np.uint8))
+                self.np.frombuffer(self.model(op_type, attributes, shape, constants),
+                                   self.np.uint8))
             net.setInput(x)
             return net.forward()
         except (self.cv2.error, ValueError, OverflowError) as e:
@@ -143,6 +154,47 @@ class OpenCvOps:
                               "shuffles axis 1 of a 4-D blob")
         return self.forward("ShuffleChannel", {"group": attributes.get("group", 1)},
                             request["inputs"]["data"])
+
+    def slice(self, request):
+        """ONNX Slice (Slice-13) with its starts, ends, axes and steps as int64
+        initializers, each value as it is: the importer reads constants only,
+        and OpenCV's Slice layer does the clamping and the checks. What the
+        importer or the layer cannot express is unsupported (README.md):
+        data of rank 1 (a cv::Mat has two dimensions at least: its output
+        comes back N x 1) or 3 (cv2 reads a 3-D numpy array as a 2-D image
+        whose last axis is its channels), a negative step (the layer asserts step >= 1),
+        axes that are not consecutive and ascending (the importer asserts
+        axes[i] == axes[i-1] + 1), side inputs an int64 initializer cannot
+        hold. Absent axes are written out as 0 .. n-1, ONNX's and OpenVINO's
+        default: the importer fails on an omitted input before steps."""
+        inputs = request["inputs"]
+        rank = len(inputs["data"]["shape"])
+        if rank == 1:
+            raise Unsupported("data of rank 1: OpenCV 4.6's blobs have two dimensions at least")
+        if rank == 3:
+            raise Unsupported("data of rank 3: cv2 reads a 3-D array as an image of channels")
+        values = {ours: self.slice_values(inputs, ours) for ours, _ in SLICE_INPUTS
+                  if ours in inputs}
+        if any(s < 0 for s in values["step"]):
+            raise Unsupported(f"steps {values['step']}: OpenCV's Slice layer asserts step >= 1")
+        axes = values.setdefault("axes", list(range(len(values["start"]))))
+        if any(b != a + 1 for a, b in zip(axes, axes[1:])):
+            raise Unsupported(f"axes {axes}: OpenCV's importer takes consecutive ascending "
+                              "axes only")
+        constants = [(theirs, values[ours]) for ours, theirs in SLICE_INPUTS]
+        return self.forward("Slice", {}, inputs["data"], constants)
+
+    @staticmethod
+    def slice_values(inputs, name):
+        tensor = inputs[name]
+        values = side_input_values(tensor)
+        if values is None or len(tensor["shape"]) != 1:
+            raise Unsupported(f"{name} ({tensor['type']}, rank {len(tensor['shape'])}): "
+                              "the model holds it as a 1-D int64 initializer")
+        if any(v > INT64_MAX for v in values):
+            raise Unsupported(f"{name} {values}: an int64 initializer cannot hold values "
+                              "above INT64_MAX")
+        return values
 
     def tensor_out(self, y, cap):
         shape = [int(d) for d in y.shape]
@@ -209,7 +261,7 @@ def main(argv):
             raise BrokenResult(f"the adapter failed: {e!r}")
 
     hello = handshake("opencv-dnn", f"opencv {cv2.__version__}",
-                      {D2S: ["f32"], S2D: ["f32"], SHUFFLE: ["f32"]})
+                      {D2S: ["f32"], S2D: ["f32"], SHUFFLE: ["f32"], SLICE: ["f32"]})
     return serve(hello, answer, log)
 
 
