@@ -47,15 +47,19 @@ function tfTensor(data) {
   return tf.tensor(values, common.shapeNumbers(data.shape, 'data'), dtype);
 }
 
-// The result's values in the typed array of its dtype. Should a kernel store
-// them in another typed array, they are converted by value, as TensorFlow.js
-// itself would read them.
-function resultOutput(type, result) {
-  const [dtype, Constructor] = TF_TYPES[type];
-  if (result.dtype !== dtype) throw new Error(`TensorFlow.js returned a ${result.dtype} tensor`);
-  const values = result.dataSync();
+// The result as an output of the type its dtype is: a dtype other than the
+// input's is the library's answer, for movconf to judge (a wrong-output), not
+// a rejection. Should a kernel store the values in another typed array, they
+// are converted by value, as TensorFlow.js itself would read them.
+const TYPE_OF_DTYPE = Object.fromEntries(
+  Object.entries(TF_TYPES).map(([type, [dtype]]) => [dtype, type]));
+
+function resultOutput({ dtype, shape, values }) {
+  const type = TYPE_OF_DTYPE[dtype];
+  if (!type) throw new Error(`TensorFlow.js returned a ${dtype} tensor`);
+  const Constructor = TF_TYPES[type][1];
   const typed = values instanceof Constructor ? values : Constructor.from(values);
-  return common.outputTensor(type, result.shape, typed);
+  return common.outputTensor(type, shape, typed);
 }
 
 // A new instance of the backend: its factory runs again, so a WebAssembly
@@ -68,10 +72,16 @@ async function freshBackend() {
 }
 
 // Runs an op under tf.tidy, so that no tensor outlives the request; on a
-// fresh backend instance when the adapter asks for one.
+// fresh backend instance when the adapter asks for one. The result is read
+// outside libraryCall: a result the protocol cannot carry is an adapter
+// failure (a crash of the case), not the library rejecting the input.
 async function runOp(what, data, op) {
   if (backend.fresh) await freshBackend();
-  return common.libraryCall(what, () => tf.tidy(() => resultOutput(data.type, op(tfTensor(data)))));
+  const result = await common.libraryCall(what, () => tf.tidy(() => {
+    const y = op(tfTensor(data));
+    return { dtype: y.dtype, shape: y.shape, values: y.dataSync() };
+  }));
+  return resultOutput(result);
 }
 
 // block_shape and the begin/end pair of a BatchToSpace/SpaceToBatch request as
@@ -175,14 +185,14 @@ function slice({ inputs }) {
   let masks = 0;
   if (inputs.axes !== undefined) {
     const axes = exactNumbers(inputs.axes, 'axes');
+    const unplaceable = () => new Unsupported(
+      `tf.stridedSlice has no axes: axes [${axes}] of rank ${rank} with ${begin.length}, ` +
+      `${end.length}, ${strides.length} values cannot be placed`);
+    if ([begin, end, strides].some((values) => values.length !== axes.length)) throw unplaceable();
     const placed = new Map();
     for (const [i, a] of axes.entries()) {
       const axis = a < 0 ? a + rank : a;
-      if (axis < 0 || axis >= rank || placed.has(axis) ||
-          [begin, end, strides].some((values) => values.length !== axes.length))
-        throw new Unsupported(`tf.stridedSlice has no axes: axes [${axes}] of rank ${rank} ` +
-                              `with ${begin.length}, ${end.length}, ${strides.length} values ` +
-                              'cannot be placed');
+      if (axis < 0 || axis >= rank || placed.has(axis)) throw unplaceable();
       placed.set(axis, i);
     }
     const at = (values, fallback) => Array.from({ length: rank }, (_, axis) =>
