@@ -144,8 +144,11 @@ class TorchOps:
         if min(shape, default=0) < 0:
             raise BrokenResult(f"PyTorch returned a tensor of shape {shape}")
         check_output_size(type_name, shape, cap)
-        y = y.contiguous()
-        bits = y.view(self.same_width[y.element_size()]).numpy().tobytes()
+        # Viewed as integers before the copy that makes it contiguous: a
+        # copy of a strided torch.bool writes every non-zero byte as 1, and
+        # the adapter must not change bits the library returned.
+        y = y.view(self.same_width[y.element_size()]).contiguous()
+        bits = y.numpy().tobytes()
         return tensor_reply(type_name, shape, bits if element_count(shape) else b"")
 
     # ---- the operations ----
