@@ -74,6 +74,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "attr_view.h"                /* examples/plugin_movconf */
 #include "harness/impl/plugin_wire.h" /* the child's replies, which stale-reply forges */
 #include "movconf/oracle.h"
 #include "movconf/plugin.h"
@@ -220,23 +221,6 @@ static mc_tensor cached;
 static int cases_served; /* output_shape() calls in this process */
 static mc_tensor inputs[MC_MAX_INPUTS];
 
-/* Attribute a as movconf holds it, by its name. */
-static void set_attr(const movconf_plugin_attr *a, mc_op op, mc_attrs *attrs) {
-  int id = mc_op_attr_from_name(op, a->name);
-  if (id < 0)
-    return;
-  if (a->kind == MOVCONF_PLUGIN_ATTR_INT) {
-    mc_attrs_set_int(attrs, (mc_attr)id, a->value.i);
-  } else if (a->kind == MOVCONF_PLUGIN_ATTR_STRING) {
-    mc_attrs_set_string(attrs, (mc_attr)id, a->value.s);
-  } else {
-    mc_int_list *l = mc_attrs_list_slot(attrs, (mc_attr)id);
-    l->count = a->value.ints.count;
-    for (int i = 0; i < l->count && i < MC_MAX_ATTR_LEN; i++)
-      l->v[i] = a->value.ints.values[i];
-  }
-}
-
 static mc_request to_request(const mock_request *p) {
   mc_request req;
   memset(&req, 0, sizeof req);
@@ -254,7 +238,7 @@ static mc_request to_request(const mock_request *p) {
   }
   req.attrs = mc_attrs_none();
   for (int k = 0; k < p->n_attrs; k++)
-    set_attr(&p->attrs[k], req.op, &req.attrs);
+    mc_view_plugin_attr(&p->attrs[k], req.op, &req.attrs);
   return req;
 }
 
