@@ -11,6 +11,7 @@
 #include "cases/case_writer.h"
 #include "cases/cases.h"
 #include "check.h"
+#include "fuzz/bytes/fuzz_bytes.h"
 #include "harness/harness.h"
 #include "harness/impl/plugin_call.h"
 #include "movconf/tensor.h"
@@ -154,6 +155,37 @@ static void test_writer_round_trip(int n_inputs) {
   free_slice(&s);
 }
 
+/* ---- fuzz bytes: the encoder's check of the request's shape ---- */
+
+/* A request of n inputs is refused for its count exactly when n is not
+   4 or 5 (the Slice-8 layout itself belongs to the operation's take and
+   put functions, so only the generic check is tested here). */
+static void test_fuzz_bytes_count(void) {
+  for (int n = 3; n <= MC_MAX_INPUTS + 1; n++) {
+    slice_request s;
+    make_slice(&s, n <= MC_MAX_INPUTS ? n : MC_MAX_INPUTS);
+    s.req.n_inputs = n;
+    mc_fuzz_input in;
+    memset(&in, 0, sizeof in);
+    in.req = s.req;
+    in.threads = 1;
+    in.max_output_bytes = mc_fuzz_natural_cap(MC_U8, false);
+    in.data_fill = MC_FUZZ_FILL_BYTES;
+    mc_fuzz_bytes bytes = {0};
+    char why[256] = "";
+    bool encoded = mc_fuzz_encode(&in, &bytes, why, sizeof why);
+    bool refused_for_count = !encoded && strstr(why, "inputs where") != NULL;
+    CHECK_EQ_I64(refused_for_count, n < 4 || n > 5);
+    if (refused_for_count != (n < 4 || n > 5))
+      fprintf(stderr, "  fuzz bytes, %d inputs: %s\n", n, encoded ? "encoded" : why);
+    if (refused_for_count)
+      CHECK(contains("fuzz bytes", why, "inputs where Slice-8 has 4 to 5"));
+    if (encoded)
+      mc_fuzz_bytes_free(&bytes);
+    free_slice(&s);
+  }
+}
+
 /* ---- the isolated implementations: what each receives ---- */
 
 static mc_impl *open_impl(const char *spec) {
@@ -293,6 +325,7 @@ int main(void) {
   test_writer_round_trip(4);
   test_writer_round_trip(5);
   test_presentation();
+  test_fuzz_bytes_count();
   test_adapter_protocol();
   test_plugin_v3();
   test_plugin_v2();
