@@ -68,7 +68,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/movconf-plugin.pc
 # Python and JavaScript adapter helpers, the numpy adapter, the CI workflow.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} ${movconf_junk})
-install(FILES examples/plugin_movconf/plugin_movconf.c examples/numpy_adapter.py
+install(FILES examples/plugin_movconf/plugin_movconf.c examples/plugin_movconf/attr_view.h
+              examples/numpy_adapter.py
               ${CMAKE_BINARY_DIR}/examples/plugin_abi_example.c
         DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR})
 install(DIRECTORY examples/adapters/common/ DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR}/adapters

@@ -50,7 +50,8 @@ mkdir -p "$work/plugin-cmake" "$work/plugin-pc"
 example=$prefix/share/doc/movconf/examples/plugin_abi_example.c
 expect "the example plugin is installed" test -f "$example"
 cp "$example" "$work/plugin-cmake/mykernels.c"
-cp "$prefix/share/doc/movconf/examples/plugin_movconf.c" "$work/plugin-cmake/"
+cp "$prefix/share/doc/movconf/examples/plugin_movconf.c" "$prefix/share/doc/movconf/examples/attr_view.h" \
+  "$work/plugin-cmake/"
 cp "$example" "$work/plugin-pc/mykernels.c"
 cat >"$work/plugin-cmake/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.20)

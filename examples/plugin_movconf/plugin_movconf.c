@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "attr_view.h"
 #include "movconf/optimized.h"
 #include "movconf/plugin.h"
 
@@ -22,25 +23,7 @@ typedef struct request_view {
   mc_request req;
 } request_view;
 
-/* Attribute a of the request as movconf holds it, by its name; an
-   attribute the operation does not have is left out (movconf sends none). */
-static void view_attr(const movconf_plugin_attr *a, mc_op op, mc_attrs *attrs) {
-  int id = mc_op_attr_from_name(op, a->name);
-  if (id < 0)
-    return;
-  if (a->kind == MOVCONF_PLUGIN_ATTR_INT) {
-    mc_attrs_set_int(attrs, (mc_attr)id, a->value.i);
-  } else if (a->kind == MOVCONF_PLUGIN_ATTR_STRING) {
-    mc_attrs_set_string(attrs, (mc_attr)id, a->value.s);
-  } else if (a->kind == MOVCONF_PLUGIN_ATTR_INTS) {
-    mc_int_list *l = mc_attrs_list_slot(attrs, (mc_attr)id);
-    l->count = a->value.ints.count;
-    for (int i = 0; i < l->count && i < MC_MAX_ATTR_LEN; i++)
-      l->v[i] = a->value.ints.values[i];
-  }
-}
-
-static void view_request(const movconf_plugin_request_v2 *p, request_view *v) {
+static void view_request(const movconf_plugin_request_v3 *p, request_view *v) {
   memset(v, 0, sizeof *v);
   v->req.op = (mc_op)p->op;
   v->req.n_inputs = p->n_inputs < 0 ? 0 : p->n_inputs > MC_MAX_INPUTS ? MC_MAX_INPUTS : p->n_inputs;
@@ -57,7 +40,7 @@ static void view_request(const movconf_plugin_request_v2 *p, request_view *v) {
   }
   v->req.attrs = mc_attrs_none();
   for (int k = 0; k < p->n_attrs; k++)
-    view_attr(&p->attrs[k], v->req.op, &v->req.attrs);
+    mc_view_plugin_attr(&p->attrs[k], v->req.op, &v->req.attrs);
 }
 
 static int reject(const mc_error *err, movconf_plugin_message *message) {
@@ -67,7 +50,7 @@ static int reject(const mc_error *err, movconf_plugin_message *message) {
   return MOVCONF_PLUGIN_REJECTED;
 }
 
-static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
+static int output_shape(const movconf_plugin_request_v3 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -85,7 +68,7 @@ static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin
   return MOVCONF_PLUGIN_OK;
 }
 
-static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
+static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -103,8 +86,8 @@ static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_ou
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v2 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_V2,
+static const movconf_plugin_v3 table = {
+    .abi_version = MOVCONF_PLUGIN_ABI_V3,
     .name = "movconf-optimized",
     .version = PLUGIN_MOVCONF_VERSION,
     .supports = NULL, /* every case */
@@ -113,5 +96,5 @@ static const movconf_plugin_v2 table = {
 };
 
 const void *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_V2 ? &table : NULL;
+  return abi_version == MOVCONF_PLUGIN_ABI_V3 ? &table : NULL;
 }
