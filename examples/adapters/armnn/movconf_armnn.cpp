@@ -1,18 +1,20 @@
-// movconf plugin (spec/plugin-abi.md) over Arm NN's reference backend
-// (CpuRef): BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1 and
-// DepthToSpace-1, each run as a one-layer network
-// input -> BatchToSpaceNd / SpaceToBatchNd / SpaceToDepth / DepthToSpace -> output.
+// movconf plugin (spec/plugin-abi.md, ABI version 3) over Arm NN's reference
+// backend (CpuRef): BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1,
+// DepthToSpace-1 and Slice-8, each run as a one-layer network
+// input -> BatchToSpaceNd / SpaceToBatchNd / SpaceToDepth / DepthToSpace /
+// StridedSlice -> output.
 //
 // The output shape is Arm NN's own (IConnectableLayer::InferOutputShapes),
 // validation is Arm NN's (shape inference, Optimize, the workload); the plugin
 // rejects by itself only what Arm NN's descriptors and shapes cannot carry
-// (negative or 32-bit-overflowing values, a batch entry), and says so in the
-// message. README.md has the mapping, the modes and the element types.
+// (negative or 32-bit-overflowing values, a batch entry, Slice-8 axes it has
+// no place for), and says so in the message. README.md has the mapping, the modes and the element types.
 //
 // C++, exporting the C entry of include/movconf/plugin.h.
 
 #include <armnn/ArmNN.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +72,19 @@ armnn::TensorInfo tensorInfo(const armnn::TensorShape &shape, const TypeMapping 
 
 // ---- values from the request ----
 
+// The integer attribute name, or fallback when it is absent (the case format
+// gives these attributes as integers only).
+int64_t intAttr(const movconf_plugin_request_v3 &r, const char *name, int64_t fallback) {
+  const movconf_plugin_attr *a = movconf_plugin_find_attr(r.n_attrs, r.attrs, name);
+  return a && a->kind == MOVCONF_PLUGIN_ATTR_INT ? a->value.i : fallback;
+}
+
+// The string attribute name, or nullptr when it is absent or not a string.
+const char *stringAttr(int32_t n, const movconf_plugin_attr *attrs, const char *name) {
+  const movconf_plugin_attr *a = movconf_plugin_find_attr(n, attrs, name);
+  return a && a->kind == MOVCONF_PLUGIN_ATTR_STRING ? a->value.s : nullptr;
+}
+
 // Arm NN's shapes and descriptor values are unsigned int.
 unsigned int toUnsigned(int64_t v, const char *what) {
   if (v < 0 || v > 0xffffffffLL)
@@ -113,7 +128,7 @@ struct BlockParams {
   armnn::DataLayout layout;
 };
 
-BlockParams blockParams(const movconf_plugin_request &r, const char *begin_name,
+BlockParams blockParams(const movconf_plugin_request_v3 &r, const char *begin_name,
                         const char *end_name) {
   std::vector<int64_t> block = sideValues(r.inputs[1]);
   std::vector<int64_t> begin = sideValues(r.inputs[2]);
@@ -146,13 +161,69 @@ BlockParams blockParams(const movconf_plugin_request &r, const char *begin_name,
 
 // SpaceToDepth/DepthToSpace run in Arm NN's NCHW layout (no transposes); the
 // mode this computes is README.md's experiment: blocks_first for both.
-armnn::SpaceToDepthDescriptor depthDescriptor(const movconf_plugin_request &r) {
-  int64_t block_size = r.attrs.has_block_size ? r.attrs.block_size : 1;
+armnn::SpaceToDepthDescriptor depthDescriptor(const movconf_plugin_request_v3 &r) {
+  int64_t block_size = intAttr(r, "block_size", 1);
   return armnn::SpaceToDepthDescriptor(toUnsigned(block_size, "block_size"),
                                        armnn::DataLayout::NCHW);
 }
 
-armnn::IConnectableLayer *addLayer(armnn::INetwork &net, const movconf_plugin_request &r) {
+// Slice-8 as StridedSlice: begin, end and stride per axis as int (values
+// outside int32 cannot be carried) for every axis of the data, and no axes:
+// each value goes to its axis's position (the named axes, or 0 .. n-1 when
+// the request has none), and the axes not named get their bit in the begin
+// and end masks (the whole axis, stride 1). Axes it cannot place (out of
+// range, repeated, a length other than start's) are the plugin's rejection.
+// Clamping, negative values and negative strides are Arm NN's.
+int toInt(int64_t v, const char *what) {
+  if (v < INT32_MIN || v > INT32_MAX)
+    throw NotCarried{std::string(what) + " value " + std::to_string(v) +
+                     " does not fit the StridedSlice descriptor's int"};
+  return static_cast<int>(v);
+}
+
+std::vector<int64_t> sliceValues(const movconf_plugin_tensor &t, const char *what) {
+  std::vector<int64_t> values = sideValues(t);
+  if (t.type == MOVCONF_PLUGIN_U64)
+    for (int64_t v : values)
+      if (v < 0)  // a u64 value above INT64_MAX, read as a negative int64
+        throw NotCarried{std::string(what) + " holds a u64 value above INT64_MAX"};
+  return values;
+}
+
+armnn::StridedSliceDescriptor sliceDescriptor(const movconf_plugin_request_v3 &r) {
+  std::vector<int64_t> start = sliceValues(r.inputs[1], "start");
+  std::vector<int64_t> stop = sliceValues(r.inputs[2], "stop");
+  std::vector<int64_t> step = sliceValues(r.inputs[3], "step");
+  std::vector<int64_t> axes;
+  if (r.n_inputs == 5)
+    axes = sliceValues(r.inputs[4], "axes");
+  else
+    for (size_t i = 0; i < start.size(); i++) axes.push_back(static_cast<int64_t>(i));
+  if (start.size() != axes.size() || stop.size() != axes.size() || step.size() != axes.size())
+    throw NotCarried{"StridedSlice has no axes: start, stop, step need one value per axis"};
+  int32_t rank = r.inputs[0].rank;
+  armnn::StridedSliceDescriptor d(std::vector<int>(rank, 0), std::vector<int>(rank, 0),
+                                  std::vector<int>(rank, 1));
+  std::vector<bool> named(rank, false);
+  for (size_t i = 0; i < axes.size(); i++) {
+    int64_t axis = axes[i] < 0 ? axes[i] + rank : axes[i];
+    if (axis < 0 || axis >= rank || named[axis])
+      throw NotCarried{"StridedSlice has no axes: axis " + std::to_string(axes[i]) + " of rank " +
+                       std::to_string(rank) + " cannot be placed"};
+    named[axis] = true;
+    d.m_Begin[axis] = toInt(start[i], "start");
+    d.m_End[axis] = toInt(stop[i], "stop");
+    d.m_Stride[axis] = toInt(step[i], "step");
+  }
+  for (int32_t axis = 0; axis < rank; axis++)
+    if (!named[axis]) {
+      d.m_BeginMask |= 1 << axis;
+      d.m_EndMask |= 1 << axis;
+    }
+  return d;
+}
+
+armnn::IConnectableLayer *addLayer(armnn::INetwork &net, const movconf_plugin_request_v3 &r) {
   switch (r.op) {
     case MOVCONF_PLUGIN_BATCH_TO_SPACE: {
       BlockParams p = blockParams(r, "crops_begin", "crops_end");
@@ -168,6 +239,8 @@ armnn::IConnectableLayer *addLayer(armnn::INetwork &net, const movconf_plugin_re
     }
     case MOVCONF_PLUGIN_SPACE_TO_DEPTH:
       return net.AddSpaceToDepthLayer(depthDescriptor(r), "op");
+    case MOVCONF_PLUGIN_SLICE:
+      return net.AddStridedSliceLayer(sliceDescriptor(r), "op");
     default:
       return net.AddDepthToSpaceLayer(depthDescriptor(r), "op");
   }
@@ -184,12 +257,13 @@ bool anyMode() {
 // The mode: only blocks_first goes to Arm NN (supports() declines
 // depth_first); any other string is rejected here, since Arm NN has no mode
 // to pass it to.
-void checkMode(const movconf_plugin_request &r) {
+void checkMode(const movconf_plugin_request_v3 &r) {
   bool has_mode = r.op == MOVCONF_PLUGIN_SPACE_TO_DEPTH || r.op == MOVCONF_PLUGIN_DEPTH_TO_SPACE;
+  const char *mode = stringAttr(r.n_attrs, r.attrs, "mode");
   if (anyMode()) return;
-  if (has_mode && (r.attrs.mode == nullptr || std::strcmp(r.attrs.mode, "blocks_first") != 0))
+  if (has_mode && (mode == nullptr || std::strcmp(mode, "blocks_first") != 0))
     throw NotCarried{std::string("Arm NN has no mode attribute; mode ") +
-                     (r.attrs.mode ? r.attrs.mode : "(absent)") + " is not blocks_first"};
+                     (mode ? mode : "(absent or not a string)") + " is not blocks_first"};
 }
 
 // ---- one network per request ----
@@ -209,7 +283,7 @@ armnn::IRuntime &runtime() {
 }
 
 // Builds input -> op -> output and lets Arm NN infer the output shape.
-void prepare(const movconf_plugin_request &r) {
+void prepare(const movconf_plugin_request_v3 &r) {
   const TypeMapping &type = *typeMapping(r.inputs[0].type);
   checkMode(r);
   armnn::TensorInfo input_info = tensorInfo(armnnShape(r.inputs[0]), type);
@@ -226,7 +300,7 @@ void prepare(const movconf_plugin_request &r) {
 }
 
 // Optimizes for CpuRef, loads and runs the prepared network on the buffers.
-void execute(const movconf_plugin_request &r, const movconf_plugin_output &out) {
+void execute(const movconf_plugin_request_v3 &r, const movconf_plugin_output &out) {
   std::vector<std::string> messages;
   armnn::IOptimizedNetworkPtr optimized =
       armnn::Optimize(*prepared.net, {armnn::Compute::CpuRef}, runtime().GetDeviceSpec(),
@@ -271,21 +345,34 @@ int guarded(movconf_plugin_message *m, Step step) {
 // Whether CpuRef has a workload for op and type: a small valid network of
 // each, optimized once (Optimize fails when no backend supports a layer).
 bool backendTakes(int32_t op, int32_t type) {
-  static int known[5][32];  // 0: not probed, 1: yes, 2: no
+  static int known[MOVCONF_PLUGIN_SLICE + 1][32];  // 0: not probed, 1: yes, 2: no
   int &k = known[op][type];
   if (k == 0) {
     int64_t shape[4] = {op == MOVCONF_PLUGIN_BATCH_TO_SPACE ? 4 : 1, 4, 2, 2};
+    // BatchToSpace/SpaceToBatch: block [1, 1, 2, 2], zero crops or pads;
+    // Slice: [0:4:1, 1:3:1, 0:2:2, 0:2:1].
     int64_t block[4] = {1, 1, 2, 2}, zeros[4] = {0, 0, 0, 0}, side_shape[1] = {4};
+    int64_t start[4] = {0, 1, 0, 0}, stop[4] = {4, 3, 2, 2}, step[4] = {1, 1, 2, 1};
+    bool slice = op == MOVCONF_PLUGIN_SLICE;
+    const void *side[4] = {nullptr, slice ? start : block, slice ? stop : zeros,
+                           slice ? step : zeros};
     unsigned char data[64 * 8] = {0}, result[64 * 8];
-    movconf_plugin_request r{};
+    movconf_plugin_tensor inputs[4];
+    movconf_plugin_request_v3 r{};
     r.op = op;
-    r.n_inputs = op <= MOVCONF_PLUGIN_SPACE_TO_BATCH ? 4 : 1;
-    r.inputs[0] = {type, 4, shape, data, 0};
-    for (int i = 1; i < r.n_inputs; i++)
-      r.inputs[i] = {MOVCONF_PLUGIN_I64, 1, side_shape, i == 1 ? block : zeros, 32};
-    r.attrs.has_block_size = 1;
-    r.attrs.block_size = 2;
-    r.attrs.mode = "blocks_first";
+    r.n_inputs = op <= MOVCONF_PLUGIN_SPACE_TO_BATCH || slice ? 4 : 1;
+    r.inputs = inputs;
+    inputs[0] = {type, 4, shape, data, 0};
+    for (int i = 1; i < r.n_inputs; i++) inputs[i] = {MOVCONF_PLUGIN_I64, 1, side_shape, side[i], 32};
+    movconf_plugin_attr attrs[2] = {};
+    attrs[0].name = "block_size";
+    attrs[0].kind = MOVCONF_PLUGIN_ATTR_INT;
+    attrs[0].value.i = 2;
+    attrs[1].name = "mode";
+    attrs[1].kind = MOVCONF_PLUGIN_ATTR_STRING;
+    attrs[1].value.s = "blocks_first";
+    r.n_attrs = slice ? 0 : 2;
+    r.attrs = slice ? nullptr : attrs;
     movconf_plugin_output out{};
     out.data = result;
     movconf_plugin_message m{};
@@ -300,20 +387,27 @@ bool isIntegerType(int32_t t) {
          t == MOVCONF_PLUGIN_I64 || t == MOVCONF_PLUGIN_U64;
 }
 
-// Claimed: the four operations on 4-D data of a type CpuRef has a workload
-// for; 1-D integer side inputs (the descriptor takes values, not tensors);
+// Claimed: the four first operations on 4-D data, Slice-8 on data of rank 1
+// to 5 (Arm NN's MaxNumOfTensorDimensions), of a type CpuRef has a workload
+// for; 1-D integer side inputs (the descriptors take values, not tensors);
 // DepthToSpace/SpaceToDepth unless the mode is depth_first, which Arm NN does
 // not compute (an unknown mode is claimed and rejected).
-int supports(const movconf_plugin_query *q) {
-  if (q->op > MOVCONF_PLUGIN_DEPTH_TO_SPACE || q->input_ranks[0] != 4) return 0;
+int supports(const movconf_plugin_query_v3 *q) {
+  if (q->op == MOVCONF_PLUGIN_SLICE) {
+    if (q->input_ranks[0] < 1 || q->input_ranks[0] > static_cast<int>(armnn::MaxNumOfTensorDimensions))
+      return 0;
+  } else if (q->op > MOVCONF_PLUGIN_DEPTH_TO_SPACE || q->input_ranks[0] != 4) {
+    return 0;
+  }
   for (int i = 1; i < q->n_inputs; i++)
     if (q->input_ranks[i] != 1 || !isIntegerType(q->input_types[i])) return 0;
-  if (q->mode != nullptr && std::strcmp(q->mode, "depth_first") == 0 && !anyMode()) return 0;
+  const char *mode = stringAttr(q->n_attrs, q->attrs, "mode");
+  if (mode != nullptr && std::strcmp(mode, "depth_first") == 0 && !anyMode()) return 0;
   if (typeMapping(q->input_types[0]) == nullptr) return 0;
   return backendTakes(q->op, q->input_types[0]);
 }
 
-int outputShape(const movconf_plugin_request *r, movconf_plugin_output *out,
+int outputShape(const movconf_plugin_request_v3 *r, movconf_plugin_output *out,
                 movconf_plugin_message *m) {
   return guarded(m, [&] {
     prepare(*r);
@@ -324,17 +418,17 @@ int outputShape(const movconf_plugin_request *r, movconf_plugin_output *out,
   });
 }
 
-int run(const movconf_plugin_request *r, const movconf_plugin_output *out,
+int run(const movconf_plugin_request_v3 *r, const movconf_plugin_output *out,
         movconf_plugin_message *m) {
   return guarded(m, [&] { execute(*r, *out); });
 }
 
-const movconf_plugin_v1 kTable = {
-    MOVCONF_PLUGIN_ABI_VERSION, 0, "armnn-cpuref", ARMNN_PACKAGE_VERSION, supports, outputShape, run,
+const movconf_plugin_v3 kTable = {
+    MOVCONF_PLUGIN_ABI_V3, 0, "armnn-cpuref", ARMNN_PACKAGE_VERSION, supports, outputShape, run,
 };
 
 }  // namespace
 
-extern "C" MOVCONF_PLUGIN_EXPORT const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_VERSION ? &kTable : nullptr;
+extern "C" MOVCONF_PLUGIN_EXPORT const void *movconf_plugin_entry(uint32_t abi_version) {
+  return abi_version == MOVCONF_PLUGIN_ABI_V3 ? &kTable : nullptr;
 }
