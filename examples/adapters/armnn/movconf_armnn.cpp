@@ -8,7 +8,8 @@
 // validation is Arm NN's (shape inference, Optimize, the workload); the plugin
 // rejects by itself only what Arm NN's descriptors and shapes cannot carry
 // (negative or 32-bit-overflowing values, a batch entry, Slice-8 axes it has
-// no place for), and says so in the message. README.md has the mapping, the modes and the element types.
+// no place for), and says so in the message. README.md has the mapping, the
+// modes and the element types.
 //
 // C++, exporting the C entry of include/movconf/plugin.h.
 
