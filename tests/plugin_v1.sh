@@ -1,6 +1,6 @@
 #!/bin/sh
 # A plugin of ABI version 1, built as it was written (tests/plugin_v1_d2s.c
-# with the version 1 header, tests/plugin_v1/): movconf asks for version 2,
+# with the version 1 header, tests/plugin_v1/): movconf asks for versions 3 and 2,
 # gets NULL, loads its version 1 table and runs it on every DepthToSpace-1
 # case; its cases of whole-byte types pass, the others are unsupported.
 # usage: plugin_v1.sh MOVCONF PLUGIN SOURCE_DIR WORK_DIR

@@ -162,7 +162,7 @@ static void through_fuzz_bytes(const sample *s) {
   mc_fuzz_bytes_free(&bytes);
 }
 
-/* Plugin ABI version 2: a list a plugin reads by name. */
+/* Plugin ABI versions 2 and 3: a list a plugin reads by name. */
 static void through_plugin_abi(const sample *s) {
   mc_plugin_call call;
   CHECK(mc_plugin_call_init(&call, &s->req, 1 << 20));
@@ -182,6 +182,9 @@ static void through_plugin_abi(const sample *s) {
   CHECK_STR(mode ? mode->value.s : NULL, "depth_first");
   CHECK(movconf_plugin_find_attr(r->n_attrs, r->attrs, "sizes") == NULL);
   CHECK(call.query_v2.attrs == r->attrs && call.query_v2.n_attrs == r->n_attrs);
+  /* Version 3 hands on the same list. */
+  CHECK(call.request_v3.attrs == r->attrs && call.request_v3.n_attrs == r->n_attrs);
+  CHECK(call.query_v3.attrs == r->attrs && call.query_v3.n_attrs == r->n_attrs);
   /* Version 1 has block_size's field and none for the others. */
   CHECK_EQ_I64(call.request.attrs.block_size, 2);
   mc_plugin_call_free(&call);
