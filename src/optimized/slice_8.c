@@ -186,18 +186,33 @@ static inline __m256i slice_reverse_vector(int64_t esize, __m256i v) {
   return _mm256_permute4x64_epi64(v, _MM_SHUFFLE(1, 0, 3, 2));
 }
 
-/* dst[k] = src[-k] for the whole vectors of a reversed row; returns how
-   many elements it did. src is the first element read (the highest). */
+/* dst[k] = src[-k] for k in [0, n), src the first element read (the
+   highest): the n % per first ones one by one, then whole vectors read in
+   ascending order (which the hardware prefetchers follow, unlike a
+   descending walk) and stored from the row's end backwards. */
 static inline int64_t slice_reverse_avx2(int64_t esize, uint8_t *dst, const uint8_t *src,
                                          int64_t n) {
-  const int64_t per = 32 / esize;
-  int64_t k = 0;
-  for (; k + per <= n; k += per) {
-    const __m256i v =
-        _mm256_loadu_si256((const __m256i *)(const void *)(src - (k + per - 1) * esize));
-    _mm256_storeu_si256((__m256i *)(void *)(dst + k * esize), slice_reverse_vector(esize, v));
+  const int64_t per = 32 / esize, head = n % per;
+  switch (esize) {
+  case 1:
+    MC_STRIDED_LOOP(1, dst, 1, src, -1, head);
+    break;
+  case 2:
+    MC_STRIDED_LOOP(2, dst, 1, src, -1, head);
+    break;
+  case 4:
+    MC_STRIDED_LOOP(4, dst, 1, src, -1, head);
+    break;
+  default:
+    MC_STRIDED_LOOP(8, dst, 1, src, -1, head);
   }
-  return k;
+  const uint8_t *low = src - (n - 1) * esize;
+  for (int64_t j = 0; j < n - head; j += per) {
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(low + j * esize));
+    _mm256_storeu_si256((__m256i *)(void *)(dst + (n - j - per) * esize),
+                        slice_reverse_vector(esize, v));
+  }
+  return n;
 }
 
 /* dst[k] = src[2k] for 4- and 8-byte elements: two loads, the even
