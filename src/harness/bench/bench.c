@@ -42,7 +42,8 @@ typedef struct workload {
   int64_t attr[MC_ATTR_COUNT];
   const char *text[MC_ATTR_COUNT];
   /* The side inputs of the operations that have them, one value per axis:
-     BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads. */
+     BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads;
+     Slice start, stop, step, axes. */
   int64_t side[MC_MAX_INPUTS - 1][BENCH_RANK];
   /* Inputs of the request; 0: every input of the operation. Fewer leave
      out trailing optional ones (Slice-8's axes). */
@@ -55,6 +56,10 @@ typedef struct workload {
 #define S2B MC_OP_SPACE_TO_BATCH
 #define EIP MC_OP_EXTRACT_IMAGE_PATCHES
 #define SC MC_OP_SHUFFLE_CHANNELS
+#define SL MC_OP_SLICE
+/* Slice bounds that hold for the full and the --quick shapes alike. */
+#define SL_END INT64_MAX
+#define SL_REV_END INT64_MIN
 
 /* Each SpaceToBatch workload is the inverse of a BatchToSpace one:
    508 + 1 + 3 = 512 = 4 * 128, and 124 + 4 = 128 = 4 * 32 with --quick. */
@@ -103,6 +108,21 @@ static const workload workloads[] = {
    .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
   {.op = SC, .name = "g4_last", .type = MC_U8, .full = {8, 128, 128, 240},
    .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
+  /* Slice, outputs of 2^24 elements: a crop (row copies; axes absent, so
+     0 to 3), the last axis reversed (reversed rows), every other element
+     of it (gathers). */
+  {.op = SL, .name = "crop", .type = MC_F32, .full = {4, 64, 272, 272},
+   .quick = {1, 16, 72, 72}, .n_inputs = 4,
+   .side = {{0, 0, 8, 8}, {SL_END, SL_END, -8, -8}, {1, 1, 1, 1}}},
+  {.op = SL, .name = "reverse_last", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}, {0, 1, 2, 3}}},
+  {.op = SL, .name = "reverse_last", .type = MC_U8, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}, {0, 1, 2, 3}}},
+  {.op = SL, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
+   .quick = {1, 16, 64, 128},
+   .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}, {0, 1, 2, 3}}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8},
