@@ -23,8 +23,9 @@ typedef struct mc_fuzz_op_desc {
   mc_fuzz_large_fn *large;
   int min_rank; /* shrinking drops axes down to this rank */
   /* Shrinking drops data axis k: cand made a copy of cur (mc_fuzz_clone)
-     with the attributes that name axes following; false when k cannot go
-     (copying nothing then). NULL: a plain copy. */
+     with the attributes and side inputs that name axes following; false
+     when k cannot go (owning nothing then). NULL: a plain copy, and
+     element k of every side input dropped (one element per axis). */
   mc_fuzz_move_fn *drop_axis;
   /* The operation's own moves, tried after the generic ones that drop
      axes and before those that shrink values; ends with {NULL}. NULL:
