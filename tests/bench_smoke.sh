@@ -84,6 +84,11 @@ expected = {
     "sc/g4_rows/f32": ([2, 48, 32, 32], [2, 48, 32, 32], 4),
     "sc/g4_last/f32": ([2, 32, 32, 48], [2, 32, 32, 48], 4),
     "sc/g4_last/u8": ([2, 32, 32, 48], [2, 32, 32, 48], 1),
+    # Slice: 72 - 8 - 8 = 56; a reversed axis keeps its length; 128 / 2 = 64.
+    "sl/crop/f32": ([1, 16, 72, 72], [1, 16, 56, 56], 4),
+    "sl/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
+    "sl/reverse_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
+    "sl/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

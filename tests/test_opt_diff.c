@@ -27,7 +27,7 @@ static int64_t pick(int64_t lo, int64_t hi) {
 }
 
 typedef struct request_store {
-  mc_tensor data, side[3];
+  mc_tensor data, side[4];
   mc_request req;
 } request_store;
 
@@ -37,23 +37,30 @@ static void fill_random(mc_tensor *t) {
     mc_store_bits(t->data, t->type, i, next_random());
 }
 
-static void make_data(request_store *s, int rank, const int64_t *shape) {
-  mc_type type = (mc_type)pick(0, MC_TYPE_COUNT - 1);
+static void make_typed_data(request_store *s, mc_type type, int rank, const int64_t *shape) {
   if (mc_tensor_alloc(&s->data, type, rank, shape, CAP) != MC_OK)
     abort();
   fill_random(&s->data);
   s->req.inputs[0] = &s->data;
 }
 
+static void make_data(request_store *s, int rank, const int64_t *shape) {
+  make_typed_data(s, (mc_type)pick(0, MC_TYPE_COUNT - 1), rank, shape);
+}
+
 static void make_side(request_store *s, int k, int n, const int64_t *values) {
   static const mc_type side_types[] = {MC_I8, MC_I16, MC_I32, MC_I64,
                                        MC_U8, MC_U16, MC_U32, MC_U64};
   mc_tensor *t = &s->side[k];
-  int64_t shape[1] = {n}, largest = 0;
-  for (int i = 0; i < n; i++)
+  int64_t shape[1] = {n}, largest = 0, smallest = 0;
+  for (int i = 0; i < n; i++) {
     largest = values[i] > largest ? values[i] : largest;
+    smallest = values[i] < smallest ? values[i] : smallest;
+  }
   mc_type type = side_types[pick(0, 7)];
-  if (largest > 127) /* every value must fit the narrowest signed type drawn */
+  if (smallest < 0) /* a negative value keeps its sign */
+    type = side_types[pick(0, 3)];
+  if (largest > 127 || smallest < -128) /* every value must fit the narrowest type drawn */
     type = MC_I64;
   if (mc_tensor_alloc(t, type, 1, shape, CAP) != MC_OK)
     abort();
@@ -146,9 +153,59 @@ static void make_shuffle(request_store *s) {
   make_data(s, rank, shape);
 }
 
+/* A Slice request on data of the given type and shape; axes NULL: absent. */
+static void slice_request(request_store *s, mc_type type, int rank, const int64_t *shape, int n,
+                          const int64_t *start, const int64_t *stop, const int64_t *step,
+                          const int64_t *axes) {
+  s->req = (mc_request){.op = MC_OP_SLICE, .n_inputs = axes ? 5 : 4, .attrs = mc_attrs_none()};
+  make_typed_data(s, type, rank, shape);
+  make_side(s, 0, n, start);
+  make_side(s, 1, n, stop);
+  make_side(s, 2, n, step);
+  if (axes)
+    make_side(s, 3, n, axes);
+}
+
+/* A bound for an axis of length d: in or just beyond the range, now and
+   then an int64 extreme. */
+static int64_t pick_slice_bound(int64_t d) {
+  if (pick(0, 9) == 0)
+    return pick(0, 1) ? INT64_MIN : INT64_MAX;
+  return pick(-d - 2, d + 2);
+}
+
+/* Slice: every path of the kernel - step 1 (row copies, whole axes
+   merged), -1 (reversed rows: vectors and tails), other steps (gathers,
+   2 by shuffles), packed types (make_data's draw) - with default, explicit
+   and negative axes, no sliced axis at all, and empty outputs. */
+static void make_slice(request_store *s) {
+  static const int64_t steps[] = {1, 1, -1, -1, 2, -2, 3, -3, 5, 7, INT64_MIN, INT64_MAX};
+  int rank = (int)pick(1, 5), n = pick(0, 4) == 0 ? 0 : (int)pick(1, rank), order[5];
+  int64_t shape[5], start[5], stop[5], step[5], axes[5];
+  for (int i = 0; i < rank; i++) {
+    shape[i] = pick(0, 19) == 0 ? 0 : pick(1, pick(0, 2) == 0 ? 70 : 4);
+    order[i] = i;
+  }
+  for (int i = rank - 1; i > 0; i--) {
+    int j = (int)pick(0, i), t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  bool explicit_axes = pick(0, 1);
+  for (int k = 0; k < n; k++) {
+    int a = explicit_axes ? order[k] : k;
+    step[k] = steps[pick(0, 11)];
+    start[k] = pick_slice_bound(shape[a]);
+    stop[k] = pick_slice_bound(shape[a]);
+    axes[k] = pick(0, 1) ? a : a - rank;
+  }
+  mc_type type = (mc_type)pick(0, MC_TYPE_COUNT - 1);
+  slice_request(s, type, rank, shape, n, start, stop, step, explicit_axes ? axes : NULL);
+}
+
 static void free_store(request_store *s) {
   mc_tensor_free(&s->data);
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 4; k++)
     mc_tensor_free(&s->side[k]);
 }
 
@@ -206,6 +263,8 @@ static void test_random_requests(void) {
       make_patches(&s);
     else if (op == MC_OP_SHUFFLE_CHANNELS)
       make_shuffle(&s);
+    else if (op == MC_OP_SLICE)
+      make_slice(&s);
     else
       make_space_depth(&s, op == MC_OP_SPACE_TO_DEPTH);
     bool ok = agrees(&s.req);
@@ -218,6 +277,50 @@ static void test_random_requests(void) {
   for (int op = 0; op < MC_OP_COUNT; op++)
     printf(" %s %d", mc_op_name((mc_op)op), per_op[op]);
   printf("\n");
+}
+
+/* One fixed Slice request against the oracle in every configuration. */
+static void slice_case(const char *what, mc_type type, int rank, const int64_t *shape, int n,
+                       const int64_t *start, const int64_t *stop, const int64_t *step,
+                       const int64_t *axes) {
+  request_store s;
+  memset(&s, 0, sizeof s);
+  slice_request(&s, type, rank, shape, n, start, stop, step, axes);
+  bool ok = agrees(&s.req);
+  CHECK(ok);
+  if (!ok)
+    fprintf(stderr, "  slice request: %s\n", what);
+  free_store(&s);
+}
+
+#define L(...) ((const int64_t[]){__VA_ARGS__})
+
+/* Each path of the Slice kernel at least once, whatever the random draw:
+   rows long enough for several AVX2 vectors plus a tail. */
+static void test_slice_paths(void) {
+  static const mc_type sizes[4] = {MC_U8, MC_F16, MC_F32, MC_F64};
+  for (int t = 0; t < 4; t++) {
+    slice_case("crop: row copies", sizes[t], 3, L(3, 9, 77), 2, L(1, 2), L(3, -1), L(1, 1),
+               L(1, 2));
+    slice_case("reversed innermost", sizes[t], 2, L(3, 77), 1, L(-2), L(INT64_MIN), L(-1), L(-1));
+    slice_case("step 2 innermost", sizes[t], 2, L(3, 100), 1, L(1), L(INT64_MAX), L(2), L(1));
+    slice_case("step 2, last element at the data's end", sizes[t], 1, L(63), 1, L(0), L(63), L(2),
+               NULL);
+    slice_case("step 3 innermost (gather)", sizes[t], 2, L(2, 100), 2, L(0, 99), L(2, 0), L(1, -3),
+               NULL);
+    slice_case("step 7 on two axes", sizes[t], 2, L(30, 90), 2, L(2, 1), L(29, 90), L(7, 7), NULL);
+  }
+  slice_case("whole axes merged, outer reversed", MC_F32, 4, L(5, 3, 4, 6), 1, L(-1), L(INT64_MIN),
+             L(-1), L(0));
+  slice_case("everything reversed: one run", MC_I16, 3, L(4, 5, 40), 3, L(-1, -1, -1),
+             L(-9, -9, -99), L(-1, -1, -1), L(0, 1, 2));
+  slice_case("packed u4, odd offsets", MC_U4, 2, L(5, 13), 2, L(1, 12), L(5, 0), L(2, -1), NULL);
+  slice_case("packed u1 step 3", MC_U1, 1, L(61), 1, L(60), L(-62), L(-3), NULL);
+  slice_case("packed i4 copy", MC_I4, 2, L(3, 17), 1, L(3), L(16), L(1), L(-1));
+  slice_case("no side values: the identity", MC_F32, 2, L(3, 17), 0, L(0), L(0), L(0), L(0));
+  slice_case("empty output", MC_F32, 2, L(3, 5), 1, L(2), L(2), L(1), L(1));
+  slice_case("step INT64_MIN: one element", MC_F64, 2, L(4, 9), 2, L(3, 5), L(0, 0),
+             L(INT64_MIN, -2), L(-2, -1));
 }
 
 /* run_into overwrites whatever the buffer held, tail bits of packed types included. */
@@ -441,6 +544,7 @@ int main(void) {
   test_stream_env_ignored_when_malformed();
   test_run_into_overwrites();
   test_simd_choice();
+  test_slice_paths();
   test_random_requests();
   return check_report();
 }

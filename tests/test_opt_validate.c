@@ -330,7 +330,7 @@ static const mc_type side_other_types[] = {MC_BOOLEAN, MC_F32, MC_F16, MC_F64,
 typedef struct gen_request {
   mc_request req;
   mc_tensor tensors[MC_MAX_INPUTS];
-  uint8_t side_bytes[3][1024];
+  uint8_t side_bytes[4][1024];
   size_t cap;
 } gen_request;
 
@@ -381,7 +381,7 @@ static bool make_data(gen_request *g, int rank, const int64_t *dims) {
   return true;
 }
 
-/* Side input `slot` (1..3) of a B2S/S2B request for data rank n; values[k]
+/* Side input `slot` (1..4) of a B2S/S2B/Slice request for data rank n; values[k]
    gives the raw value of element k before truncation to the type. */
 static void make_side_input(gen_request *g, int slot, int n, const uint64_t *values) {
   mc_tensor *t = &g->tensors[slot];
@@ -640,11 +640,40 @@ static size_t pick_cap(void) {
   return small_caps[rng_below((int64_t)(sizeof small_caps / sizeof small_caps[0]))];
 }
 
+/* Slice: four or five inputs; start and stop mostly near the data's
+   range, now and then an edge value; steps 0 now and then; axes mostly in
+   range, negative ones and repeats by the draw. */
+static bool gen_slice(gen_request *g) {
+  start_request(g, MC_OP_SLICE);
+  if (rng_chance(35))
+    g->req.n_inputs = 4; /* axes absent */
+  int rank = pick_rank(1, 5);
+  int64_t n = rank >= 0 && rank <= MC_MAX_RANK ? rank : 1;
+  if (rng_chance(15))
+    n = rng_below(n + 1); /* fewer axes sliced, none at times */
+  else if (rng_chance(5))
+    n++; /* more than the rank: a default axis out of range, or a repeat */
+  uint64_t start[MC_MAX_RANK + 2], stop[MC_MAX_RANK + 2], step[MC_MAX_RANK + 2],
+      axes[MC_MAX_RANK + 2];
+  const int64_t r = n > 0 ? n : 1;
+  for (int i = 0; i < MC_MAX_RANK + 2; i++) {
+    start[i] = pick_value(-7, 7, 8);
+    stop[i] = pick_value(-7, 7, 8);
+    step[i] = rng_chance(3) ? 0 : pick_value(-3, 3, 6);
+    axes[i] = pick_value(-r - 1, r, 4);
+  }
+  if (!make_data(g, rank, NULL))
+    return false;
+  for (int slot = 1; slot < g->req.n_inputs; slot++)
+    make_side_input(g, slot, (int)n, (const uint64_t *[]){start, stop, step, axes}[slot - 1]);
+  return true;
+}
+
 static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(6)) {
+  switch (rng_below(7)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -659,6 +688,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 4:
     made = gen_shuffle(g);
+    break;
+  case 5:
+    made = gen_slice(g);
     break;
   default:
     made = gen_patches(g);
@@ -767,7 +799,7 @@ static void check_plan_fields(void) {
 
 typedef struct hand_request {
   mc_tensor t[MC_MAX_INPUTS];
-  uint8_t side[3][256];
+  uint8_t side[4][256];
   mc_request req;
 } hand_request;
 
@@ -794,7 +826,7 @@ static void hand_start(mc_op op, mc_type type, int rank, const int64_t *shape) {
   d->data = data_bytes;
 }
 
-/* Side input slot (1..3) of n values, 1-D, given as raw bits. */
+/* Side input slot (1..4) of n values, 1-D, given as raw bits. */
 static void hand_side(int slot, mc_type type, int n, const uint64_t *raw) {
   mc_tensor *t = &hand.t[slot];
   t->type = type;
@@ -1025,8 +1057,89 @@ static void size_limit_cases(void) {
   hand_expect("EIP same pad near INT64_MAX", CAP, MC_OK, NULL);
 }
 
+/* Slice: a request with start, stop, step (and axes when given) as i64. */
+static void hand_slice(mc_type type, int rank, const int64_t *shape, int n, const uint64_t *start,
+                       const uint64_t *stop, const uint64_t *step, const uint64_t *axes) {
+  hand_start(MC_OP_SLICE, type, rank, shape);
+  hand_side(1, MC_I64, n, start);
+  hand_side(2, MC_I64, n, stop);
+  hand_side(3, MC_I64, n, step);
+  if (axes)
+    hand_side(4, MC_I64, n, axes);
+  else
+    hand.req.n_inputs = 4;
+}
+
+/* Slice plans and clause order worked out from SLICE.md by hand. */
+static void slice_cases(void) {
+  mc_opt_plan plan;
+  mc_error err;
+  /* Axis 0 (d 5): start -1 -> 4, stop INT64_MIN -> -1, step -2: 4, 2, 0.
+     Axis -1 = 1 (d 7): start 10 -> 6, stop 1, step INT64_MIN: 6 alone. */
+  hand_slice(MC_F32, 2, (int64_t[]){5, 7}, 2, (uint64_t[]){NEG(-1), 10},
+             (uint64_t[]){(uint64_t)INT64_MIN, 1}, (uint64_t[]){NEG(-2), (uint64_t)INT64_MIN},
+             (uint64_t[]){0, NEG(-1)});
+  hand.t[4].type = MC_I32;
+  hand.t[4].nbytes = 8;
+  mc_store_bits(hand.t[4].data, MC_I32, 0, 0);
+  mc_store_bits(hand.t[4].data, MC_I32, 1, NEG(-1));
+  CHECK_EQ_I64(mc_opt_validate(&hand.req, CAP, &plan, &err), MC_OK);
+  CHECK_EQ_I64(plan.out_shape[0], 3);
+  CHECK_EQ_I64(plan.out_shape[1], 1);
+  CHECK_EQ_I64(plan.first[0], 4);
+  CHECK_EQ_I64(plan.first[1], 6);
+  CHECK_EQ_I64(plan.step[0], -2);
+  CHECK_EQ_I64(plan.step[1], 1); /* one element: the step never matters */
+  hand_expect("SL INT64 extremes", CAP, MC_OK, NULL);
+  /* u64 start 2^63 reads as INT64_MAX -> 4 with step -1; stop -7 -> -1:
+     4, 3, 2, 1, 0. */
+  hand_slice(MC_U8, 1, (int64_t[]){5}, 1, (uint64_t[]){0}, (uint64_t[]){NEG(-7)},
+             (uint64_t[]){NEG(-1)}, NULL);
+  hand_side(1, MC_U64, 1, (uint64_t[]){P2(63)});
+  CHECK_EQ_I64(mc_opt_validate(&hand.req, CAP, &plan, &err), MC_OK);
+  CHECK_EQ_I64(plan.out_shape[0], 5);
+  CHECK_EQ_I64(plan.first[0], 4);
+  CHECK_EQ_I64(plan.step[0], -1);
+  hand_expect("SL u64 start above INT64_MAX clamps", CAP, MC_OK, NULL);
+  /* The same with step 1: start clamps to 5, nothing is left. */
+  hand_side(3, MC_I64, 1, (uint64_t[]){1});
+  CHECK_EQ_I64(mc_opt_validate(&hand.req, CAP, &plan, &err), MC_OK);
+  CHECK_EQ_I64(plan.out_shape[0], 0);
+  hand_expect("SL u64 start above INT64_MAX, empty", CAP, MC_OK, NULL);
+
+  int64_t d2[2] = {3, 4}, d3[3] = {2, 3, 4};
+  hand_slice(MC_F32, 0, d2, 1, (uint64_t[]){0}, (uint64_t[]){1}, (uint64_t[]){0}, NULL);
+  hand_expect("SL V1 before V5", CAP, MC_E_DATA_RANK, "SL-V1");
+  hand_slice(MC_F32, 2, d2, 2, (uint64_t[]){0, 0}, (uint64_t[]){1, 1}, (uint64_t[]){1, 0},
+             (uint64_t[]){9, 0});
+  hand_expect("SL V5 before V6", CAP, MC_E_STEP_ZERO, "SL-V5");
+  hand_slice(MC_F32, 2, d2, 3, (uint64_t[]){0, 0, 0}, (uint64_t[]){1, 1, 1}, (uint64_t[]){1, 1, 1},
+             (uint64_t[]){0, 0, 5});
+  hand_expect("SL V6 on every value before V7", CAP, MC_E_AXIS_OUT_OF_RANGE, "SL-V6");
+  hand_slice(MC_F32, 2, d2, 3, (uint64_t[]){0, 0, 0}, (uint64_t[]){1, 1, 1}, (uint64_t[]){1, 1, 1},
+             NULL);
+  hand_expect("SL default axis r out of range", CAP, MC_E_AXIS_OUT_OF_RANGE, "SL-V6");
+  hand_slice(MC_F32, 3, d3, 2, (uint64_t[]){0, 0}, (uint64_t[]){1, 1}, (uint64_t[]){1, 1},
+             (uint64_t[]){1, NEG(-2)});
+  hand_expect("SL axes 1 and 1-r repeat", CAP, MC_E_AXES_NOT_UNIQUE, "SL-V7");
+  hand_side(4, MC_U64, 2, (uint64_t[]){1, UINT64_MAX});
+  hand_expect("SL u64 axis above INT64_MAX", CAP, MC_E_AXIS_OUT_OF_RANGE, "SL-V6");
+  hand_side(4, MC_I64, 2, (uint64_t[]){NEG(-3), (uint64_t)INT64_MIN});
+  hand_expect("SL axis INT64_MIN", CAP, MC_E_AXIS_OUT_OF_RANGE, "SL-V6");
+  hand_side(4, MC_F32, 2, (uint64_t[]){0, 0});
+  hand_side(3, MC_I64, 1, (uint64_t[]){1});
+  hand_expect("SL V2 on axes before V4", CAP, MC_E_SIDE_INPUT_TYPE, "SL-V2");
+  hand_side(4, MC_I8, 1, (uint64_t[]){0});
+  hand_expect("SL V4 step first", CAP, MC_E_SIDE_INPUT_LENGTH, "SL-V4");
+  hand_slice(MC_F32, 2, d2, 0, NULL, NULL, NULL, NULL);
+  CHECK_EQ_I64(mc_opt_validate(&hand.req, CAP, &plan, &err), MC_OK);
+  CHECK(memcmp(plan.out_shape, d2, sizeof d2) == 0);
+  hand_expect("SL no values: the identity", CAP, MC_OK, NULL);
+}
+
 int main(void) {
   check_plan_fields();
+  slice_cases();
   check_order_examples();
   size_limit_cases();
   compare_conformance_cases();

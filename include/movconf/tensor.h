@@ -38,5 +38,9 @@ bool mc_tensor_same(const mc_tensor *a, const mc_tensor *b);
    (value untouched) when the stored value does not fit in int64, i.e. a u64
    above INT64_MAX. t must be a side-integer type. */
 bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value);
+/* As mc_side_value, but a u64 above INT64_MAX reads as INT64_MAX instead of
+   failing: Slice-8 clamps such values (errata E34), and INT64_MAX clamps the
+   same way. False only where mc_side_value fails for another reason. */
+bool mc_side_value_saturating(const mc_tensor *t, int64_t index, int64_t *value);
 
 #endif

@@ -1,4 +1,5 @@
-/* Transpose and window (crop / zero-pad) over any element type. Both walk
+/* Transpose, window (crop / zero-pad), reverse and strided crop over any
+   element type. All walk
    the output in row-major order with one odometer that keeps the matching
    input position up to date incrementally: no division per element. */
 #include "common/layout.h"
@@ -242,4 +243,70 @@ void mc_window(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int
     window_range(in_shape->dim[a], out_shape->dim[a], offset[a], &o.lo[a], &o.hi[a]);
   }
   odometer_copy(&o, t, in, out_count, out);
+}
+
+void mc_reverse(mc_type t, const mc_shape *shape, const uint8_t *in, const bool *reversed,
+                uint8_t *out) {
+  int64_t count = 0;
+  REQUIRE(shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(shape->rank == 0 || reversed != NULL);
+  if (shape_empty(shape)) {
+    return;
+  }
+  REQUIRE(mc_shape_count(shape, &count));
+  REQUIRE(in != NULL && out != NULL);
+  int64_t stride[MC_MAX_WORK_RANK];
+  row_major_strides(shape, stride);
+  odometer o;
+  o.rank = shape->rank;
+  o.pos = 0;
+  for (int a = 0; a < o.rank; a++) {
+    o.dim[a] = shape->dim[a];
+    o.lo[a] = 0;
+    o.hi[a] = o.dim[a];
+    /* Backwards: start at the last index, step -stride (wrapping unsigned). */
+    o.step[a] = reversed[a] ? 0 - (uint64_t)stride[a] : (uint64_t)stride[a];
+    o.pos += reversed[a] ? (uint64_t)(o.dim[a] - 1) * (uint64_t)stride[a] : 0;
+  }
+  odometer_copy(&o, t, in, count, out);
+}
+
+/* true when begin + i * step lies inside [0, in_dim) for every i < out_dim
+   (out_dim > 0), computed without overflow. */
+static bool strided_axis_inside(int64_t in_dim, int64_t begin, uint64_t step, int64_t out_dim) {
+  return step >= 1 && begin >= 0 && begin < in_dim &&
+         (uint64_t)(out_dim - 1) <= (uint64_t)(in_dim - 1 - begin) / step;
+}
+
+void mc_strided_crop(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *begin,
+                     const uint64_t *step, const mc_shape *out_shape, uint8_t *out) {
+  int64_t count = 0, in_count = 0;
+  REQUIRE(in_shape != NULL && out_shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(in_shape->rank == out_shape->rank);
+  REQUIRE(in_shape->rank == 0 || (begin != NULL && step != NULL));
+  if (shape_empty(out_shape)) {
+    return;
+  }
+  REQUIRE(mc_shape_count(out_shape, &count));
+  REQUIRE(mc_shape_count(in_shape, &in_count));
+  for (int a = 0; a < out_shape->rank; a++) {
+    REQUIRE(strided_axis_inside(in_shape->dim[a], begin[a], step[a], out_shape->dim[a]));
+  }
+  REQUIRE(in != NULL && out != NULL);
+  int64_t stride[MC_MAX_WORK_RANK];
+  row_major_strides(in_shape, stride);
+  odometer o;
+  o.rank = out_shape->rank;
+  o.pos = 0;
+  for (int a = 0; a < o.rank; a++) {
+    o.dim[a] = out_shape->dim[a];
+    o.lo[a] = 0;
+    o.hi[a] = o.dim[a];
+    /* May wrap for a huge step on a one-element axis, which never moves. */
+    o.step[a] = (uint64_t)stride[a] * step[a];
+    o.pos += (uint64_t)begin[a] * (uint64_t)stride[a];
+  }
+  odometer_copy(&o, t, in, count, out);
 }

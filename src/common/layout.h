@@ -1,5 +1,6 @@
 /* The shared data-movement helpers the literal oracle composes: reshape is
-   shape-only, so these are transpose and window (crop and zero-pad). They
+   shape-only, so these are transpose, window (crop and zero-pad), reverse
+   and strided crop. They
    work on every element type, packed sub-byte types included. Callers have
    validated shapes and sized buffers; the helpers do not allocate. An
    argument that breaks their contract (unknown type, invalid shape or
@@ -35,5 +36,16 @@ void mc_transpose(mc_type t, const mc_shape *in_shape, const uint8_t *in, const 
    out_shape; a zero-pad is offset = -begin with a larger one. */
 void mc_window(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *offset,
                const mc_shape *out_shape, uint8_t *out);
+
+/* out = in with every axis a where reversed[a] is true read backwards:
+   out[.., i_a, ..] = in[.., d_a - 1 - i_a, ..]. */
+void mc_reverse(mc_type t, const mc_shape *shape, const uint8_t *in, const bool *reversed,
+                uint8_t *out);
+
+/* out[i_0..i_r] = in[begin_0 + i_0 * step_0, ..., begin_r + i_r * step_r]:
+   a crop keeping every step-th element. Steps are magnitudes >= 1 (unsigned,
+   so that 2^63 fits); every index read must lie inside in_shape. */
+void mc_strided_crop(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *begin,
+                     const uint64_t *step, const mc_shape *out_shape, uint8_t *out);
 
 #endif

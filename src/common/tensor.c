@@ -180,20 +180,30 @@ static int64_t sign_extend(uint64_t raw, unsigned bits) {
   return -(int64_t)(~raw & mask) - 1;
 }
 
-bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value) {
-  if (!t || !t->data || !value || !mc_type_is_side_integer(t->type)) {
+/* The raw bits of element index of a side-integer tensor; false when t is
+   not one or index lies outside its data. */
+static bool side_raw(const mc_tensor *t, int64_t index, uint64_t *raw) {
+  if (!t || !t->data || !mc_type_is_side_integer(t->type)) {
     return false;
   }
   int64_t count = mc_tensor_elements(t);
   if (index < 0 || index >= count) {
     return false;
   }
-  const mc_type_info *info = mc_type_get(t->type);
   size_t needed;
   if (!mc_storage_bytes(t->type, index + 1, &needed) || needed > t->nbytes) {
     return false;
   }
-  uint64_t raw = mc_load_bits(t->data, t->type, index);
+  *raw = mc_load_bits(t->data, t->type, index);
+  return true;
+}
+
+bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value) {
+  uint64_t raw;
+  if (!value || !side_raw(t, index, &raw)) {
+    return false;
+  }
+  const mc_type_info *info = mc_type_get(t->type);
   if (info->is_signed) {
     *value = sign_extend(raw, info->bits);
     return true;
@@ -202,6 +212,18 @@ bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value) {
     return false;
   }
   *value = (int64_t)raw;
+  return true;
+}
+
+bool mc_side_value_saturating(const mc_tensor *t, int64_t index, int64_t *value) {
+  uint64_t raw;
+  if (!value || !side_raw(t, index, &raw)) {
+    return false;
+  }
+  /* Only a u64 above INT64_MAX fails mc_side_value once side_raw succeeds. */
+  if (!mc_side_value(t, index, value)) {
+    *value = INT64_MAX;
+  }
   return true;
 }
 

@@ -27,6 +27,11 @@ typedef struct mc_opt_plan {
   /* ShuffleChannels: the normalised axis */
   int channel_axis;
   int64_t group;
+  /* Slice: per axis the first input index read and the signed step between
+     reads, 1 on axes of at most one output element (whose step never
+     matters, and may be INT64_MIN). */
+  int64_t first[MC_MAX_RANK];
+  int64_t step[MC_MAX_RANK];
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a

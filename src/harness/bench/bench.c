@@ -41,9 +41,10 @@ typedef struct workload {
      attr's value. */
   int64_t attr[MC_ATTR_COUNT];
   const char *text[MC_ATTR_COUNT];
-  /* Inputs 1 to 3 of the operations that have them, one value per axis:
-     BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads. */
-  int64_t side[3][BENCH_RANK];
+  /* Inputs 1 to 4 of the operations that have them, one value per axis:
+     BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads;
+     Slice start, stop, step, axes. */
+  int64_t side[4][BENCH_RANK];
 } workload;
 
 #define S2D MC_OP_SPACE_TO_DEPTH
@@ -52,6 +53,10 @@ typedef struct workload {
 #define S2B MC_OP_SPACE_TO_BATCH
 #define EIP MC_OP_EXTRACT_IMAGE_PATCHES
 #define SC MC_OP_SHUFFLE_CHANNELS
+#define SL MC_OP_SLICE
+/* Slice bounds that hold for the full and the --quick shapes alike. */
+#define SL_END INT64_MAX
+#define SL_REV_END INT64_MIN
 
 /* Each SpaceToBatch workload is the inverse of a BatchToSpace one:
    508 + 1 + 3 = 512 = 4 * 128, and 124 + 4 = 128 = 4 * 32 with --quick. */
@@ -100,6 +105,20 @@ static const workload workloads[] = {
    .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
   {.op = SC, .name = "g4_last", .type = MC_U8, .full = {8, 128, 128, 240},
    .quick = {2, 32, 32, 48}, .attr = {[MC_ATTR_AXIS] = -1, [MC_ATTR_GROUP] = 4}},
+  /* Slice, outputs of 2^24 elements: a crop (row copies), the last axis
+     reversed (reversed rows), every other element of it (gathers). */
+  {.op = SL, .name = "crop", .type = MC_F32, .full = {4, 64, 272, 272},
+   .quick = {1, 16, 72, 72},
+   .side = {{0, 0, 8, 8}, {SL_END, SL_END, -8, -8}, {1, 1, 1, 1}, {0, 1, 2, 3}}},
+  {.op = SL, .name = "reverse_last", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}, {0, 1, 2, 3}}},
+  {.op = SL, .name = "reverse_last", .type = MC_U8, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}, {0, 1, 2, 3}}},
+  {.op = SL, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
+   .quick = {1, 16, 64, 128},
+   .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}, {0, 1, 2, 3}}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8},
@@ -142,7 +161,7 @@ typedef struct bench_row {
 
 /* A request with the tensors it points to. */
 typedef struct bench_case {
-  mc_tensor data, side[3];
+  mc_tensor data, side[4];
   mc_request req;
 } bench_case;
 
@@ -187,7 +206,7 @@ static mc_status make_side_input(mc_tensor *t, const int64_t *values) {
 
 static void free_case(bench_case *c) {
   mc_tensor_free(&c->data);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     mc_tensor_free(&c->side[i]);
 }
 
