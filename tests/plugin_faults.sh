@@ -103,7 +103,7 @@ expect "digest mismatch located through the oracle" grep -q 'sha256 does not mat
 
 MOVCONF_MOCK_ABI=wrong "$movconf" run --impl "plugin:$mock" "$cases" >/dev/null 2>"$work/abi.txt"
 expect "a plugin refusing the ABI version exits 2" test $? -eq 2
-expect "and says so" grep -q 'does not speak plugin ABI version 2 or 1' "$work/abi.txt"
+expect "and says so" grep -q 'does not speak plugin ABI version 3, 2 or 1' "$work/abi.txt"
 "$movconf" run --impl "plugin:$work/no-such-plugin.so" "$cases" >/dev/null 2>"$work/missing.txt"
 expect "a missing plugin exits 2" test $? -eq 2
 expect "and says so" grep -q 'cannot load' "$work/missing.txt"

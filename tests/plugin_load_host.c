@@ -18,8 +18,11 @@ int main(int argc, char **argv) {
   }
   movconf_plugin_entry_fn entry;
   memcpy(&entry, &sym, sizeof entry);
-  /* Version 2, else 1: both tables begin with their version, name and version. */
-  const movconf_plugin_v2 *table = entry(MOVCONF_PLUGIN_ABI_V2);
+  /* Version 3, else 2, else 1: every table begins with its version, name
+     and version. */
+  const movconf_plugin_v3 *table = entry(MOVCONF_PLUGIN_ABI_V3);
+  if (!table)
+    table = entry(MOVCONF_PLUGIN_ABI_V2);
   if (!table)
     table = entry(MOVCONF_PLUGIN_ABI_V1);
   printf("%s\n", table ? table->name : "the entry point returned NULL");

@@ -49,8 +49,15 @@
 
    FAULT@* applies the fault to every batch.
 
+   echo-inputs (reject every input, the message listing the inputs the
+   plugin was handed: "5 inputs: data u8 [2,3]; start 11; stop 22; ...",
+   each side input by its first value) shows what reaches a plugin.
+
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
-   MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version. */
+   MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version.
+
+   The mock speaks ABI version 3; built with MOCK_ABI=2 it is a version 2
+   plugin (the request's fields it reads are spelt alike in both). */
 #define _DEFAULT_SOURCE /* syscall(), MAP_ANONYMOUS */
 #include <fcntl.h>
 #include <pthread.h>
@@ -71,6 +78,21 @@
 #include "movconf/oracle.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
+
+#ifndef MOCK_ABI
+#define MOCK_ABI 3
+#endif
+#if MOCK_ABI == 2
+typedef movconf_plugin_request_v2 mock_request;
+typedef movconf_plugin_query_v2 mock_query;
+typedef movconf_plugin_v2 mock_table;
+#define MOCK_ABI_VERSION MOVCONF_PLUGIN_ABI_V2
+#else
+typedef movconf_plugin_request_v3 mock_request;
+typedef movconf_plugin_query_v3 mock_query;
+typedef movconf_plugin_v3 mock_table;
+#define MOCK_ABI_VERSION MOVCONF_PLUGIN_ABI_V3
+#endif
 
 typedef enum fault {
   FAULT_NONE,
@@ -112,6 +134,7 @@ typedef enum fault {
   FAULT_LIFT_MEMORY_LIMIT,
   FAULT_EXIT_0,
   FAULT_STALE_REPLY,
+  FAULT_ECHO_INPUTS,
   FAULT_COUNT
 } fault;
 
@@ -153,7 +176,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "flood",
                                                      "lift-memory-limit",
                                                      "exit-0",
-                                                     "stale-reply"};
+                                                     "stale-reply",
+                                                     "echo-inputs"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -182,7 +206,7 @@ static void read_config(void) {
   unsupported_type = mc_type_from_name(getenv("MOVCONF_MOCK_UNSUPPORTED"));
 }
 
-static fault fault_of(const movconf_plugin_request *r) {
+static fault fault_of(const mock_request *r) {
   if (r->n_inputs < 1 || r->inputs[0].rank < 1)
     return FAULT_NONE;
   int64_t batch = r->inputs[0].shape[0];
@@ -196,7 +220,24 @@ static mc_tensor cached;
 static int cases_served; /* output_shape() calls in this process */
 static mc_tensor inputs[MC_MAX_INPUTS];
 
-static mc_request to_request(const movconf_plugin_request *p) {
+/* Attribute a as movconf holds it, by its name. */
+static void set_attr(const movconf_plugin_attr *a, mc_op op, mc_attrs *attrs) {
+  int id = mc_op_attr_from_name(op, a->name);
+  if (id < 0)
+    return;
+  if (a->kind == MOVCONF_PLUGIN_ATTR_INT) {
+    mc_attrs_set_int(attrs, (mc_attr)id, a->value.i);
+  } else if (a->kind == MOVCONF_PLUGIN_ATTR_STRING) {
+    mc_attrs_set_string(attrs, (mc_attr)id, a->value.s);
+  } else {
+    mc_int_list *l = mc_attrs_list_slot(attrs, (mc_attr)id);
+    l->count = a->value.ints.count;
+    for (int i = 0; i < l->count && i < MC_MAX_ATTR_LEN; i++)
+      l->v[i] = a->value.ints.values[i];
+  }
+}
+
+static mc_request to_request(const mock_request *p) {
   mc_request req;
   memset(&req, 0, sizeof req);
   req.op = (mc_op)p->op;
@@ -212,19 +253,8 @@ static mc_request to_request(const movconf_plugin_request *p) {
     req.inputs[i] = t;
   }
   req.attrs = mc_attrs_none();
-  if (p->attrs.has_block_size)
-    mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, p->attrs.block_size);
-  mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, p->attrs.mode);
-  mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, p->attrs.auto_pad);
-  const movconf_plugin_ints *in[3] = {&p->attrs.sizes, &p->attrs.strides, &p->attrs.rates};
-  mc_int_list *out[3] = {mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES),
-                         mc_attrs_list_slot(&req.attrs, MC_ATTR_STRIDES),
-                         mc_attrs_list_slot(&req.attrs, MC_ATTR_RATES)};
-  for (int k = 0; k < 3; k++) {
-    out[k]->count = in[k]->count;
-    for (int i = 0; i < in[k]->count && i < MC_MAX_ATTR_LEN; i++)
-      out[k]->v[i] = in[k]->values[i];
-  }
+  for (int k = 0; k < p->n_attrs; k++)
+    set_attr(&p->attrs[k], req.op, &req.attrs);
   return req;
 }
 
@@ -240,11 +270,36 @@ static int reject(movconf_plugin_message *m, const char *error, const char *text
   return MOVCONF_PLUGIN_REJECTED;
 }
 
-static int supports(const movconf_plugin_query *q) {
+/* Rejects p, listing its inputs: the data's type and shape, each side
+   input's first value. */
+static int echo_inputs(const mock_request *p, movconf_plugin_message *m) {
+  size_t used = (size_t)snprintf(m->text, sizeof m->text, "%d inputs:", (int)p->n_inputs);
+  for (int i = 0; i < p->n_inputs && used < sizeof m->text; i++) {
+    const movconf_plugin_tensor *t = &p->inputs[i];
+    const char *name = mc_op_input_name((mc_op)p->op, i);
+    if (i == 0) {
+      used += (size_t)snprintf(m->text + used, sizeof m->text - used, " %s %s [", name,
+                               mc_type_name((mc_type)t->type));
+      for (int d = 0; d < t->rank && used < sizeof m->text; d++)
+        used += (size_t)snprintf(m->text + used, sizeof m->text - used, "%s%lld", d ? "," : "",
+                                 (long long)t->shape[d]);
+      if (used < sizeof m->text)
+        used += (size_t)snprintf(m->text + used, sizeof m->text - used, "];");
+    } else {
+      int64_t first =
+          t->nbytes >= 8 ? (int64_t)mc_load_bits((const uint8_t *)t->data, MC_I64, 0) : -1;
+      used += (size_t)snprintf(m->text + used, sizeof m->text - used, " %s %lld;", name,
+                               (long long)first);
+    }
+  }
+  return MOVCONF_PLUGIN_REJECTED;
+}
+
+static int supports(const mock_query *q) {
   return q->input_types[0] != unsupported_type;
 }
 
-static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *o,
+static int output_shape(const mock_request *p, movconf_plugin_output *o,
                         movconf_plugin_message *m) {
   fault f = fault_of(p);
   cases_served++;
@@ -252,6 +307,8 @@ static int output_shape(const movconf_plugin_request *p, movconf_plugin_output *
   mc_request req = to_request(p);
   mc_error err;
   mc_status s = mc_oracle_run(&req, (size_t)p->max_output_bytes, &cached, &err);
+  if (f == FAULT_ECHO_INPUTS)
+    return echo_inputs(p, m);
   if (f == FAULT_BAD_STATUS)
     return 42;
   if (f == FAULT_HUGE) {
@@ -303,8 +360,7 @@ static void exhaust_memory(void) {
     p[i] = 1;
 }
 
-static void misbehave_fatally(fault f, const movconf_plugin_request *p,
-                              const movconf_plugin_output *o) {
+static void misbehave_fatally(fault f, const mock_request *p, const movconf_plugin_output *o) {
   switch (f) {
   case FAULT_CRASH:
     raise(SIGSEGV);
@@ -386,7 +442,7 @@ static void fork_orphan(void) {
 static bool poisoned;
 
 /* The element after the last of input 1 (a read, which the compiler must keep). */
-static void read_past_side_input(const movconf_plugin_request *p) {
+static void read_past_side_input(const mock_request *p) {
   if (p->n_inputs < 2)
     return;
   const volatile uint8_t *side = p->inputs[1].data;
@@ -476,8 +532,7 @@ static bool clone_late_copy(void) {
   return copy >= 0;
 }
 
-static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
-               movconf_plugin_message *m) {
+static int run(const mock_request *p, const movconf_plugin_output *o, movconf_plugin_message *m) {
   fault f = fault_of(p);
   misbehave_fatally(f, p, o);
   if (f == FAULT_FORK_ORPHAN)
@@ -524,8 +579,8 @@ static int run(const movconf_plugin_request *p, const movconf_plugin_output *o,
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v1 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_VERSION,
+static const mock_table table = {
+    .abi_version = MOCK_ABI_VERSION,
     .name = "mock",
     .version = "1",
     .supports = supports,
@@ -533,9 +588,9 @@ static const movconf_plugin_v1 table = {
     .run = run,
 };
 
-const movconf_plugin_v1 *movconf_plugin_entry(uint32_t abi_version) {
+const void *movconf_plugin_entry(uint32_t abi_version) {
   const char *abi = getenv("MOVCONF_MOCK_ABI");
-  if (abi_version != MOVCONF_PLUGIN_ABI_VERSION || (abi && strcmp(abi, "wrong") == 0))
+  if (abi_version != MOCK_ABI_VERSION || (abi && strcmp(abi, "wrong") == 0))
     return NULL;
   read_config();
   return &table;

@@ -63,8 +63,8 @@
 #error "PLUGIN_MOVCONF_PATH must name the plugin_movconf module"
 #endif
 
-static const movconf_plugin_v2 *inner;
-static movconf_plugin_v2 table;
+static const movconf_plugin_v3 *inner;
+static movconf_plugin_v3 table;
 
 /* The next fault of a '+'-joined list after the one at p, or NULL. */
 static const char *next_fault(const char *p) {
@@ -105,7 +105,7 @@ static void swap_first_two(const movconf_plugin_output *o) {
   mc_store_bits(o->data, (mc_type)o->type, 1, a);
 }
 
-static void repeat_vector_tail(const movconf_plugin_request_v2 *request,
+static void repeat_vector_tail(const movconf_plugin_request_v3 *request,
                                const movconf_plugin_output *o) {
   const movconf_plugin_tensor *data = &request->inputs[0];
   int64_t n = element_count(o);
@@ -171,7 +171,7 @@ static int side_value_nonzero(const movconf_plugin_tensor *t, int64_t index) {
   return index < t->shape[0] && mc_load_bits(t->data, (mc_type)t->type, index) != 0;
 }
 
-static void crop_off_by_one(const movconf_plugin_request_v2 *request,
+static void crop_off_by_one(const movconf_plugin_request_v3 *request,
                             const movconf_plugin_output *o) {
   const movconf_plugin_tensor *crops_begin = &request->inputs[2];
   if (request->inputs[0].rank != 3 || o->rank != 3 || !side_value_nonzero(crops_begin, 2))
@@ -183,7 +183,7 @@ static void crop_off_by_one(const movconf_plugin_request_v2 *request,
 }
 
 /* Reads the byte just past a heap copy of the data input. */
-static void read_past_copy(const movconf_plugin_request_v2 *request) {
+static void read_past_copy(const movconf_plugin_request_v3 *request) {
   size_t n = (size_t)request->inputs[0].nbytes;
   uint8_t *copy = malloc(n ? n : 1);
   if (!copy)
@@ -195,7 +195,7 @@ static void read_past_copy(const movconf_plugin_request_v2 *request) {
 }
 
 /* Undefined behaviour that leaves the output alone. */
-static void undefined_behaviour(const char *fault, const movconf_plugin_request_v2 *request) {
+static void undefined_behaviour(const char *fault, const movconf_plugin_request_v3 *request) {
   volatile int big = INT_MAX, zero = 0, sink = 0;
   const void *volatile none = NULL;
   volatile size_t no_bytes = 0;
@@ -209,7 +209,7 @@ static void undefined_behaviour(const char *fault, const movconf_plugin_request_
 }
 
 /* sc-group3-copy: the output is the data, unshuffled, for group >= 3. */
-static void copy_unshuffled(const movconf_plugin_request_v2 *request,
+static void copy_unshuffled(const movconf_plugin_request_v3 *request,
                             const movconf_plugin_output *output) {
   const movconf_plugin_attr *group =
       movconf_plugin_find_attr(request->n_attrs, request->attrs, "group");
@@ -223,7 +223,7 @@ void planted_throw_and_catch(void);
 #endif
 
 /* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
-static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
+static int output_shape(const movconf_plugin_request_v3 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
   int status = inner->output_shape(request, output, message);
   const char *fault = getenv("MOVCONF_PLANTED");
@@ -233,7 +233,7 @@ static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin
   return status;
 }
 
-static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
+static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   const char *fault = getenv("MOVCONF_PLANTED");
   if (planted(fault, "overread"))
@@ -267,7 +267,10 @@ static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_ou
   return status;
 }
 
+/* Version 3, the wrapped plugin's. */
 const void *movconf_plugin_entry(uint32_t abi_version) {
+  if (abi_version != MOVCONF_PLUGIN_ABI_V3)
+    return NULL;
   void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
   void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
   if (!sym)

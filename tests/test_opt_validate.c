@@ -330,7 +330,7 @@ static const mc_type side_other_types[] = {MC_BOOLEAN, MC_F32, MC_F16, MC_F64,
 typedef struct gen_request {
   mc_request req;
   mc_tensor tensors[MC_MAX_INPUTS];
-  uint8_t side_bytes[4][1024];
+  uint8_t side_bytes[MC_MAX_INPUTS - 1][1024];
   size_t cap;
 } gen_request;
 
@@ -426,11 +426,13 @@ static void make_side_input(gen_request *g, int slot, int n, const uint64_t *val
       mc_store_bits(buf, t->type, k, values[k < n ? k : 0]);
 }
 
+/* Every input pointer is set, so that a generator may leave out trailing
+   optional inputs by lowering n_inputs (and maybe_break_request raise it). */
 static void start_request(gen_request *g, mc_op op) {
   memset(&g->req, 0, sizeof g->req);
   g->req.op = op;
   g->req.n_inputs = mc_op_input_count(op);
-  for (int i = 0; i < g->req.n_inputs; i++)
+  for (int i = 0; i < MC_MAX_INPUTS; i++)
     g->req.inputs[i] = &g->tensors[i];
   g->req.attrs = mc_attrs_none();
 }
@@ -799,7 +801,7 @@ static void check_plan_fields(void) {
 
 typedef struct hand_request {
   mc_tensor t[MC_MAX_INPUTS];
-  uint8_t side[4][256];
+  uint8_t side[MC_MAX_INPUTS - 1][256];
   mc_request req;
 } hand_request;
 

@@ -40,7 +40,7 @@ static void view_attr(const movconf_plugin_attr *a, mc_op op, mc_attrs *attrs) {
   }
 }
 
-static void view_request(const movconf_plugin_request_v2 *p, request_view *v) {
+static void view_request(const movconf_plugin_request_v3 *p, request_view *v) {
   memset(v, 0, sizeof *v);
   v->req.op = (mc_op)p->op;
   v->req.n_inputs = p->n_inputs < 0 ? 0 : p->n_inputs > MC_MAX_INPUTS ? MC_MAX_INPUTS : p->n_inputs;
@@ -67,7 +67,7 @@ static int reject(const mc_error *err, movconf_plugin_message *message) {
   return MOVCONF_PLUGIN_REJECTED;
 }
 
-static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
+static int output_shape(const movconf_plugin_request_v3 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -85,7 +85,7 @@ static int output_shape(const movconf_plugin_request_v2 *request, movconf_plugin
   return MOVCONF_PLUGIN_OK;
 }
 
-static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
+static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   request_view v;
   view_request(request, &v);
@@ -103,8 +103,8 @@ static int run(const movconf_plugin_request_v2 *request, const movconf_plugin_ou
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v2 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_V2,
+static const movconf_plugin_v3 table = {
+    .abi_version = MOVCONF_PLUGIN_ABI_V3,
     .name = "movconf-optimized",
     .version = PLUGIN_MOVCONF_VERSION,
     .supports = NULL, /* every case */
@@ -113,5 +113,5 @@ static const movconf_plugin_v2 table = {
 };
 
 const void *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_V2 ? &table : NULL;
+  return abi_version == MOVCONF_PLUGIN_ABI_V3 ? &table : NULL;
 }

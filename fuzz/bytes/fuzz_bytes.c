@@ -283,12 +283,14 @@ typedef struct decoder {
   reader r;
   mc_fuzz_input *in;
   mc_op op;
+  /* Inputs the request has: the op's count, unless its take function
+     leaves out trailing optional ones (Slice-8's axes). */
+  int n_inputs;
   int rank;       /* of data */
   int64_t span;   /* natural dimensions reach 1 .. span */
   int64_t budget; /* natural shapes stay at or below this many elements */
   int64_t limit;  /* no data has more elements than this */
   dim_plan plan[MC_TENSOR_MAX_RANK];
-  int inputs; /* the request's inputs when an optional one is absent; 0: all */
   bool oom;
 } decoder;
 
@@ -709,7 +711,7 @@ static void slice_edges(int64_t d, mc_type t, int64_t edges[16]) {
 /* The data axis entry i of the side inputs names, when it names one. */
 static bool slice_axis(const decoder *d, int64_t i, int *axis) {
   int64_t a = i;
-  if (d->inputs == 5 && !side_value(&d->in->tensors[4], (int)i, &a))
+  if (d->n_inputs == 5 && !side_value(&d->in->tensors[4], (int)i, &a))
     return false;
   if (a < 0)
     a += d->rank;
@@ -861,6 +863,7 @@ size_t mc_fuzz_natural_cap(mc_type t, bool large) {
 static void take_header(decoder *d) {
   mc_fuzz_input *in = d->in;
   d->op = (mc_op)(take_byte(&d->r) % MC_OP_COUNT);
+  d->n_inputs = mc_op_input_count(d->op);
   in->tensors[0].type = take_data_type(&d->r);
   /* Three inputs in four run on one thread: handing a small request to
      pool threads costs 10 to 100 times its whole computation, and most
@@ -898,7 +901,7 @@ bool mc_fuzz_decode(const uint8_t *data, size_t size, mc_fuzz_input *out) {
     return false;
   }
   out->req.op = d.op;
-  out->req.n_inputs = d.inputs ? d.inputs : mc_op_input_count(d.op);
+  out->req.n_inputs = d.n_inputs;
   for (int i = 0; i < out->req.n_inputs; i++)
     out->req.inputs[i] = &out->tensors[i];
   return true;
@@ -1158,9 +1161,8 @@ static bool check_request(encoder *e) {
   const mc_request *req = e->req;
   if ((int)req->op < 0 || req->op >= MC_OP_COUNT)
     return refuse(e, "operation code %d", (int)req->op);
-  if (req->n_inputs < mc_op_required_input_count(req->op) ||
-      req->n_inputs > mc_op_input_count(req->op))
-    return refuse(e, "%d inputs where %s takes %d to %d", req->n_inputs, mc_op_name(req->op),
+  if (!mc_op_input_count_ok(req->op, req->n_inputs))
+    return refuse(e, "%d inputs where %s has %d to %d", req->n_inputs, mc_op_name(req->op),
                   mc_op_required_input_count(req->op), mc_op_input_count(req->op));
   for (int i = 0; i < req->n_inputs; i++)
     if (!req->inputs[i])
@@ -1219,11 +1221,11 @@ static bool take_shuffle(decoder *d) {
    of start, stop and step. */
 static bool take_slice(decoder *d) {
   const int64_t count = take_slice_count(d);
-  d->inputs = take_byte(&d->r) < SLICE_AXES_PRESENT ? 4 : 5;
-  for (int k = 1; k < d->inputs; k++)
+  d->n_inputs = take_byte(&d->r) < SLICE_AXES_PRESENT ? 4 : 5;
+  for (int k = 1; k < d->n_inputs; k++)
     if (!take_side_form(d, &d->in->tensors[k], count))
       return false;
-  if (d->inputs == 5)
+  if (d->n_inputs == 5)
     take_slice_axes(d);
   take_slice_dims(d);
   for (int k = 1; k < 4; k++)

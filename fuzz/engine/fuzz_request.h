@@ -88,8 +88,11 @@ typedef struct mc_fuzz_cause {
   char exact[96];            /* "<op slug>-<verdict>[-expected-<error>]" */
   mc_fuzz_mismatch mismatch; /* may become known while shrinking, never change */
   int rank, size_class;
-  unsigned not_neutral; /* bit i: side input i; bit MC_MAX_INPUTS + j: attribute j of the op */
+  /* bit i: side input i (an absent optional one is neutral); bit
+     MC_MAX_INPUTS + j: attribute j of the op */
+  unsigned not_neutral;
 } mc_fuzz_cause;
+_Static_assert(MC_MAX_INPUTS + MC_ATTR_COUNT <= 32, "mc_fuzz_cause.not_neutral: a bit each");
 
 /* The value of a string attribute that changes nothing: mode
    blocks_first, auto_pad valid. */

@@ -25,6 +25,9 @@ mc_op mc_op_from_name(const char *name);   /* accepts name or slug */
    (Slice-8's axes), so a request has required..count of them. */
 int mc_op_input_count(mc_op op);
 int mc_op_required_input_count(mc_op op);
+/* n is a number of inputs a request of op may have: required..count (the
+   absent ones are the trailing optional ones). */
+bool mc_op_input_count_ok(mc_op op, int n);
 const char *mc_op_input_name(mc_op op, int index); /* "data", "block_shape", ... */
 
 #define MC_MAX_INPUTS 5

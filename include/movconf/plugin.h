@@ -1,4 +1,4 @@
-/* The movconf plugin ABI, version 2: how a shared library offers its own
+/* The movconf plugin ABI, version 3: how a shared library offers its own
    implementation of movconf's operations to `movconf run --impl plugin:PATH`.
 
    This header is self-contained (it needs only <stdint.h>), so a plugin
@@ -6,9 +6,10 @@
    contract, with a minimal plugin; the comments here are a summary.
 
    In short: the library exports movconf_plugin_entry(). movconf calls it once
-   with MOVCONF_PLUGIN_ABI_VERSION (2) and gets a table of functions; a plugin
-   that answers NULL is asked again for version 1, the ABI before this one,
-   whose types are kept below so that v1 plugins keep working. For each
+   with MOVCONF_PLUGIN_ABI_VERSION (3) and gets a table of functions; a plugin
+   that answers NULL is asked again for version 2, then for version 1, the
+   ABIs before this one, whose types are kept below so that v2 and v1
+   plugins keep working. For each
    case, movconf asks supports(); then output_shape() validates the request
    and reports the output's type and shape (or rejects the input); movconf
    allocates the output buffer of exactly that size and calls run() to fill it.
@@ -24,10 +25,13 @@ extern "C" {
 
 /* Version of this ABI (the newest); a change of any struct or function gets
    a new number and a new table type. Version 1 (movconf_plugin_v1) is the
-   ABI of the five first operations, with one field per attribute. */
-#define MOVCONF_PLUGIN_ABI_VERSION 2u
+   ABI of the five first operations, with one field per attribute; version
+   2 (movconf_plugin_v2) has attributes as a list but room for 4 inputs
+   only; version 3 has the inputs as a list too. */
+#define MOVCONF_PLUGIN_ABI_VERSION 3u
 #define MOVCONF_PLUGIN_ABI_V1 1u
 #define MOVCONF_PLUGIN_ABI_V2 2u
+#define MOVCONF_PLUGIN_ABI_V3 3u
 
 /* Name of the one symbol movconf looks up with dlsym. */
 #define MOVCONF_PLUGIN_ENTRY_NAME "movconf_plugin_entry"
@@ -36,12 +40,17 @@ extern "C" {
    ranks above the operations' limit of 16 so that an implementation can be
    seen to reject them (rank_limit). */
 #define MOVCONF_PLUGIN_MAX_RANK 32
+/* The inputs arrays of versions 1 and 2 (fixed by them: never changes). */
 #define MOVCONF_PLUGIN_MAX_INPUTS 4
+/* The most inputs any operation of this header takes (Slice-8: 5). In
+   version 3 a request's inputs are a list of n_inputs entries, so a later
+   operation may take more without a new ABI: do not size storage by it. */
+#define MOVCONF_PLUGIN_V3_MAX_INPUTS 5
 
 /* Operations (field op). The list grows: a new operation gets the next
    number, and a plugin declines numbers it does not know (supports()
    returns 0 for them; spec/plugin-abi.md section 3). Version 1 plugins are
-   only ever asked for these five. */
+   only ever asked for the first five, version 2 plugins for the first six. */
 enum movconf_plugin_op {
   MOVCONF_PLUGIN_BATCH_TO_SPACE = 0,        /* BatchToSpace-2 */
   MOVCONF_PLUGIN_SPACE_TO_BATCH = 1,        /* SpaceToBatch-2 */
@@ -49,7 +58,7 @@ enum movconf_plugin_op {
   MOVCONF_PLUGIN_DEPTH_TO_SPACE = 3,        /* DepthToSpace-1 */
   MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES = 4, /* ExtractImagePatches-3 */
   MOVCONF_PLUGIN_SHUFFLE_CHANNELS = 5,      /* ShuffleChannels-1 (version 2 only) */
-  MOVCONF_PLUGIN_SLICE = 6                  /* Slice-8 (transport being defined) */
+  MOVCONF_PLUGIN_SLICE = 6                  /* Slice-8 (version 3 only) */
 };
 
 /* Element types (fields type). Storage is spec/element-types.md: raw
@@ -99,7 +108,7 @@ typedef struct movconf_plugin_ints {
   const int64_t *values; /* count values; NULL when count <= 0 */
 } movconf_plugin_ints;
 
-/* ---- version 2 ---- */
+/* ---- version 2 (its attribute list is version 3's too) ---- */
 
 /* Kinds of attribute values (field kind). */
 enum movconf_plugin_attr_kind {
@@ -159,6 +168,35 @@ movconf_plugin_find_attr(int32_t n, const movconf_plugin_attr *attrs, const char
   }
   return (const movconf_plugin_attr *)0;
 }
+
+/* ---- version 3 ---- */
+
+/* One call of an operation, version 3: version 2's request with the
+   inputs as a list. inputs[0 .. n_inputs-1] are in the order spec/<op>.md
+   lists them; an operation's trailing optional inputs (Slice-8's axes) may
+   be absent, and then n_inputs is smaller: inputs present are always a
+   prefix of the operation's list. */
+typedef struct movconf_plugin_request_v3 {
+  int32_t op;          /* enum movconf_plugin_op */
+  const char *op_name; /* "BatchToSpace-2", ...: the same operation by name */
+  int32_t n_inputs;
+  const movconf_plugin_tensor *inputs; /* n_inputs entries; never NULL */
+  int32_t n_attrs;
+  const movconf_plugin_attr *attrs; /* n_attrs entries; NULL when n_attrs is 0 */
+  uint64_t max_output_bytes;        /* as in version 1 (clause MC-L4) */
+} movconf_plugin_request_v3;
+
+/* What supports() is asked, version 3: the request's input types and
+   ranks (n_inputs entries each, in the request's order) and attributes. */
+typedef struct movconf_plugin_query_v3 {
+  int32_t op;          /* enum movconf_plugin_op */
+  const char *op_name; /* as in the request */
+  int32_t n_inputs;
+  const int32_t *input_types; /* [0]: data; then the side inputs; never NULL */
+  const int32_t *input_ranks; /* never NULL */
+  int32_t n_attrs;
+  const movconf_plugin_attr *attrs;
+} movconf_plugin_query_v3;
 
 /* ---- version 1: the request and query of the first ABI ---- */
 
@@ -221,12 +259,12 @@ typedef struct movconf_plugin_message {
   char text[448];
 } movconf_plugin_message;
 
-/* The function table, version 2. Every pointer stays valid until the
+/* The function table, version 3. Every pointer stays valid until the
    process ends. Calls never overlap: movconf calls one function at a time
    from one thread, so a plugin need not be thread-safe; it may use threads
    internally but must have finished writing the output when run() returns. */
-typedef struct movconf_plugin_v2 {
-  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V2 */
+typedef struct movconf_plugin_v3 {
+  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V3 */
   uint32_t reserved;    /* 0 */
   const char *name;     /* the implementation's name, e.g. "acme-kernels"; not NULL */
   const char *version;  /* its version, e.g. "2.1.0"; not NULL */
@@ -236,23 +274,37 @@ typedef struct movconf_plugin_v2 {
      failure. Claim whatever you compute or reject: declining an input you
      would reject hides a missed rejection. Decline operations you do not
      know. NULL: everything is claimed. */
-  int (*supports)(const movconf_plugin_query_v2 *query);
+  int (*supports)(const movconf_plugin_query_v3 *query);
 
   /* Validates the request. MOVCONF_PLUGIN_OK: fills output->type, rank and
      shape (data and nbytes are not set yet). MOVCONF_PLUGIN_REJECTED: the
      input is invalid; fill *message. Required. */
-  int (*output_shape)(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
+  int (*output_shape)(const movconf_plugin_request_v3 *request, movconf_plugin_output *output,
                       movconf_plugin_message *message);
 
   /* Computes the output of the request output_shape() just accepted, with
      the same request, into output->data (output->nbytes bytes, owned by
      movconf; do not keep the pointer). MOVCONF_PLUGIN_OK, or
      MOVCONF_PLUGIN_REJECTED with *message (counted as a rejection). Required. */
+  int (*run)(const movconf_plugin_request_v3 *request, const movconf_plugin_output *output,
+             movconf_plugin_message *message);
+} movconf_plugin_v3;
+
+/* The function table, version 2: the fields of version 3, with the
+   request and query of version 2. */
+typedef struct movconf_plugin_v2 {
+  uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V2 */
+  uint32_t reserved;
+  const char *name;
+  const char *version;
+  int (*supports)(const movconf_plugin_query_v2 *query);
+  int (*output_shape)(const movconf_plugin_request_v2 *request, movconf_plugin_output *output,
+                      movconf_plugin_message *message);
   int (*run)(const movconf_plugin_request_v2 *request, const movconf_plugin_output *output,
              movconf_plugin_message *message);
 } movconf_plugin_v2;
 
-/* The function table, version 1: the fields of version 2, with the
+/* The function table, version 1: the fields of version 3, with the
    request and query of version 1. */
 typedef struct movconf_plugin_v1 {
   uint32_t abi_version; /* MOVCONF_PLUGIN_ABI_V1 */
@@ -272,12 +324,13 @@ typedef struct movconf_plugin_v1 {
 #define MOVCONF_PLUGIN_EXPORT __attribute__((visibility("default")))
 #endif
 
-/* The entry point. Returns the table for abi_version (a movconf_plugin_v2
-   for 2, a movconf_plugin_v1 for 1), or NULL when the plugin does not speak
-   that version. movconf asks for 2, then, on NULL, for 1. (A source written
-   for version 1, whose entry returns const movconf_plugin_v1 *, does not
-   compile against this header: build it with the version 1 header it was
-   written for, or move it to version 2 - spec/plugin-abi.md section 14.) */
+/* The entry point. Returns the table for abi_version (a movconf_plugin_v3
+   for 3, a movconf_plugin_v2 for 2, a movconf_plugin_v1 for 1), or NULL
+   when the plugin does not speak that version. movconf asks for 3, then,
+   on NULL, for 2, then for 1. (A source written for version 1, whose entry
+   returns const movconf_plugin_v1 *, does not compile against this header:
+   build it with the version 1 header it was written for, or move it to
+   version 3 - spec/plugin-abi.md section 14.) */
 typedef const void *(*movconf_plugin_entry_fn)(uint32_t abi_version);
 MOVCONF_PLUGIN_EXPORT const void *movconf_plugin_entry(uint32_t abi_version);
 

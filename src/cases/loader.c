@@ -152,21 +152,31 @@ static bool parse_clauses(mc_reader *rd, const cJSON *j, mc_case *c) {
   return true;
 }
 
+/* The inputs the case gives: every required one, then the optional ones
+   (Slice-8's axes) as a prefix of the input order, since inputs[] is
+   positional and a gap would shift the ones after it. */
 static bool parse_inputs(mc_reader *rd, const cJSON *j, mc_case *c) {
   const char *names[MC_MAX_INPUTS];
-  int n = mc_op_input_count(rd->op);
-  for (int i = 0; i < n; i++)
+  int most = mc_op_input_count(rd->op), least = mc_op_required_input_count(rd->op);
+  for (int i = 0; i < most; i++)
     names[i] = mc_op_input_name(rd->op, i);
-  if (!mc_read_object(rd, j, "inputs") || !mc_read_keys(rd, j, "inputs", names, n, "input"))
+  if (!mc_read_object(rd, j, "inputs") || !mc_read_keys(rd, j, "inputs", names, most, "input"))
     return false;
+  int n = 0;
+  while (n < most && mc_member(j, names[n]))
+    n++;
+  if (n < least)
+    return mc_read_fail(rd, "inputs", "missing input '%s'", names[n]);
+  for (int i = n + 1; i < most; i++)
+    if (mc_member(j, names[i]))
+      return mc_read_fail(rd, "inputs",
+                          "input '%s' given without '%s' (optional inputs are given in order)",
+                          names[i], names[n]);
   c->n_inputs = n;
   for (int i = 0; i < n; i++) {
-    const cJSON *tj = mc_member(j, names[i]);
-    if (!tj)
-      return mc_read_fail(rd, "inputs", "missing input '%s'", names[i]);
     mc_path_buf tpath;
     mc_path_key(tpath, "inputs", names[i]);
-    if (!mc_read_tensor(rd, tj, tpath, false, &c->inputs[i]))
+    if (!mc_read_tensor(rd, mc_member(j, names[i]), tpath, false, &c->inputs[i]))
       return false;
   }
   return true;

@@ -251,6 +251,11 @@ int mc_op_required_input_count(mc_op op) {
   return info ? info->required_inputs : 0;
 }
 
+bool mc_op_input_count_ok(mc_op op, int n) {
+  const op_info *info = op_get(op);
+  return info && n >= info->required_inputs && n <= info->input_count;
+}
+
 const char *mc_op_input_name(mc_op op, int index) {
   const op_info *info = op_get(op);
   if (!info || index < 0 || index >= info->input_count) {

@@ -10,7 +10,9 @@
 #include "gen/gen.h"
 
 /* Builds the request of one operation from p into c (op, attrs none and
-   input pointers already set); on failure writes why to err. */
+   input pointers already set, n_inputs the op's full count: a builder
+   lowers it to leave out trailing optional inputs, such as Slice-8's
+   axes); on failure writes why to err. */
 #define MC_GEN_MAX_SIDE 64 /* values of one generated side input */
 
 typedef bool mc_gen_build_fn(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,

@@ -41,10 +41,13 @@ typedef struct workload {
      attr's value. */
   int64_t attr[MC_ATTR_COUNT];
   const char *text[MC_ATTR_COUNT];
-  /* Inputs 1 to 4 of the operations that have them, one value per axis:
+  /* The side inputs of the operations that have them, one value per axis:
      BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads;
      Slice start, stop, step, axes. */
-  int64_t side[4][BENCH_RANK];
+  int64_t side[MC_MAX_INPUTS - 1][BENCH_RANK];
+  /* Inputs of the request; 0: every input of the operation. Fewer leave
+     out trailing optional ones (Slice-8's axes). */
+  int n_inputs;
 } workload;
 
 #define S2D MC_OP_SPACE_TO_DEPTH
@@ -161,7 +164,7 @@ typedef struct bench_row {
 
 /* A request with the tensors it points to. */
 typedef struct bench_case {
-  mc_tensor data, side[4];
+  mc_tensor data, side[MC_MAX_INPUTS - 1];
   mc_request req;
 } bench_case;
 
@@ -206,7 +209,7 @@ static mc_status make_side_input(mc_tensor *t, const int64_t *values) {
 
 static void free_case(bench_case *c) {
   mc_tensor_free(&c->data);
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < MC_MAX_INPUTS - 1; i++)
     mc_tensor_free(&c->side[i]);
 }
 
@@ -256,7 +259,7 @@ static mc_status build_case(const workload *w, const int64_t *shape, bench_case 
   c->req.op = w->op;
   c->req.attrs = mc_attrs_none();
   c->req.inputs[0] = &c->data;
-  c->req.n_inputs = mc_op_input_count(w->op);
+  c->req.n_inputs = w->n_inputs ? w->n_inputs : mc_op_input_count(w->op);
   for (int i = 1; i < c->req.n_inputs && s == MC_OK; i++) {
     s = make_side_input(&c->side[i - 1], w->side[i - 1]);
     c->req.inputs[i] = &c->side[i - 1];

@@ -1022,7 +1022,7 @@ static bool claimed(const adapter *a, const mc_request *req, mc_impl_result *r) 
 }
 
 static bool well_formed(const mc_request *req, mc_impl_result *r) {
-  bool ok = req->op >= 0 && req->op < MC_OP_COUNT && req->n_inputs == mc_op_input_count(req->op);
+  bool ok = mc_op_input_count_ok(req->op, req->n_inputs);
   for (int i = 0; ok && i < req->n_inputs; i++)
     ok = req->inputs[i] && (req->inputs[i]->data || req->inputs[i]->nbytes == 0);
   if (!ok) {

@@ -13,9 +13,9 @@
 
 /* The ABI's numbers are movconf's own, so values cross unchanged. */
 _Static_assert(MOVCONF_PLUGIN_MAX_RANK == MC_TENSOR_MAX_RANK, "rank limits differ");
-/* Placeholder of the Slice-8 registration commit: the ABI's input count is
-   settled by the plugin ABI helper. */
-_Static_assert(MOVCONF_PLUGIN_MAX_INPUTS <= MC_MAX_INPUTS, "input counts differ");
+_Static_assert(MOVCONF_PLUGIN_V3_MAX_INPUTS == MC_MAX_INPUTS, "input counts differ");
+/* Versions 1 and 2 have room for fewer; they are never offered more. */
+_Static_assert(MOVCONF_PLUGIN_MAX_INPUTS <= MC_MAX_INPUTS, "versions 1 and 2 hold more inputs");
 _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &&
                    (int)MOVCONF_PLUGIN_SPACE_TO_BATCH == (int)MC_OP_SPACE_TO_BATCH &&
                    (int)MOVCONF_PLUGIN_SPACE_TO_DEPTH == (int)MC_OP_SPACE_TO_DEPTH &&
@@ -39,13 +39,14 @@ _Static_assert(
 
 /* t, the table the entry gave for version abi, once checked (its version,
    name, version and required functions), or NULL with a message in err.
-   Both versions' tables are laid out alike, up to the functions' argument
+   Every version's table is laid out alike, up to the functions' argument
    types. */
-static const movconf_plugin_v2 *check_table(const movconf_plugin_v2 *t, uint32_t abi,
+static const movconf_plugin_v3 *check_table(const movconf_plugin_v3 *t, uint32_t abi,
                                             const char *path, char *err, size_t errlen) {
   if (!t)
-    snprintf(err, errlen, "%s does not speak plugin ABI version %u or %u (its entry returned NULL)",
-             path, MOVCONF_PLUGIN_ABI_V2, MOVCONF_PLUGIN_ABI_V1);
+    snprintf(err, errlen,
+             "%s does not speak plugin ABI version %u, %u or %u (its entry returned NULL)", path,
+             MOVCONF_PLUGIN_ABI_V3, MOVCONF_PLUGIN_ABI_V2, MOVCONF_PLUGIN_ABI_V1);
   else if (t->abi_version != abi)
     snprintf(err, errlen, "%s returned a table of ABI version %u, not %u", path, t->abi_version,
              abi);
@@ -80,16 +81,18 @@ const mc_plugin *mc_plugin_load(const char *path, const char **phase, char *err,
   }
   movconf_plugin_entry_fn entry;
   memcpy(&entry, &sym, sizeof entry); /* object pointer to function pointer */
-  /* A NULL answer to version 2 is a plugin written for version 1. */
+  /* A NULL answer to the newest version is a plugin written for an older one. */
   if (phase)
     *phase = MOVCONF_PLUGIN_ENTRY_NAME;
-  uint32_t abi = MOVCONF_PLUGIN_ABI_V2;
+  uint32_t abi = MOVCONF_PLUGIN_ABI_V3;
   const void *table = entry(abi);
+  if (!table)
+    table = entry(abi = MOVCONF_PLUGIN_ABI_V2);
   if (!table)
     table = entry(abi = MOVCONF_PLUGIN_ABI_V1);
   if (phase)
     *phase = NULL;
-  const movconf_plugin_v2 *t = check_table(table, abi, path, err, errlen);
+  const movconf_plugin_v3 *t = check_table(table, abi, path, err, errlen);
   mc_plugin *p = t ? calloc(1, sizeof *p) : NULL;
   if (t && !p)
     snprintf(err, errlen, "out of memory");
@@ -97,8 +100,10 @@ const mc_plugin *mc_plugin_load(const char *path, const char **phase, char *err,
     return NULL;
   /* The same table, read with the argument types of its version. */
   *p = (mc_plugin){.abi = abi, .name = t->name, .version = t->version};
-  if (abi == MOVCONF_PLUGIN_ABI_V2)
-    p->v2 = t;
+  if (abi == MOVCONF_PLUGIN_ABI_V3)
+    p->v3 = t;
+  else if (abi == MOVCONF_PLUGIN_ABI_V2)
+    p->v2 = (const movconf_plugin_v2 *)(const void *)t;
   else
     p->v1 = (const movconf_plugin_v1 *)(const void *)t;
   return p;
@@ -184,7 +189,7 @@ static void present_v1(movconf_plugin_attrs *a, mc_attr id, const movconf_plugin
 }
 
 /* Every attribute of the request's operation that the request sets, by the
-   attribute table, in both versions; the others stay absent. */
+   attribute table, in every version; the others stay absent. */
 static bool present_attrs(mc_plugin_call *call, const mc_request *req) {
   movconf_plugin_attrs *a = &call->request.attrs;
   *a = (movconf_plugin_attrs){.sizes.count = -1, .strides.count = -1, .rates.count = -1};
@@ -201,32 +206,49 @@ static bool present_attrs(mc_plugin_call *call, const mc_request *req) {
   call->query.auto_pad = a->auto_pad;
   call->request_v2.n_attrs = call->query_v2.n_attrs = n;
   call->request_v2.attrs = call->query_v2.attrs = n ? call->attrs : NULL;
+  call->request_v3.n_attrs = call->query_v3.n_attrs = n;
+  call->request_v3.attrs = call->query_v3.attrs = call->request_v2.attrs;
   return true;
+}
+
+/* The inputs as version 3's lists, and as versions 1 and 2 hold them: as
+   many as their arrays have room for (they are never offered more). */
+static void present_inputs(mc_plugin_call *call, const mc_request *req) {
+  for (int i = 0; i < req->n_inputs && i < MC_MAX_INPUTS; i++) {
+    const mc_tensor *t = req->inputs[i];
+    call->inputs[i] = (movconf_plugin_tensor){
+        .type = t->type, .rank = t->rank, .shape = t->shape, .data = t->data, .nbytes = t->nbytes};
+    call->input_types[i] = t->type;
+    call->input_ranks[i] = t->rank;
+  }
+  for (int i = 0; i < req->n_inputs && i < MOVCONF_PLUGIN_MAX_INPUTS; i++) {
+    call->request.inputs[i] = call->request_v2.inputs[i] = call->inputs[i];
+    call->query.input_types[i] = call->query_v2.input_types[i] = call->input_types[i];
+    call->query.input_ranks[i] = call->query_v2.input_ranks[i] = call->input_ranks[i];
+  }
 }
 
 bool mc_plugin_call_init(mc_plugin_call *call, const mc_request *req, uint64_t max_output_bytes) {
   memset(call, 0, sizeof *call);
-  movconf_plugin_request *r = &call->request;
-  r->op = req->op;
-  r->n_inputs = req->n_inputs;
-  r->max_output_bytes = max_output_bytes;
-  call->query = (movconf_plugin_query){.op = req->op, .n_inputs = req->n_inputs};
-  for (int i = 0; i < req->n_inputs && i < MC_MAX_INPUTS; i++) {
-    const mc_tensor *t = req->inputs[i];
-    r->inputs[i] = (movconf_plugin_tensor){
-        .type = t->type, .rank = t->rank, .shape = t->shape, .data = t->data, .nbytes = t->nbytes};
-    call->query.input_types[i] = t->type;
-    call->query.input_ranks[i] = t->rank;
-  }
-  call->request_v2 = (movconf_plugin_request_v2){.op = r->op,
-                                                 .op_name = mc_op_name(req->op),
-                                                 .n_inputs = r->n_inputs,
+  const char *name = mc_op_name(req->op);
+  int32_t op = req->op, n = req->n_inputs;
+  call->request =
+      (movconf_plugin_request){.op = op, .n_inputs = n, .max_output_bytes = max_output_bytes};
+  call->query = (movconf_plugin_query){.op = op, .n_inputs = n};
+  call->request_v2 = (movconf_plugin_request_v2){
+      .op = op, .op_name = name, .n_inputs = n, .max_output_bytes = max_output_bytes};
+  call->query_v2 = (movconf_plugin_query_v2){.op = op, .op_name = name, .n_inputs = n};
+  call->request_v3 = (movconf_plugin_request_v3){.op = op,
+                                                 .op_name = name,
+                                                 .n_inputs = n,
+                                                 .inputs = call->inputs,
                                                  .max_output_bytes = max_output_bytes};
-  memcpy(call->request_v2.inputs, r->inputs, sizeof r->inputs);
-  call->query_v2 = (movconf_plugin_query_v2){
-      .op = r->op, .op_name = mc_op_name(req->op), .n_inputs = r->n_inputs};
-  memcpy(call->query_v2.input_types, call->query.input_types, sizeof call->query.input_types);
-  memcpy(call->query_v2.input_ranks, call->query.input_ranks, sizeof call->query.input_ranks);
+  call->query_v3 = (movconf_plugin_query_v3){.op = op,
+                                             .op_name = name,
+                                             .n_inputs = n,
+                                             .input_types = call->input_types,
+                                             .input_ranks = call->input_ranks};
+  present_inputs(call, req);
   if (!present_attrs(call, req)) {
     mc_plugin_call_free(call);
     return false;
@@ -241,27 +263,38 @@ void mc_plugin_call_free(mc_plugin_call *call) {
   }
 }
 
-/* Operations version 1 knows: the five first. */
+/* Operations versions 1 and 2 know: the five first, and ShuffleChannels-1. */
 #define V1_OPERATIONS 5
+#define V2_OPERATIONS 6
+
+/* Whether an older version can hold call at all: an operation it knows,
+   inputs its arrays have room for. */
+static bool older_can_hold(const mc_plugin_call *call, int operations) {
+  return call->request.op >= 0 && call->request.op < operations &&
+         call->request.n_inputs <= MOVCONF_PLUGIN_MAX_INPUTS;
+}
 
 int mc_plugin_supports(const mc_plugin *p, const mc_plugin_call *call) {
+  if (p->v3)
+    return !p->v3->supports || p->v3->supports(&call->query_v3);
   if (p->v2)
-    return !p->v2->supports || p->v2->supports(&call->query_v2);
-  if (call->request.op < 0 || call->request.op >= V1_OPERATIONS)
-    return 0;
-  return !p->v1->supports || p->v1->supports(&call->query);
+    return older_can_hold(call, V2_OPERATIONS) &&
+           (!p->v2->supports || p->v2->supports(&call->query_v2));
+  return older_can_hold(call, V1_OPERATIONS) && (!p->v1->supports || p->v1->supports(&call->query));
 }
 
 int mc_plugin_output_shape(const mc_plugin *p, const mc_plugin_call *call,
                            movconf_plugin_output *output, movconf_plugin_message *message) {
-  return p->v2 ? p->v2->output_shape(&call->request_v2, output, message)
-               : p->v1->output_shape(&call->request, output, message);
+  return p->v3   ? p->v3->output_shape(&call->request_v3, output, message)
+         : p->v2 ? p->v2->output_shape(&call->request_v2, output, message)
+                 : p->v1->output_shape(&call->request, output, message);
 }
 
 int mc_plugin_run(const mc_plugin *p, const mc_plugin_call *call,
                   const movconf_plugin_output *output, movconf_plugin_message *message) {
-  return p->v2 ? p->v2->run(&call->request_v2, output, message)
-               : p->v1->run(&call->request, output, message);
+  return p->v3   ? p->v3->run(&call->request_v3, output, message)
+         : p->v2 ? p->v2->run(&call->request_v2, output, message)
+                 : p->v1->run(&call->request, output, message);
 }
 
 static mc_plugin_announced announce(mc_plugin_announced kind, char *message, size_t messagelen,
