@@ -758,7 +758,7 @@ static void take_slice_axes(decoder *d) {
 static int64_t slice_bound(uint8_t sel, int64_t extent, const int64_t edges[16]) {
   if (sel >= 0x80)
     return edges[sel % 16];
-  int64_t v = (sel & 0x3F) % (extent + 1);
+  const int64_t v = extent < 0x3F ? (sel & 0x3F) % (extent + 1) : sel & 0x3F;
   return sel & 0x40 ? v - extent : v;
 }
 
@@ -776,13 +776,16 @@ static int64_t slice_step(uint8_t sel, mc_type t, const int64_t edges[16]) {
 }
 
 /* start, stop, step (k = 1, 2, 3): entry i's values for the axis it
-   names (an axis of 1 element when it names none). */
+   names (an axis of 1 element when it names none). Dimensions up to
+   INT64_MAX (beside a 0) keep every edge within int64. */
 static void take_slice_values(decoder *d, int k) {
   mc_tensor *t = &d->in->tensors[k];
   const int64_t count = side_count(t);
   for (int64_t i = 0; i < count; i++) {
     int axis;
-    const int64_t extent = slice_axis(d, i, &axis) ? d->in->tensors[0].shape[axis] : 1;
+    int64_t extent = 1; /* also for a negative dimension, refused with the data */
+    if (slice_axis(d, i, &axis) && d->in->tensors[0].shape[axis] >= 0)
+      extent = d->in->tensors[0].shape[axis];
     int64_t edges[16];
     slice_edges(extent, t->type, edges);
     pick p = take_pick(&d->r, edges);
