@@ -125,4 +125,24 @@ assert math.prod(case["inputs"]["data"]["shape"]) == 6, case["inputs"]
 assert case["attributes"]["group"] == 3, case["attributes"]' "$found"
   reruns "$found" sc-group3-copy
 done
+
+# 7. Slice, a negative step swaps two elements: the shrinker drops axes
+#    (the entries naming them go, the others renumbered), entries, the
+#    axes input once it names 0..n-1, and brings steps to 1 or -1. Every
+#    finding (its key may keep start or stop: their neutral values are
+#    BatchToSpace's) is rank 1 or 2, at most 8 elements, steps of 1 and a
+#    -1, no axes, failing alone.
+fuzz sl sl-reverse-swap --op sl --runs 300 --out findings
+expect "sl: exit status 1, not $status" test "$status" -eq 1
+set -- "$work/sl"/findings/*.json
+expect "sl: one to eight findings, not $#" test $# -le 8 -a -f "$1"
+for found in "$@"; do
+  expect "$found: rank 1 or 2, at most 8 elements, steps 1 and -1, no axes" python3 -c '
+import json, math, sys
+inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
+shape, steps = inputs["data"]["shape"], inputs["step"]["values"]
+assert len(shape) <= 2 and math.prod(shape) <= 8, inputs
+assert -1 in steps and set(steps) <= {1, -1} and "axes" not in inputs, inputs' "$found"
+  reruns "$found" sl-reverse-swap
+done
 expect_report

@@ -119,11 +119,10 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
   return true;
 }
 
-/* Entry k no longer sliced: its axis taken whole. Without axes only the
-   last entry can go (the others name their axes by place). */
+/* Entry k goes: its axis is taken whole (without axes, the entries after
+   it then name the axis before theirs, which may keep the failure too). */
 static bool drop_entry_move(const mc_owned_request *cur, int k, mc_owned_request *cand) {
-  const int64_t n = entries(cur);
-  if (k >= n || (cur->req.n_inputs == AXES && k != n - 1) || !mc_fuzz_clone(cur, cand))
+  if (k >= entries(cur) || !mc_fuzz_clone(cur, cand))
     return false;
   if (!drop_entry(cand, k)) {
     mc_owned_request_free(cand);
@@ -132,12 +131,16 @@ static bool drop_entry_move(const mc_owned_request *cur, int k, mc_owned_request
   return true;
 }
 
-/* Step k toward 1 in magnitude, keeping its sign. */
+/* Step k toward 1 in magnitude, keeping its sign (INT64_MIN's magnitude
+   taken as INT64_MAX, so that it shrinks too). */
 static bool step_toward_one(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const int entry = k / MC_FUZZ_VALUE_VARIANTS;
   int64_t s, want;
-  if (!mc_side_value(&cur->tensors[STEP], entry, &s) || s == INT64_MIN ||
-      !mc_fuzz_shrunk_value(s < 0 ? -s : s, 1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+  if (!mc_side_value(&cur->tensors[STEP], entry, &s) ||
+      !mc_fuzz_shrunk_value(s == INT64_MIN ? INT64_MAX
+                            : s < 0        ? -s
+                                           : s,
+                            1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
       !mc_fuzz_clone(cur, cand))
     return false;
   mc_store_bits(cand->tensors[STEP].data, cand->tensors[STEP].type, entry,
