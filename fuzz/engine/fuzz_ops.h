@@ -34,6 +34,10 @@ typedef struct mc_fuzz_op_desc {
   /* What the moves of its family read: BatchToSpace and SpaceToBatch, an
      mc_fuzz_batch_shape (fuzz_shrink_batch.c). NULL: none. */
   const void *family;
+  /* Whether side input `input` of r changes nothing (a failure's key
+     names the ones that do). NULL: every value is the neutral one of
+     BatchToSpace and SpaceToBatch, a block of 1, a crop or pad of 0. */
+  bool (*side_neutral)(const mc_owned_request *r, int input);
 } mc_fuzz_op_desc;
 
 /* The descriptor of op, NULL for no operation. */

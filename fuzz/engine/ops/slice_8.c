@@ -148,6 +148,55 @@ static bool step_toward_one(const mc_owned_request *cur, int k, mc_owned_request
   return true;
 }
 
+/* Entry i's bound of input START or STOP reads its axis whole in its
+   step's direction: a start at or before the first element read, a stop
+   at or past the last (Python's clamping, SL-S2). */
+static bool bound_whole(const mc_owned_request *r, int input, int64_t i, int64_t v) {
+  int64_t step, axis;
+  if (!mc_side_value(&r->tensors[STEP], i, &step) || step == 0 || !named_axis(r, i, &axis))
+    return false;
+  const int64_t d = r->tensors[0].shape[axis];
+  if (input == START)
+    return step > 0 ? v == 0 || v <= -d : v >= d - 1 || v == -1;
+  return step > 0 ? v >= d : v <= -d - 1;
+}
+
+/* Neutral, for a failure's key: start and stop reading every named axis
+   whole, steps of 1, axes naming 0..n-1 in order (what leaving them out
+   means). */
+static bool side_neutral(const mc_owned_request *r, int input) {
+  for (int64_t i = 0; i < mc_tensor_elements(&r->tensors[input]); i++) {
+    int64_t v;
+    if (!mc_side_value(&r->tensors[input], i, &v) || (input == STEP && v != 1) ||
+        (input == AXES && v != i && v != i - r->tensors[0].rank) ||
+        ((input == START || input == STOP) && !bound_whole(r, input, i, v)))
+      return false;
+  }
+  return true;
+}
+
+/* The bound of entry k / 2 (start for k even, stop for k odd) made one
+   that reads its axis whole, when the side input's type holds it. */
+static bool whole_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const int input = k % 2 ? STOP : START;
+  const int64_t i = k / 2;
+  int64_t v, step, axis;
+  if (!mc_side_value(&cur->tensors[input], i, &v) || bound_whole(cur, input, i, v) ||
+      !mc_side_value(&cur->tensors[STEP], i, &step) || !named_axis(cur, i, &axis))
+    return false;
+  const int64_t d = cur->tensors[0].shape[axis];
+  const int64_t want = input == START ? (step > 0 ? 0 : -1) : (step > 0 ? d : -d - 1);
+  if (!mc_fuzz_clone(cur, cand))
+    return false;
+  mc_tensor *t = &cand->tensors[input];
+  mc_store_bits(t->data, t->type, i, (uint64_t)want);
+  if (!mc_side_value(t, i, &v) || v != want) { /* the type does not hold it */
+    mc_owned_request_free(cand);
+    return false;
+  }
+  return true;
+}
+
 /* axes that name 0..n-1 in some order go: start, stop and step are put in
    axis order, as the default axes read them. */
 static bool without_axes(const mc_owned_request *cur, int k, mc_owned_request *cand) {
@@ -181,8 +230,12 @@ static bool without_axes(const mc_owned_request *cur, int k, mc_owned_request *c
 
 static const mc_fuzz_move moves[] = {{without_axes, 1},
                                      {drop_entry_move, MC_TENSOR_MAX_RANK},
+                                     {whole_axis, 2 * MC_TENSOR_MAX_RANK},
                                      {step_toward_one, MC_FUZZ_VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
                                      {NULL, 0}};
 
-const mc_fuzz_op_desc mc_fuzz_slice_8 = {
-    .large = large, .min_rank = 1, .drop_axis = drop_axis, .moves = moves};
+const mc_fuzz_op_desc mc_fuzz_slice_8 = {.large = large,
+                                         .min_rank = 1,
+                                         .drop_axis = drop_axis,
+                                         .moves = moves,
+                                         .side_neutral = side_neutral};
