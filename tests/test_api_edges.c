@@ -300,7 +300,8 @@ static bool oracle_intermediate_fails(void *ctx) {
   return fails_for_memory(s, &err,
                           req->op == MC_OP_SPACE_TO_BATCH
                               ? "cannot allocate the padded intermediate"
-                              : "cannot allocate the transposed intermediate");
+                          : req->op == MC_OP_SLICE ? "cannot allocate the reversed intermediate"
+                                                   : "cannot allocate the transposed intermediate");
 }
 
 static void test_out_of_memory(void) {
@@ -331,6 +332,20 @@ static void test_out_of_memory(void) {
   make_rank2(&b2s, MC_OP_BATCH_TO_SPACE, &data, 0);
   CHECK(with_address_limit(48 * MIB, oracle_intermediate_fails, &b2s.req));
   free_rank2(&b2s);
+  mc_tensor_free(&data);
+
+  /* Slice-8 of a 32 MiB u8 vector backwards (start -1, stop INT64_MIN,
+     step -1): the output and the reversed copy are 32 MiB each. */
+  int64_t length = (int64_t)(32 * MIB);
+  data = make(MC_U8, 1, &length);
+  mc_tensor start = side(1, (const int64_t[]){-1}), stop = side(1, (const int64_t[]){INT64_MIN}),
+            step = side(1, (const int64_t[]){-1});
+  mc_request slice = {.op = MC_OP_SLICE, .n_inputs = 4, .inputs = {&data, &start, &stop, &step}};
+  slice.attrs = mc_attrs_none();
+  CHECK(with_address_limit(48 * MIB, oracle_intermediate_fails, &slice));
+  mc_tensor_free(&start);
+  mc_tensor_free(&stop);
+  mc_tensor_free(&step);
   mc_tensor_free(&data);
 }
 

@@ -554,17 +554,23 @@ static void test_tensor_alloc(void) {
 
 /* ---- side values ---- */
 
-/* One-element side tensor of type t holding the given little-endian bytes. */
-static bool side_value_of(mc_type type, const uint8_t *bytes, size_t n, int64_t *value) {
+/* One-element side tensor of type t holding the given little-endian bytes,
+   read by mc_side_value or, saturating, by mc_side_value_saturating. */
+static bool side_value_read(mc_type type, const uint8_t *bytes, size_t n, int64_t *value,
+                            bool saturating) {
   mc_tensor t;
   const int64_t one[] = {1};
   if (mc_tensor_alloc(&t, type, 1, one, 64) != MC_OK || t.nbytes != n) {
     return false;
   }
   memcpy(t.data, bytes, n);
-  bool ok = mc_side_value(&t, 0, value);
+  bool ok = saturating ? mc_side_value_saturating(&t, 0, value) : mc_side_value(&t, 0, value);
   mc_tensor_free(&t);
   return ok;
+}
+
+static bool side_value_of(mc_type type, const uint8_t *bytes, size_t n, int64_t *value) {
+  return side_value_read(type, bytes, n, value, false);
 }
 
 static void test_side_values(void) {
@@ -596,6 +602,16 @@ static void test_side_values(void) {
   CHECK(v == 42);
   CHECK(!side_value_of(MC_U64, ff, 8, &v));
   CHECK(v == 42);
+
+  /* Saturating: a u64 above INT64_MAX reads as INT64_MAX (Slice-8, E34);
+     every other value as mc_side_value reads it. */
+  CHECK(side_value_read(MC_U64, min_le, 8, &v, true) && v == INT64_MAX);
+  CHECK(side_value_read(MC_U64, ff, 8, &v, true) && v == INT64_MAX);
+  CHECK(side_value_read(MC_U64, five, 8, &v, true) && v == 5);
+  CHECK(side_value_read(MC_I64, min_le, 8, &v, true) && v == INT64_MIN);
+  CHECK(side_value_read(MC_I8, ff, 1, &v, true) && v == -1);
+  v = 42;
+  CHECK(!side_value_read(MC_F32, five, 4, &v, true) && v == 42);
 
   /* Not side-integer types. */
   CHECK(!side_value_of(MC_F32, five, 4, &v));

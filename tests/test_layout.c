@@ -1,5 +1,5 @@
 /* Unit tests of the layout helpers: shapes, permutations, transpose and
-   window (crop and zero-pad), on byte types and packed u1/u4. Expected
+   window (crop and zero-pad), reverse and strided crop, on byte types and packed u1/u4. Expected
    values are worked out by hand or by plain loops written here. */
 #include "check.h"
 #include "common/layout.h"
@@ -382,6 +382,129 @@ static void test_window_mixed(void) {
   CHECK_MEM(scalar_out, scalar_in, 2);
 }
 
+/* A u8 crop of out_len elements from [0,0,0,0], every step-th from begin. */
+static void crop_four(int64_t out_len, int64_t begin, uint64_t step) {
+  const int64_t d4[] = {4};
+  uint8_t in[4] = {0}, out[4];
+  mc_shape s4 = mc_shape_make(1, d4), so = mc_shape_make(1, &out_len);
+  mc_strided_crop(MC_U8, &s4, in, &begin, &step, &so, out);
+}
+
+/* Reading past the input (begin 1, step 2, 3 elements: index 5) and a step
+   of 0 break the contract. */
+static void strided_crop_past_the_input(void) {
+  crop_four(3, 1, 2);
+}
+
+static void strided_crop_with_step_zero(void) {
+  crop_four(1, 0, 0);
+}
+
+static void reverse_with_invalid_type(void) {
+  const int64_t d[] = {2};
+  const bool reversed[] = {true};
+  uint8_t in[2] = {0}, out[2];
+  mc_shape s = mc_shape_make(1, d);
+  mc_reverse((mc_type)999, &s, in, reversed, out);
+}
+
+static void test_reverse_and_strided_crop_abort(void) {
+  CHECK(aborts_saying(strided_crop_past_the_input, "mc_strided_crop", "strided_reads_inside"));
+  CHECK(aborts_saying(strided_crop_with_step_zero, "mc_strided_crop", "strided_reads_inside"));
+  CHECK(aborts_saying(reverse_with_invalid_type, "mc_reverse", "mc_type_get"));
+}
+
+static void test_reverse(void) {
+  /* i32 [[0,1,2],[3,4,5]]: axis 1 backwards [[2,1,0],[5,4,3]]; both axes
+     [[5,4,3],[2,1,0]]; neither: a copy. */
+  uint8_t in[6 * 4], out[6 * 4];
+  for (int i = 0; i < 6; i++) {
+    put_i32(in, i, i);
+  }
+  const int64_t d23[] = {2, 3};
+  mc_shape s23 = mc_shape_make(2, d23);
+  const bool axis1[] = {false, true}, both[] = {true, true}, neither[] = {false, false};
+  const int32_t want_axis1[] = {2, 1, 0, 5, 4, 3}, want_both[] = {5, 4, 3, 2, 1, 0};
+  mc_reverse(MC_I32, &s23, in, axis1, out);
+  for (int i = 0; i < 6; i++) {
+    CHECK_EQ_I64(get_i32(out, i), want_axis1[i]);
+  }
+  mc_reverse(MC_I32, &s23, in, both, out);
+  for (int i = 0; i < 6; i++) {
+    CHECK_EQ_I64(get_i32(out, i), want_both[i]);
+  }
+  mc_reverse(MC_I32, &s23, in, neither, out);
+  CHECK_MEM(out, in, sizeof in);
+
+  /* u4 [1,2,3,4,5] (0x21 0x43 0x05) backwards [5,4,3,2,1]: 0x45 0x23 0x01,
+     the unused nibble cleared. */
+  const uint8_t u4_in[3] = {0x21, 0x43, 0x05};
+  uint8_t u4_out[3] = {0xFF, 0xFF, 0xFF};
+  const int64_t d5[] = {5};
+  const bool yes[] = {true};
+  mc_shape s5 = mc_shape_make(1, d5);
+  mc_reverse(MC_U4, &s5, u4_in, yes, u4_out);
+  const uint8_t u4_want[3] = {0x45, 0x23, 0x01};
+  CHECK_MEM(u4_out, u4_want, 3);
+
+  /* u1 [1,0,1,1,0,0,0,0,1] (0xB0 0x80) backwards [1,0,0,0,0,1,1,0,1]:
+     1000 0110 1 -> 0x86 0x80. */
+  const uint8_t u1_in[2] = {0xB0, 0x80};
+  uint8_t u1_out[2] = {0xFF, 0xFF};
+  const int64_t d9[] = {9};
+  mc_shape s9 = mc_shape_make(1, d9);
+  mc_reverse(MC_U1, &s9, u1_in, yes, u1_out);
+  CHECK(u1_out[0] == 0x86 && u1_out[1] == 0x80);
+
+  /* Empty (huge other dims) writes nothing; a scalar is copied. */
+  const int64_t huge[] = {0, (int64_t)1 << 40, (int64_t)1 << 40};
+  const bool three[] = {true, true, true};
+  mc_shape empty = mc_shape_make(3, huge), scalar = mc_shape_make(0, NULL);
+  uint8_t sentinel[1] = {0xAB}, one_in[1] = {7};
+  mc_reverse(MC_U8, &empty, one_in, three, sentinel);
+  CHECK(sentinel[0] == 0xAB);
+  mc_reverse(MC_U8, &scalar, one_in, NULL, sentinel);
+  CHECK(sentinel[0] == 7);
+}
+
+static void test_strided_crop(void) {
+  /* i32 3x4 of 0..11, begin [0,1], step [2,2], out 2x2: rows 0 and 2,
+     columns 1 and 3: [[1,3],[9,11]]. */
+  uint8_t in[12 * 4], out[4 * 4];
+  for (int i = 0; i < 12; i++) {
+    put_i32(in, i, i);
+  }
+  const int64_t d34[] = {3, 4}, d22[] = {2, 2}, d11[] = {1, 1}, begin01[] = {0, 1};
+  const int64_t begin23[] = {2, 3};
+  const uint64_t step22[] = {2, 2}, huge_step[] = {UINT64_C(1) << 63, UINT64_C(1) << 63};
+  mc_shape s34 = mc_shape_make(2, d34), s22 = mc_shape_make(2, d22), s11 = mc_shape_make(2, d11);
+  mc_strided_crop(MC_I32, &s34, in, begin01, step22, &s22, out);
+  CHECK(get_i32(out, 0) == 1 && get_i32(out, 1) == 3 && get_i32(out, 2) == 9 &&
+        get_i32(out, 3) == 11);
+  /* Step 2^63 (|INT64_MIN|) on one-element axes: only in[2][3] = 11. */
+  mc_strided_crop(MC_I32, &s34, in, begin23, huge_step, &s11, out);
+  CHECK_EQ_I64(get_i32(out, 0), 11);
+
+  /* u4 [1..7] (0x21 0x43 0x65 0x07): from odd index 1 step 3, 2 elements
+     [2,5] -> 0x52; from 2 step 2, 3 elements [3,5,7] -> 0x53 0x07. */
+  const uint8_t u4_in[4] = {0x21, 0x43, 0x65, 0x07};
+  uint8_t u4_out[2] = {0xFF, 0xFF};
+  const int64_t d7[] = {7}, d2[] = {2}, d3[] = {3}, one[] = {1}, two[] = {2};
+  const uint64_t three_step[] = {3}, two_step[] = {2};
+  mc_shape s7 = mc_shape_make(1, d7), s2 = mc_shape_make(1, d2), s3 = mc_shape_make(1, d3);
+  mc_strided_crop(MC_U4, &s7, u4_in, one, three_step, &s2, u4_out);
+  CHECK(u4_out[0] == 0x52);
+  mc_strided_crop(MC_U4, &s7, u4_in, two, two_step, &s3, u4_out);
+  CHECK(u4_out[0] == 0x53 && u4_out[1] == 0x07);
+
+  /* An empty output reads nothing, whatever begin says. */
+  const int64_t d0[] = {0}, far[] = {99};
+  mc_shape s0 = mc_shape_make(1, d0);
+  uint8_t sentinel[1] = {0xAB};
+  mc_strided_crop(MC_U4, &s7, u4_in, far, two_step, &s0, sentinel);
+  CHECK(sentinel[0] == 0xAB);
+}
+
 int main(void) {
   test_shapes();
   test_perms();
@@ -394,5 +517,8 @@ int main(void) {
   test_window_mixed();
   test_empty_with_huge_dimensions();
   test_broken_invariants_abort();
+  test_reverse();
+  test_strided_crop();
+  test_reverse_and_strided_crop_abort();
   return check_report();
 }

@@ -333,6 +333,67 @@ static void test_output_cap(void) {
   release(&in);
 }
 
+/* CPython's PySlice_AdjustIndices (Objects/sliceobject.c), restated as an
+   independent model: a formulation other than the oracle's (bounds moved
+   to -1/0 or d-1/d by the sign of step, count by (distance - 1) / |step| +
+   1). |step| is taken in uint64 so that INT64_MIN needs no negation. */
+static int64_t python_slice(int64_t d, int64_t *start, int64_t stop, int64_t step) {
+  int64_t *bound[2] = {start, &stop};
+  for (int b = 0; b < 2; b++) {
+    if (*bound[b] < 0) {
+      *bound[b] += d;
+      if (*bound[b] < 0)
+        *bound[b] = step < 0 ? -1 : 0;
+    } else if (*bound[b] >= d) {
+      *bound[b] = step < 0 ? d - 1 : d;
+    }
+  }
+  uint64_t magnitude = step < 0 ? 0 - (uint64_t)step : (uint64_t)step;
+  if (step < 0 && stop < *start)
+    return (int64_t)((uint64_t)(*start - stop - 1) / magnitude + 1);
+  if (step > 0 && *start < stop)
+    return (int64_t)((uint64_t)(stop - *start - 1) / magnitude + 1);
+  return 0;
+}
+
+/* Every start, stop in -7..7 and the int64 extremes, every step in
+   +-1..+-4 and the extremes, on data [2, d] for d = 0..5, slicing axis 1
+   (given as 1 or -1, or axis 0 sliced whole alongside): each output
+   element is row * d + start + j * step per the model above. */
+static void test_sweep_against_python_model(void) {
+  const int64_t bounds[] = {-7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 7, I64MIN, I64MAX};
+  const int64_t steps[] = {1, 2, 3, 4, -1, -2, -3, -4, I64MAX, I64MIN};
+  const int nb = sizeof bounds / sizeof *bounds, ns = sizeof steps / sizeof *steps;
+  int64_t want[2 * 5];
+  int cases = 0, failed_before = check_failed;
+  for (int64_t d = 0; d <= 5; d++)
+    for (int a = 0; a < nb; a++)
+      for (int b = 0; b < nb; b++)
+        for (int c = 0; c < ns; c++) {
+          int64_t first = bounds[a];
+          int64_t count = python_slice(d, &first, bounds[b], steps[c]);
+          for (int64_t row = 0; row < 2; row++)
+            for (int64_t j = 0; j < count; j++)
+              want[row * count + j] = row * d + first + j * steps[c]; /* j > 0: |step| < d */
+          slice_inputs in;
+          bool both = cases % 3 == 2; /* axis 0 named too, whole: [0:2:1] */
+          setup(&in, make(MC_I32, 2, (int64_t[]){2, d}, NULL), both ? 2 : 1,
+                both ? (int64_t[]){0, bounds[a]} : &bounds[a],
+                both ? (int64_t[]){2, bounds[b]} : &bounds[b],
+                both ? (int64_t[]){1, steps[c]} : &steps[c],
+                both ? (int64_t[]){0, -1} : (int64_t[]){cases % 2 ? 1 : -1});
+          expect_output(&in.req, 2, (int64_t[]){2, count}, want);
+          release(&in);
+          cases++;
+          if (check_failed > failed_before) {
+            fprintf(stderr, "  first mismatch: d %lld, [%lld:%lld:%lld]\n", (long long)d,
+                    (long long)bounds[a], (long long)bounds[b], (long long)steps[c]);
+            return;
+          }
+        }
+  CHECK_EQ_I64(cases, 6 * 17 * 17 * 10);
+}
+
 int main(void) {
   test_examples_1d();
   test_examples_nd();
@@ -344,5 +405,6 @@ int main(void) {
   test_packed();
   test_invalid();
   test_output_cap();
+  test_sweep_against_python_model();
   return check_report();
 }

@@ -130,6 +130,19 @@ static void odometer_next(odometer *o) {
   }
 }
 
+/* An odometer over out whose every index lies inside the input (lo 0, hi
+   the dimension), at input position 0: callers set each axis's step and
+   add the position of the first element. */
+static void odometer_inside(odometer *o, const mc_shape *out) {
+  o->rank = out->rank;
+  o->pos = 0;
+  for (int a = 0; a < o->rank; a++) {
+    o->dim[a] = out->dim[a];
+    o->lo[a] = 0;
+    o->hi[a] = out->dim[a];
+  }
+}
+
 /* Packed outputs end on a whole byte; the bits after the last element must
    be zero (types.h), so clear them rather than trust the buffer. */
 static void clear_tail_bits(mc_type t, uint8_t *out, int64_t count) {
@@ -184,14 +197,11 @@ void mc_transpose(mc_type t, const mc_shape *in_shape, const uint8_t *in, const 
   REQUIRE(in != NULL && out != NULL);
   int64_t in_stride[MC_MAX_WORK_RANK];
   row_major_strides(in_shape, in_stride);
+  mc_shape out_shape = mc_transpose_shape(in_shape, perm);
   odometer o;
-  o.rank = in_shape->rank;
-  o.pos = 0;
+  odometer_inside(&o, &out_shape);
   for (int a = 0; a < o.rank; a++) {
-    o.dim[a] = in_shape->dim[perm[a]];
     o.step[a] = (uint64_t)in_stride[perm[a]];
-    o.lo[a] = 0;
-    o.hi[a] = o.dim[a];
   }
   odometer_copy(&o, t, in, count, out);
 }
@@ -245,68 +255,64 @@ void mc_window(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int
   odometer_copy(&o, t, in, out_count, out);
 }
 
-void mc_reverse(mc_type t, const mc_shape *shape, const uint8_t *in, const bool *reversed,
-                uint8_t *out) {
-  int64_t count = 0;
-  REQUIRE(shape != NULL);
-  REQUIRE(mc_type_get(t) != NULL);
-  REQUIRE(shape->rank == 0 || reversed != NULL);
-  if (shape_empty(shape)) {
-    return;
-  }
-  REQUIRE(mc_shape_count(shape, &count));
-  REQUIRE(in != NULL && out != NULL);
-  int64_t stride[MC_MAX_WORK_RANK];
-  row_major_strides(shape, stride);
-  odometer o;
-  o.rank = shape->rank;
-  o.pos = 0;
-  for (int a = 0; a < o.rank; a++) {
-    o.dim[a] = shape->dim[a];
-    o.lo[a] = 0;
-    o.hi[a] = o.dim[a];
-    /* Backwards: start at the last index, step -stride (wrapping unsigned). */
-    o.step[a] = reversed[a] ? 0 - (uint64_t)stride[a] : (uint64_t)stride[a];
-    o.pos += reversed[a] ? (uint64_t)(o.dim[a] - 1) * (uint64_t)stride[a] : 0;
-  }
-  odometer_copy(&o, t, in, count, out);
-}
-
-/* true when begin + i * step lies inside [0, in_dim) for every i < out_dim
-   (out_dim > 0), computed without overflow. */
-static bool strided_axis_inside(int64_t in_dim, int64_t begin, uint64_t step, int64_t out_dim) {
-  return step >= 1 && begin >= 0 && begin < in_dim &&
-         (uint64_t)(out_dim - 1) <= (uint64_t)(in_dim - 1 - begin) / step;
-}
-
-void mc_strided_crop(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *begin,
-                     const uint64_t *step, const mc_shape *out_shape, uint8_t *out) {
-  int64_t count = 0, in_count = 0;
-  REQUIRE(in_shape != NULL && out_shape != NULL);
-  REQUIRE(mc_type_get(t) != NULL);
-  REQUIRE(in_shape->rank == out_shape->rank);
-  REQUIRE(in_shape->rank == 0 || (begin != NULL && step != NULL));
+/* What reverse and strided crop share: output axis a walks input axis a
+   from index first[a], mult[a] indices per step (unsigned: UINT64_MAX is
+   one index backwards), every index read inside the input. */
+static void strided_walk(mc_type t, const mc_shape *in_shape, const uint8_t *in,
+                         const int64_t *first, const uint64_t *mult, const mc_shape *out_shape,
+                         uint8_t *out) {
+  int64_t in_count = 0, count = 0;
   if (shape_empty(out_shape)) {
     return;
   }
-  REQUIRE(mc_shape_count(out_shape, &count));
   REQUIRE(mc_shape_count(in_shape, &in_count));
-  for (int a = 0; a < out_shape->rank; a++) {
-    REQUIRE(strided_axis_inside(in_shape->dim[a], begin[a], step[a], out_shape->dim[a]));
-  }
+  REQUIRE(mc_shape_count(out_shape, &count));
   REQUIRE(in != NULL && out != NULL);
   int64_t stride[MC_MAX_WORK_RANK];
   row_major_strides(in_shape, stride);
   odometer o;
-  o.rank = out_shape->rank;
-  o.pos = 0;
+  odometer_inside(&o, out_shape);
   for (int a = 0; a < o.rank; a++) {
-    o.dim[a] = out_shape->dim[a];
-    o.lo[a] = 0;
-    o.hi[a] = o.dim[a];
-    /* May wrap for a huge step on a one-element axis, which never moves. */
-    o.step[a] = (uint64_t)stride[a] * step[a];
-    o.pos += (uint64_t)begin[a] * (uint64_t)stride[a];
+    /* May wrap: backwards, or a huge step on a one-element axis (never taken). */
+    o.step[a] = (uint64_t)stride[a] * mult[a];
+    o.pos += (uint64_t)first[a] * (uint64_t)stride[a];
   }
   odometer_copy(&o, t, in, count, out);
+}
+
+void mc_reverse(mc_type t, const mc_shape *shape, const uint8_t *in, const bool *reversed,
+                uint8_t *out) {
+  REQUIRE(shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(shape->rank <= MC_MAX_WORK_RANK && (shape->rank <= 0 || reversed != NULL));
+  int64_t first[MC_MAX_WORK_RANK];
+  uint64_t mult[MC_MAX_WORK_RANK];
+  for (int a = 0; a < shape->rank; a++) {
+    first[a] = reversed[a] ? shape->dim[a] - 1 : 0;
+    mult[a] = reversed[a] ? UINT64_MAX : 1;
+  }
+  strided_walk(t, shape, in, first, mult, shape, out);
+}
+
+/* true when every index the strided crop reads lies inside in (out holds
+   an element), computed without overflow. */
+static bool strided_reads_inside(const mc_shape *in, const int64_t *begin, const uint64_t *step,
+                                 const mc_shape *out) {
+  for (int a = 0; a < out->rank; a++) {
+    if (step[a] < 1 || begin[a] < 0 || begin[a] >= in->dim[a] ||
+        (uint64_t)(out->dim[a] - 1) > (uint64_t)(in->dim[a] - 1 - begin[a]) / step[a]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void mc_strided_crop(mc_type t, const mc_shape *in_shape, const uint8_t *in, const int64_t *begin,
+                     const uint64_t *step, const mc_shape *out_shape, uint8_t *out) {
+  REQUIRE(in_shape != NULL && out_shape != NULL);
+  REQUIRE(mc_type_get(t) != NULL);
+  REQUIRE(in_shape->rank == out_shape->rank);
+  REQUIRE(in_shape->rank <= 0 || (begin != NULL && step != NULL));
+  REQUIRE(shape_empty(out_shape) || strided_reads_inside(in_shape, begin, step, out_shape));
+  strided_walk(t, in_shape, in, begin, step, out_shape, out);
 }
