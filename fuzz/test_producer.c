@@ -372,6 +372,84 @@ static void test_layout_examples(void) {
   CHECK(!mc_fuzz_decode(huge, sizeof huge, &in));
 }
 
+/* Slice-8's layout (fuzz/README.md): edges picked by selector, repeated
+   axes, axes absent; dimensions no tensor has do not crash the decoder. */
+static void test_slice_layout(void) {
+  enum { STEP0 = 28 }; /* index of step[0]'s selector below */
+  uint8_t bytes[] = {MC_OP_SLICE,
+                     MC_U8,
+                     0,
+                     0,
+                     0,
+                     0xFE,
+                     2, /* u8 data, rank 2 */
+                     0xFE,
+                     2,
+                     0x40, /* 2 entries, axes present */
+                     0,
+                     0,
+                     0,
+                     0,
+                     0,
+                     0,
+                     0,
+                     0, /* four i64 [2] side inputs */
+                     2,
+                     0xE6, /* axes: i - r = -2, then the same */
+                     0xFE,
+                     5,
+                     0xFE,
+                     3, /* dims 5 x 3 */
+                     0xE7,
+                     0xE9, /* start: INT64_MAX, i64's minimum */
+                     0x85,
+                     0, /* stop: edge 5 (d + 1), natural 0 */
+                     0xE0,
+                     0x83, /* step: edge 0, edge 3 (d) */
+                     0};
+  CHECK_EQ_I64(bytes[STEP0 - 1], 0);
+  mc_fuzz_input in;
+  CHECK(mc_fuzz_decode(bytes, sizeof bytes, &in));
+  CHECK_EQ_I64(in.req.op, MC_OP_SLICE);
+  CHECK_EQ_I64(in.req.n_inputs, 5);
+  int64_t v = 0;
+  CHECK(mc_side_value(&in.tensors[4], 0, &v) && v == -2);
+  CHECK(mc_side_value(&in.tensors[4], 1, &v) && v == -2);
+  CHECK(mc_side_value(&in.tensors[1], 0, &v) && v == INT64_MAX);
+  CHECK(mc_side_value(&in.tensors[1], 1, &v) && v == INT64_MIN);
+  CHECK(mc_side_value(&in.tensors[2], 0, &v) && v == 6); /* axis 0: d = 5 */
+  CHECK(mc_side_value(&in.tensors[3], 0, &v) && v == 0);
+  char why[256];
+  CHECK(encode_round_trip(&in, why, sizeof why));
+  mc_tensor out;
+  mc_error err;
+  CHECK_EQ_I64(mc_oracle_run(&in.req, in.max_output_bytes, &out, &err), MC_E_STEP_ZERO);
+  mc_fuzz_input_free(&in);
+  bytes[STEP0] = 1; /* natural step 1: the repeated axis is what is wrong */
+  CHECK(mc_fuzz_decode(bytes, sizeof bytes, &in));
+  CHECK_EQ_I64(mc_oracle_run(&in.req, in.max_output_bytes, &out, &err), MC_E_AXES_NOT_UNIQUE);
+  mc_fuzz_input_free(&in);
+
+  /* Axes absent; a dimension of -1 named by a natural bound: refused with
+     the data (it once divided by d + 1 = 0). Then [0, INT64_MAX]: an empty
+     tensor, whose bounds near d must not overflow. */
+  uint8_t absent[] = {MC_OP_SLICE, MC_U8, 0,    0,    0,    0xFE, 1,    0xFE, 1,
+                      0,           0,     0,    0,    0,    0,    0,    0xFF, 0xFF,
+                      0xFF,        0xFF,  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, /* dim -1 */
+                      0x31,        0x71,  0x01, 0};
+  CHECK(!mc_fuzz_decode(absent, sizeof absent, &in));
+  static const uint8_t empty[] = {
+      MC_OP_SLICE, MC_U8, 0,    0,    0,    0xFE, 2,    0xFE, 2,    0,
+      0,           0,     0,    0,    0,    0,    0xFE, 0,    0xEE, /* dims 0, INT64_MAX */
+      0x31,        0x71,  0x45, 0x85, 0x01, 0x81, 0x83, 0x85, 0};
+  CHECK(mc_fuzz_decode(empty, sizeof empty, &in));
+  CHECK_EQ_I64(in.req.n_inputs, 4);
+  CHECK_EQ_I64(in.tensors[0].shape[1], INT64_MAX);
+  CHECK_EQ_I64(mc_oracle_run(&in.req, in.max_output_bytes, &out, &err), MC_OK);
+  mc_tensor_free(&out);
+  mc_fuzz_input_free(&in);
+}
+
 /* A deterministic stream of pseudo-random bytes (splitmix64). */
 static uint64_t next_random(uint64_t *state) {
   uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
@@ -447,6 +525,7 @@ int main(void) {
   test_fills();
   test_empty_input();
   test_layout_examples();
+  test_slice_layout();
   test_random_inputs();
   return check_report();
 }

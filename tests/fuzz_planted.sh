@@ -125,4 +125,31 @@ assert math.prod(case["inputs"]["data"]["shape"]) == 6, case["inputs"]
 assert case["attributes"]["group"] == 3, case["attributes"]' "$found"
   reruns "$found" sc-group3-copy
 done
+
+# 7. Slice, a negative step swaps two elements: the shrinker drops axes
+#    (the entries naming them go, the others renumbered), entries, the
+#    axes input once it names 0..n-1, brings steps to 1 or -1 and bounds
+#    to ones that read their axis whole, so that the key names the step
+#    alone (start and stop are neutral when they read the whole axis).
+#    One or two findings (rank 1, or rank 2 when the step -1 is on an
+#    axis of 1), at most 8 elements, steps of 1 and a -1, no axes, each
+#    failing alone.
+fuzz sl sl-reverse-swap --op sl --runs 300 --out findings
+expect "sl: exit status 1, not $status" test "$status" -eq 1
+set -- "$work/sl"/findings/*.json
+expect "sl: one or two findings, not $#" test $# -le 2 -a -f "$1"
+for found in "$@"; do
+  case "$found" in
+  */slice_8-wrong-output-misplaced-rank[12]-small-step-any-type.json) named=yes ;;
+  *) named= ;;
+  esac
+  expect "$found: a key naming the step alone" test -n "$named"
+  expect "$found: rank 1 or 2, at most 8 elements, steps 1 and -1, no axes" python3 -c '
+import json, math, sys
+inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
+shape, steps = inputs["data"]["shape"], inputs["step"]["values"]
+assert len(shape) <= 2 and math.prod(shape) <= 8, inputs
+assert -1 in steps and set(steps) <= {1, -1} and "axes" not in inputs, inputs' "$found"
+  reruns "$found" sl-reverse-swap
+done
 expect_report

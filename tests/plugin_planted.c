@@ -41,6 +41,9 @@
      sc-group3-copy   ShuffleChannels with a group of 3 or more: the data
                       copied unshuffled, as a kernel that only knows group 2
                       would (fuzz_planted.sh: found and shrunk)
+     sl-reverse-swap  Slice with a negative step: the first two output
+                      elements exchanged (fuzz_planted.sh: shrunk to rank
+                      1, a step of -1, no axes)
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -218,6 +221,22 @@ static void copy_unshuffled(const movconf_plugin_request_v3 *request,
     memcpy(output->data, request->inputs[0].data, (size_t)output->nbytes);
 }
 
+/* Whether a Slice request's step input holds a negative value. */
+static bool negative_step(const movconf_plugin_request_v3 *request) {
+  const movconf_plugin_tensor *s = &request->inputs[3];
+  mc_tensor step = {.type = (mc_type)s->type,
+                    .rank = s->rank,
+                    .data = (uint8_t *)s->data,
+                    .nbytes = (size_t)s->nbytes};
+  for (int a = 0; a < s->rank && a < MC_TENSOR_MAX_RANK; a++)
+    step.shape[a] = s->shape[a];
+  int64_t v;
+  for (int64_t i = 0; s->rank == 1 && i < s->shape[0]; i++)
+    if (mc_side_value(&step, i, &v) && v < 0)
+      return true;
+  return false;
+}
+
 #ifdef PLANTED_CXX
 void planted_throw_and_catch(void);
 #endif
@@ -264,6 +283,9 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     crop_off_by_one(request, output);
   if (planted(fault, "sc-group3-copy") && request->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
     copy_unshuffled(request, output);
+  if (planted(fault, "sl-reverse-swap") && request->op == MOVCONF_PLUGIN_SLICE &&
+      negative_step(request))
+    swap_first_two(output);
   return status;
 }
 

@@ -19,14 +19,15 @@
 enum {
   SEL_EDGE_FIRST = 0xE0, /* 0xE0..0xEF: the field's edge value number sel - 0xE0 */
   SEL_EDGE_LAST = 0xEF,
-  SEL_COUNTER = 0xFA, /* data only: counter fill, start in the next 8 bytes */
-  SEL_PRNG = 0xFB,    /* data only: prng fill, seed in the next 8 bytes */
-  SEL_ABSENT = 0xFC,  /* the attribute is absent (where it can be) */
-  SEL_HOSTILE = 0xFD, /* hostile[next byte % 32] */
-  SEL_BYTE = 0xFE,    /* the next byte, 0..255; for strings: a literal string */
-  SEL_INT64 = 0xFF,   /* the next 8 bytes, little-endian two's complement; data: raw bytes */
-  LARGE_CLASS = 0xFF, /* the size byte that selects the large size class */
-  SEL_THREADS = 0xC0, /* thread bytes below: 1 thread; from here: 2 + (b - 0xC0) % 7 */
+  SEL_COUNTER = 0xFA,        /* data only: counter fill, start in the next 8 bytes */
+  SEL_PRNG = 0xFB,           /* data only: prng fill, seed in the next 8 bytes */
+  SEL_ABSENT = 0xFC,         /* the attribute is absent (where it can be) */
+  SEL_HOSTILE = 0xFD,        /* hostile[next byte % 32] */
+  SEL_BYTE = 0xFE,           /* the next byte, 0..255; for strings: a literal string */
+  SEL_INT64 = 0xFF,          /* the next 8 bytes, little-endian two's complement; data: raw bytes */
+  LARGE_CLASS = 0xFF,        /* the size byte that selects the large size class */
+  SEL_THREADS = 0xC0,        /* thread bytes below: 1 thread; from here: 2 + (b - 0xC0) % 7 */
+  SLICE_AXES_PRESENT = 0x40, /* Slice's axes byte: absent below, present from here */
 };
 
 #define P2(n) ((int64_t)1 << (n))
@@ -423,9 +424,8 @@ static void settle_dims(decoder *d) {
 
 /* ---- side inputs (BatchToSpace, SpaceToBatch) ---- */
 
-/* The shape of side input t: [N] unless the selector picks a broken one. */
-static void take_side_shape(decoder *d, mc_tensor *t) {
-  const int64_t n = d->rank;
+/* The shape of side input t: [n] unless the selector picks a broken one. */
+static void take_side_shape(decoder *d, mc_tensor *t, int64_t n) {
   uint8_t s = take_byte(&d->r);
   t->rank = 1;
   t->shape[0] = n;
@@ -490,14 +490,17 @@ static void take_side_shape(decoder *d, mc_tensor *t) {
   }
 }
 
+/* A side input's form: its type, then its shape ([n] when natural). */
+static bool take_side_form(decoder *d, mc_tensor *t, int64_t n) {
+  t->type = take_side_type(&d->r);
+  take_side_shape(d, t, n);
+  return alloc_tensor(d, t, MC_FUZZ_MAX_SIDE_ELEMENTS);
+}
+
 static bool take_side_forms(decoder *d) {
-  for (int k = 1; k < 4; k++) {
-    mc_tensor *t = &d->in->tensors[k];
-    t->type = take_side_type(&d->r);
-    take_side_shape(d, t);
-    if (!alloc_tensor(d, t, MC_FUZZ_MAX_SIDE_ELEMENTS))
+  for (int k = 1; k < 4; k++)
+    if (!take_side_form(d, &d->in->tensors[k], d->rank))
       return false;
-  }
   return true;
 }
 
@@ -681,6 +684,121 @@ static void take_shuffle_dims(decoder *d) {
     else
       take_dim(d, a, 1, 1, d->span, 0, false);
   }
+  settle_dims(d);
+}
+
+/* ---- Slice ---- */
+
+/* Slice's bounds and steps are valid whatever they are (but a step of 0):
+   what breaks implementations is where they clamp. These are the values
+   its decoder reaches often, for an axis of d elements and a side input of
+   type t: 0, +-1, +-d, +-(d + 1), the int64 extremes, t's own minimum and
+   maximum, and u64 values above INT64_MAX (negative bits; -1 reads
+   UINT64_MAX). */
+static void slice_edges(int64_t d, mc_type t, int64_t edges[16]) {
+  const mc_type_info *info = mc_type_get(t);
+  const unsigned bits = info && info->is_integer && info->bits < 64 ? info->bits : 64;
+  const bool is_signed = !info || !info->is_integer || info->is_signed;
+  const int64_t top = bits == 64 ? INT64_MAX : P2(bits - 1) - 1;
+  const int64_t t_min = is_signed ? -top - 1 : 0;
+  const int64_t t_max = is_signed ? top : bits == 64 ? -1 : 2 * top + 1;
+  const int64_t e[16] = {0,         1,         -1,    d,     -d,    add_held(d, 1), -d - 1,
+                         INT64_MAX, INT64_MIN, t_min, t_max, d - 1, INT64_MIN + 1,  INT64_MIN + d,
+                         -2,        P2(31)};
+  memcpy(edges, e, sizeof e);
+}
+
+/* The data axis entry i of the side inputs names, when it names one. */
+static bool slice_axis(const decoder *d, int64_t i, int *axis) {
+  int64_t a = i;
+  if (d->n_inputs == 5 && !side_value(&d->in->tensors[4], (int)i, &a))
+    return false;
+  if (a < 0)
+    a += d->rank;
+  *axis = (int)a;
+  return a >= 0 && a < d->rank;
+}
+
+/* How many entries start, stop, step (and axes) have when natural: the
+   rank most often, fewer (unnamed axes taken whole), none (output =
+   data); edges: more than the rank, and up to the 64 a side input holds. */
+static int64_t take_slice_count(decoder *d) {
+  const int64_t r = d->rank;
+  const int64_t natural[8] = {r, r, r, r > 0 ? r - 1 : 0, r, 1, r, 0};
+  const int64_t edges[16] = {0, 1, 2, 3, r + 1, r + 2, 2 * r, 16, 17, 32, 64, 65, r, r, 1, 0};
+  pick p = take_pick(&d->r, edges);
+  if (p.kind == PICK_VALUE)
+    return (int64_t)((uint64_t)p.value % (MC_FUZZ_MAX_SIDE_ELEMENTS + 2));
+  return natural[p.sel % 8];
+}
+
+/* axes: naturally entry i names axis i, counted from either end, so they
+   are distinct; edges: out of range either side (r, -r - 1, the int64
+   extremes, 2^32), repeated (the previous entry, or its axis from the
+   other end: 1 and 1 - r), reversed. */
+static void take_slice_axes(decoder *d) {
+  mc_tensor *t = &d->in->tensors[4];
+  const int64_t r = d->rank, count = side_count(t);
+  for (int64_t i = 0; i < count; i++) {
+    int64_t prev = 0;
+    if (i > 0)
+      side_value(t, (int)i - 1, &prev);
+    const int64_t edges[16] = {0,         -1,        r,          -r - 1,
+                               r - 1,     -r,        prev,       prev < 0 ? prev + r : prev - r,
+                               INT64_MAX, INT64_MIN, P2(32),     r - 1 - i,
+                               1 - r,     i + 1,     P2(32) + i, i - r};
+    pick p = take_pick(&d->r, edges);
+    store_side(t, i, pick_or(p, p.sel % 8 == 2 || p.sel % 8 == 5 ? i - r : i));
+  }
+}
+
+/* Starts or stops: selectors below 0x80 a place on the axis (from its
+   start, or from its end with bit 6), the others an edge value, so that
+   half the natural bounds sit where clamping happens. */
+static int64_t slice_bound(uint8_t sel, int64_t extent, const int64_t edges[16]) {
+  if (sel >= 0x80)
+    return edges[sel % 16];
+  const int64_t v = extent < 0x3F ? (sel & 0x3F) % (extent + 1) : sel & 0x3F;
+  return sel & 0x40 ? v - extent : v;
+}
+
+/* Steps: small ones of both signs below 0x80, else an edge value that is
+   not 0 in the side input's type (a step of 0 only from the edge
+   selector: step_zero). */
+static int64_t slice_step(uint8_t sel, mc_type t, const int64_t edges[16]) {
+  static const int64_t small[8] = {1, 1, 2, -1, 1, 3, -2, -1};
+  if (sel < 0x80)
+    return small[sel % 8];
+  const unsigned bits = mc_type_bits(t);
+  const uint64_t mask = bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
+  const int64_t v = edges[sel % 16];
+  return ((uint64_t)v & mask) != 0 ? v : 1;
+}
+
+/* start, stop, step (k = 1, 2, 3): entry i's values for the axis it
+   names (an axis of 1 element when it names none). Dimensions up to
+   INT64_MAX (beside a 0) keep every edge within int64. */
+static void take_slice_values(decoder *d, int k) {
+  mc_tensor *t = &d->in->tensors[k];
+  const int64_t count = side_count(t);
+  for (int64_t i = 0; i < count; i++) {
+    int axis;
+    int64_t extent = 1; /* also for a negative dimension, refused with the data */
+    if (slice_axis(d, i, &axis) && d->in->tensors[0].shape[axis] >= 0)
+      extent = d->in->tensors[0].shape[axis];
+    int64_t edges[16];
+    slice_edges(extent, t->type, edges);
+    pick p = take_pick(&d->r, edges);
+    int64_t natural =
+        k == 3 ? slice_step(p.sel, t->type, edges) : slice_bound(p.sel, extent, edges);
+    store_side(t, i, pick_or(p, natural));
+  }
+}
+
+/* Any axis may be sliced: every dimension 1 + s % span. */
+static void take_slice_dims(decoder *d) {
+  for (int a = 0; a < d->rank; a++)
+    take_dim(d, a, 1, 1, d->span, 0, false);
   settle_dims(d);
 }
 
@@ -954,27 +1072,33 @@ static bool tensor_bytes_ok(encoder *e, const mc_tensor *t, int64_t count, size_
   return true;
 }
 
+/* The type and shape of side input k. */
+static bool put_side_form(encoder *e, int k) {
+  const mc_tensor *t = e->req->inputs[k];
+  const char *name = mc_op_input_name(e->req->op, k);
+  int64_t count;
+  size_t bytes;
+  if (!mc_type_get(t->type))
+    return refuse(e, "%s has no valid type", name);
+  if (!tensor_fits(t, MC_FUZZ_MAX_SIDE_ELEMENTS, &count, &bytes))
+    return refuse(e, "%s has more than %d elements or a shape no tensor has", name,
+                  MC_FUZZ_MAX_SIDE_ELEMENTS);
+  if (!tensor_bytes_ok(e, t, count, bytes, name))
+    return false;
+  put_byte(e->out, SEL_BYTE);
+  put_byte(e->out, (uint8_t)t->type);
+  put_byte(e->out, SEL_BYTE);
+  put_byte(e->out, (uint8_t)t->rank);
+  for (int a = 0; a < t->rank; a++)
+    put_exact(e->out, (uint64_t)t->shape[a]);
+  return true;
+}
+
 /* The type and shape of the side inputs (BatchToSpace, SpaceToBatch). */
 static bool put_side_forms(encoder *e) {
-  for (int k = 1; k < 4; k++) {
-    const mc_tensor *t = e->req->inputs[k];
-    const char *name = mc_op_input_name(e->req->op, k);
-    int64_t count;
-    size_t bytes;
-    if (!mc_type_get(t->type))
-      return refuse(e, "%s has no valid type", name);
-    if (!tensor_fits(t, MC_FUZZ_MAX_SIDE_ELEMENTS, &count, &bytes))
-      return refuse(e, "%s has more than %d elements or a shape no tensor has", name,
-                    MC_FUZZ_MAX_SIDE_ELEMENTS);
-    if (!tensor_bytes_ok(e, t, count, bytes, name))
+  for (int k = 1; k < 4; k++)
+    if (!put_side_form(e, k))
       return false;
-    put_byte(e->out, SEL_BYTE);
-    put_byte(e->out, (uint8_t)t->type);
-    put_byte(e->out, SEL_BYTE);
-    put_byte(e->out, (uint8_t)t->rank);
-    for (int a = 0; a < t->rank; a++)
-      put_exact(e->out, (uint64_t)t->shape[a]);
-  }
   return true;
 }
 
@@ -1095,10 +1219,21 @@ static bool take_shuffle(decoder *d) {
   return true;
 }
 
-/* Placeholder of the registration commit: no Slice-8 request decodes yet. */
+/* The count, whether axes is there (a byte: absent below 0x40), the side
+   inputs' forms, the axes' values, the data's dimensions, then the values
+   of start, stop and step. */
 static bool take_slice(decoder *d) {
-  (void)d;
-  return false;
+  const int64_t count = take_slice_count(d);
+  d->n_inputs = take_byte(&d->r) < SLICE_AXES_PRESENT ? 4 : 5;
+  for (int k = 1; k < d->n_inputs; k++)
+    if (!take_side_form(d, &d->in->tensors[k], count))
+      return false;
+  if (d->n_inputs == 5)
+    take_slice_axes(d);
+  take_slice_dims(d);
+  for (int k = 1; k < 4; k++)
+    take_slice_values(d, k);
+  return true;
 }
 
 static bool put_batch_to_space(encoder *e) {
@@ -1121,6 +1256,23 @@ static bool put_space_to_batch(encoder *e) {
   return true;
 }
 
+/* Slice: take_slice's order; the count field says start's length. */
+static bool put_slice(encoder *e) {
+  const mc_request *req = e->req;
+  const int64_t count = req->inputs[1]->rank == 1 ? req->inputs[1]->shape[0] : 0;
+  put_exact(e->out, (uint64_t)(count >= 0 && count <= MC_FUZZ_MAX_SIDE_ELEMENTS ? count : 0));
+  put_byte(e->out, req->n_inputs == 5 ? SLICE_AXES_PRESENT : 0);
+  for (int k = 1; k < req->n_inputs; k++)
+    if (!put_side_form(e, k))
+      return false;
+  if (req->n_inputs == 5)
+    put_side_values(e, 4);
+  put_dims(e);
+  for (int k = 1; k < 4; k++)
+    put_side_values(e, k);
+  return true;
+}
+
 /* Operations of the data input alone: its dimensions. */
 static bool put_data_dims(encoder *e) {
   put_dims(e);
@@ -1136,7 +1288,7 @@ static const op_layout op_layouts[] = {
     [MC_OP_DEPTH_TO_SPACE] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, put_data_dims},
     [MC_OP_EXTRACT_IMAGE_PATCHES] = {{4, 4, 4, 4, 4, 4, 4, 4}, take_patches, put_data_dims},
     [MC_OP_SHUFFLE_CHANNELS] = {{4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, put_data_dims},
-    [MC_OP_SLICE] = {{1, 2, 3, 4, 1, 2, 5, 6}, take_slice, put_data_dims},
+    [MC_OP_SLICE] = {{1, 2, 3, 4, 2, 3, 5, 6}, take_slice, put_slice},
 };
 _Static_assert(sizeof op_layouts / sizeof op_layouts[0] == MC_OP_COUNT,
                "op_layouts: a row per operation");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/engine/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 /* The output sizes where real kernels change path (thread splits,
@@ -29,7 +29,11 @@ static int64_t neutral_side_value(int input) {
   return input == 1 ? 1 : 0;
 }
 
-static bool side_input_neutral(const mc_tensor *t, int input) {
+static bool side_input_neutral(const mc_owned_request *r, int input) {
+  const mc_fuzz_op_desc *op = mc_fuzz_op_of(r->req.op);
+  if (op && op->side_neutral)
+    return op->side_neutral(r, input);
+  const mc_tensor *t = &r->tensors[input];
   for (int64_t i = 0; i < mc_tensor_elements(t); i++) {
     int64_t v;
     if (!mc_side_value(t, i, &v) || v != neutral_side_value(input))
@@ -87,7 +91,7 @@ void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fu
   c->size_class =
       size_class(o->output_elements >= 0 ? o->output_elements : mc_tensor_elements(data));
   for (int i = 1; i < r->req.n_inputs; i++)
-    if (!side_input_neutral(&r->tensors[i], i))
+    if (!side_input_neutral(r, i))
       c->not_neutral |= 1u << i;
   for (int i = 0; i < mc_op_attr_count(r->req.op); i++)
     if (!attribute_neutral(&r->req.attrs, mc_op_attr(r->req.op, i)))

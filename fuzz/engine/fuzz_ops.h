@@ -23,8 +23,9 @@ typedef struct mc_fuzz_op_desc {
   mc_fuzz_large_fn *large;
   int min_rank; /* shrinking drops axes down to this rank */
   /* Shrinking drops data axis k: cand made a copy of cur (mc_fuzz_clone)
-     with the attributes that name axes following; false when k cannot go
-     (copying nothing then). NULL: a plain copy. */
+     with the attributes and side inputs that name axes following; false
+     when k cannot go (owning nothing then). NULL: a plain copy, and
+     element k of every side input dropped (one element per axis). */
   mc_fuzz_move_fn *drop_axis;
   /* The operation's own moves, tried after the generic ones that drop
      axes and before those that shrink values; ends with {NULL}. NULL:
@@ -33,6 +34,10 @@ typedef struct mc_fuzz_op_desc {
   /* What the moves of its family read: BatchToSpace and SpaceToBatch, an
      mc_fuzz_batch_shape (fuzz_shrink_batch.c). NULL: none. */
   const void *family;
+  /* Whether side input `input` of r changes nothing (a failure's key
+     names the ones that do). NULL: every value is the neutral one of
+     BatchToSpace and SpaceToBatch, a block of 1, a crop or pad of 0. */
+  bool (*side_neutral)(const mc_owned_request *r, int input);
 } mc_fuzz_op_desc;
 
 /* The descriptor of op, NULL for no operation. */

@@ -113,7 +113,7 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
   for (int a = 0; a < d->rank; a++)
     if (a != k)
       shape[rank++] = d->shape[a];
-  for (int i = 1; i < cand->req.n_inputs; i++)
+  for (int i = 1; !op->drop_axis && i < cand->req.n_inputs; i++)
     if (!mc_fuzz_drop_side_element(&cand->tensors[i], k))
       return false;
   return mc_fuzz_refill(cand, d->type, rank, shape);

@@ -68,7 +68,7 @@ static bool batch_raw(mc_gen_case *c, const mc_gen_params *p, const char *const 
       !mc_gen_make_data(c, p, rank, shape, case_seed, err, n))
     return false;
   mc_type types[3];
-  if (!mc_gen_side_types(p, types, err, n))
+  if (!mc_gen_side_types(p, types, 3, err, n))
     return false;
   const cJSON *shapes = mc_gen_param(p, "side_shapes");
   if (shapes && (!cJSON_IsArray(shapes) || cJSON_GetArraySize(shapes) != 3))
@@ -123,7 +123,7 @@ static bool batch_by_rules(mc_gen_case *c, const mc_gen_params *p, const mc_gen_
   }
   mc_type types[3];
   return mc_gen_make_data(c, p, k + 1, shape, case_seed, err, n) &&
-         mc_gen_side_types(p, types, err, n) &&
+         mc_gen_side_types(p, types, 3, err, n) &&
          mc_gen_side_vector(&c->tensors[1], types[0], block, k + 1, r->names[0], err, n) &&
          mc_gen_side_vector(&c->tensors[2], types[1], begin, k + 1, r->names[1], err, n) &&
          mc_gen_side_vector(&c->tensors[3], types[2], end, k + 1, r->names[2], err, n);

@@ -38,7 +38,7 @@ const cJSON *mc_gen_param(const mc_gen_params *p, const char *name) {
 
 /* A JSON number with an integral value within 2^53, or a decimal string
    up to 2^64 - 1 in magnitude (the case format's integers). */
-static bool read_big(const cJSON *v, const char *what, mc_int *out, char *err, size_t n) {
+bool mc_gen_read_int(const cJSON *v, const char *what, mc_int *out, char *err, size_t n) {
   if (cJSON_IsString(v)) {
     if (mc_decimal_string_integer(v->valuestring, out) == MC_NUM_OK)
       return true;
@@ -58,7 +58,7 @@ static bool read_big(const cJSON *v, const char *what, mc_int *out, char *err, s
 
 bool mc_gen_read_i64(const cJSON *v, const char *what, int64_t *out, char *err, size_t n) {
   mc_int big;
-  if (!read_big(v, what, &big, err, n))
+  if (!mc_gen_read_int(v, what, &big, err, n))
     return false;
   if (!mc_int_to_i64(big, out))
     return mc_gen_fail(err, n, "%s: the value is outside int64", what);
@@ -85,7 +85,7 @@ bool mc_gen_read_list(const cJSON *v, const char *what, mc_int *out, int max, in
   if (k > max)
     return mc_gen_fail(err, n, "%s: %d values, at most %d", what, k, max);
   for (int i = 0; i < k; i++)
-    if (!read_big(cJSON_GetArrayItem(v, i), what, &out[i], err, n))
+    if (!mc_gen_read_int(cJSON_GetArrayItem(v, i), what, &out[i], err, n))
       return false;
   *count = k;
   return true;
@@ -345,18 +345,19 @@ bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, u
 
 /* ---- side-input types ---- */
 
-/* side_type: one type for all three side inputs, or an array of three. */
-bool mc_gen_side_types(const mc_gen_params *p, mc_type out[3], char *err, size_t n) {
+/* side_type: one type for all count side inputs, or an array of count. */
+bool mc_gen_side_types(const mc_gen_params *p, mc_type *out, int count, char *err, size_t n) {
   const cJSON *v = mc_gen_param(p, "side_type");
   if (!v || cJSON_IsString(v)) {
     if (!get_type(p, "side_type", "i64", &out[0], err, n))
       return false;
-    out[1] = out[2] = out[0];
+    for (int i = 1; i < count; i++)
+      out[i] = out[0];
     return true;
   }
-  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3)
-    return mc_gen_fail(err, n, "side_type: a type name or an array of three");
-  for (int i = 0; i < 3; i++) {
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != count)
+    return mc_gen_fail(err, n, "side_type: a type name or an array of %d", count);
+  for (int i = 0; i < count; i++) {
     const cJSON *e = cJSON_GetArrayItem(v, i);
     out[i] = cJSON_IsString(e) ? mc_type_from_name(e->valuestring) : MC_TYPE_INVALID;
     if (out[i] == MC_TYPE_INVALID)

@@ -35,6 +35,8 @@ bool mc_gen_fail(char *err, size_t n, const char *fmt, ...)
 
 /* Parameter values (generators/README.md): NULL when absent. */
 const cJSON *mc_gen_param(const mc_gen_params *p, const char *name);
+/* An integer: a JSON number within 2^53, or a decimal string within 64 bits. */
+bool mc_gen_read_int(const cJSON *v, const char *what, mc_int *out, char *err, size_t n);
 bool mc_gen_read_i64(const cJSON *v, const char *what, int64_t *out, char *err, size_t n);
 bool mc_gen_get_i64(const mc_gen_params *p, const char *name, int64_t def, int64_t *out, char *err,
                     size_t n);
@@ -49,7 +51,7 @@ bool mc_gen_make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const in
 /* Raw style: the data of shape raw (the data_shape parameter). */
 bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, uint64_t case_seed,
                      char *err, size_t n);
-bool mc_gen_side_types(const mc_gen_params *p, mc_type out[3], char *err, size_t n);
+bool mc_gen_side_types(const mc_gen_params *p, mc_type *out, int count, char *err, size_t n);
 bool mc_gen_side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
                         const mc_int *values, int count, const char *name, char *err, size_t n);
 bool mc_gen_side_vector(mc_tensor *t, mc_type type, const int64_t *values, int count,
