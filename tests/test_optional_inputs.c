@@ -227,6 +227,7 @@ static void test_adapter_protocol(void) {
     return;
   expect_received(impl, 4, "inputs data,start,stop,step; start 11; stop 22; step 33");
   expect_received(impl, 5, "inputs data,start,stop,step,axes; start 11; stop 22; step 33; axes 44");
+  expect_received(impl, 3, "malformed request: not sent to the adapter");
   mc_impl_close(impl);
 }
 
@@ -236,6 +237,8 @@ static void test_plugin_v3(void) {
     return;
   expect_received(impl, 4, "4 inputs: data u8 [2,3]; start 11; stop 22; step 33;");
   expect_received(impl, 5, "5 inputs: data u8 [2,3]; start 11; stop 22; step 33; axes 44;");
+  /* A request Slice-8 cannot have is not sent, as to an adapter. */
+  expect_received(impl, 3, "malformed request: not sent to the plugin");
   mc_impl_close(impl);
 }
 
