@@ -22,6 +22,13 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
 mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, char *err,
                              size_t errlen);
 
+/* Whether the isolated implementations can carry req at all: a known
+   operation, an input count it accepts (mc_op_input_count_ok), every input
+   a tensor with its bytes. When not, fills r as a rejection (invalid
+   argument: "malformed request: not sent to the <to_whom>") and returns
+   false. impl.c. */
+bool mc_impl_request_carried(const mc_request *req, const char *to_whom, mc_impl_result *r);
+
 /* ---- judge.c, shared with picture.c ---- */
 
 /* The multi-index of flat element index in a shape, as "[i,j,k]". */

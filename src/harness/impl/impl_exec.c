@@ -1021,18 +1021,6 @@ static bool claimed(const adapter *a, const mc_request *req, mc_impl_result *r) 
   return false;
 }
 
-static bool well_formed(const mc_request *req, mc_impl_result *r) {
-  bool ok = mc_op_input_count_ok(req->op, req->n_inputs);
-  for (int i = 0; ok && i < req->n_inputs; i++)
-    ok = req->inputs[i] && (req->inputs[i]->data || req->inputs[i]->nbytes == 0);
-  if (!ok) {
-    r->outcome = MC_OUTCOME_REJECTED;
-    r->status = MC_E_INVALID_ARGUMENT;
-    snprintf(r->message, sizeof r->message, "malformed request: not sent to the adapter");
-  }
-  return ok;
-}
-
 /* Restarts a stopped adapter; on failure reports the case as a crash. */
 static bool ensure_running(adapter *a, mc_impl_result *r) {
   if (a->pid > 0)
@@ -1058,7 +1046,8 @@ static bool ensure_running(adapter *a, mc_impl_result *r) {
 
 static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   adapter *a = self->state;
-  if (!well_formed(req, result) || !claimed(a, req, result) || !ensure_running(a, result))
+  if (!mc_impl_request_carried(req, "adapter", result) || !claimed(a, req, result) ||
+      !ensure_running(a, result))
     return;
   exchange(a, req, self->calls, self->options.max_output_bytes, result);
   mc_sanitizer_judge_call(&a->sanitizer, result);

@@ -342,6 +342,8 @@ static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
 static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res) {
   plugin_state *s = self->state;
+  if (!mc_impl_request_carried(req, "plugin", res))
+    return;
   if (s->pid <= 0 && s->restart_failures >= MAX_RESTART_FAILURES) {
     set_crash(res, "the plugin process failed to restart %d times in a row; not started again",
               MAX_RESTART_FAILURES);
