@@ -104,6 +104,7 @@ def load(relative, module_name):
 
 model = load("reference/reference_model.py", "completeness_reference_model")
 adapter = load("examples/numpy_adapter.py", "completeness_numpy_adapter")
+helper = load("examples/adapters/common/movconf_adapter.py", "completeness_adapter_helper")
 for name in names:
     if not callable(model._KERNELS.get(name)):
         print("%s\ta reference-model function (reference/reference_model.py _KERNELS)" % name)
@@ -111,7 +112,7 @@ for name in names:
         print("%s\ta reference-model row (reference/reference_model.py OPS)" % name)
     if not callable(adapter.RUN.get(name)):
         print("%s\ta numpy-adapter function (examples/numpy_adapter.py RUN)" % name)
-    if name not in adapter.OPS:
+    if name not in helper.OPS:
         print("%s\tan adapter-helper row (examples/adapters/common/movconf_adapter.py OPS)"
               % name)
 PYTHON

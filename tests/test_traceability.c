@@ -4,6 +4,7 @@
    cites it (MC-T1 excepted: no case file can name an unknown type). The
    clause counts are the ones `movconf clauses` prints (src/cases/trace.c),
    which also fails on a clause no case cites at all. */
+#include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 
@@ -11,6 +12,7 @@
 #include "cases/trace.h"
 #include "check.h"
 #include "common/clauses.h"
+#include "movconf/ops.h"
 
 typedef struct id_set {
   char **ids;
@@ -84,13 +86,28 @@ static void check_section(const char *title, const char *body, size_t len, const
   free(section);
 }
 
+/* A case id in backticks: an operation's clause prefix in lower case, then
+   its path (`sl/hand/...`), for every operation of the table. */
+static void case_ref_pattern(char *out, size_t n) {
+  size_t at = (size_t)snprintf(out, n, "`((");
+  for (int op = 0; op < MC_OP_COUNT && at < n; op++) {
+    at += (size_t)snprintf(out + at, n - at, "%s", op ? "|" : "");
+    for (const char *c = mc_op_clause_prefix((mc_op)op); *c && at + 1 < n; c++)
+      out[at++] = (char)tolower((unsigned char)*c);
+    out[at < n ? at : n - 1] = '\0';
+  }
+  snprintf(out + at, n - at, ")/[a-z0-9/_.+-]+)`");
+}
+
 static int check_errata(const id_set *ids) {
   char *text = read_text(MOVCONF_SOURCE_DIR "/spec/errata.md");
   CHECK(text != NULL);
   if (!text)
     return 0;
   regex_t case_ref;
-  CHECK(regcomp(&case_ref, "`((b2s|s2b|s2d|d2s|eip|sc)/[a-z0-9/_.+-]+)`", REG_EXTENDED) == 0);
+  char pattern[512];
+  case_ref_pattern(pattern, sizeof pattern);
+  CHECK(regcomp(&case_ref, pattern, REG_EXTENDED) == 0);
   int sections = 0;
   for (char *heading = strstr(text, "\n## "); heading;) {
     char *next = strstr(heading + 1, "\n## ");
