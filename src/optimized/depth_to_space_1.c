@@ -10,7 +10,8 @@
    for the kernel alone) ---- */
 #ifndef MC_KERNELS_AVX2
 
-mc_status mc_opt_validate_depth_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_depth_to_space_1(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   static const char *const ids[4] = {"D2S-V1", "D2S-V2", "D2S-V3", "D2S-V4"};
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
@@ -62,7 +63,7 @@ static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void MC_KERNEL(mc_kernel_depth_to_space)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_depth_to_space_1)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, d2s_rows,
                   (void *)job);

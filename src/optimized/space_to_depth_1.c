@@ -10,7 +10,8 @@
    for the kernel alone) ---- */
 #ifndef MC_KERNELS_AVX2
 
-mc_status mc_opt_validate_space_to_depth(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_space_to_depth_1(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   static const char *const ids[4] = {"S2D-V1", "S2D-V2", "S2D-V3", "S2D-V4"};
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
@@ -64,7 +65,7 @@ static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void MC_KERNEL(mc_kernel_space_to_depth)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_depth_1)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->in_shape, p->rank - 1), 1, s2d_rows, (void *)job);
 }

@@ -45,8 +45,8 @@ static mc_status view_shape(const mc_tensor *data, int axis, int64_t group, mc_s
   return MC_OK;
 }
 
-mc_status mc_oracle_shuffle_channels(const mc_request *req, size_t cap, mc_tensor *out,
-                                     mc_error *err) {
+mc_status mc_oracle_shuffle_channels_1(const mc_request *req, size_t cap, mc_tensor *out,
+                                       mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   int axis = 0;
   int64_t group = 1;
