@@ -2,8 +2,11 @@
    layout is fuzz/README.md's "Byte layout"; the decoder (mc_fuzz_decode)
    and the encoder (mc_fuzz_encode) below walk it in the same order, and
    both walk an operation's attributes by the attribute table of
-   movconf/ops.h, with the per-attribute values of attr_layouts. */
+   movconf/ops.h, with the per-attribute values of attr_layouts. Each
+   operation's own part (side inputs, dimensions) is in
+   fuzz/bytes/ops/<slug>.c, written with the helpers of fuzz_bytes_ops.h. */
 #include "fuzz/bytes/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes_ops.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +32,7 @@ enum {
   SEL_THREADS = 0xC0, /* thread bytes below: 1 thread; from here: 2 + (b - 0xC0) % 7 */
 };
 
-#define P2(n) ((int64_t)1 << (n))
+#define P2(n) MC_BYTES_P2(n)
 
 /* Values known to break implementations: powers of two at 16, 31, 32 and 62
    bits, bs^K and products that overflow 32 and 64 bits (2^21 cubed, the
@@ -44,10 +47,7 @@ static const int64_t hostile[32] = {
 
 /* ---- reading ---- */
 
-typedef struct reader {
-  const uint8_t *p;
-  size_t n, pos;
-} reader;
+typedef mc_bytes_reader reader;
 
 /* Bytes past the end read as 0, so that every input decodes. */
 static uint8_t take_byte(reader *r) {
@@ -271,24 +271,8 @@ static mc_type take_side_type(reader *r) {
 
 /* ---- the decoder's state ---- */
 
-/* A natural dimension is base + unit * k with k >= kmin, so that it can be
-   made smaller, keeping what makes it valid, when a shape is too large. */
-typedef struct dim_plan {
-  bool natural;
-  int64_t base, unit, k, kmin;
-} dim_plan;
-
-typedef struct decoder {
-  reader r;
-  mc_fuzz_input *in;
-  mc_op op;
-  int rank;       /* of data */
-  int64_t span;   /* natural dimensions reach 1 .. span */
-  int64_t budget; /* natural shapes stay at or below this many elements */
-  int64_t limit;  /* no data has more elements than this */
-  dim_plan plan[MC_TENSOR_MAX_RANK];
-  bool oom;
-} decoder;
+typedef mc_bytes_decoder decoder;
+typedef mc_bytes_dim_plan dim_plan;
 
 static uint8_t *alloc_bytes(size_t n) {
   size_t rounded = n == 0 ? 64 : (n + 63) / 64 * 64;
@@ -327,16 +311,16 @@ static bool alloc_tensor(decoder *d, mc_tensor *t, int64_t limit) {
 
 /* The value at index i of a side input as the operation will read it, when
    it can: an integer type, 1-D, within int64. */
-static bool side_value(const mc_tensor *t, int i, int64_t *v) {
+bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v) {
   if (!mc_type_is_side_integer(t->type) || t->rank != 1 || i >= t->shape[0])
     return false;
   return mc_side_value(t, i, v);
 }
 
 /* Sets *v only when the value is known and at least 1. */
-static bool known_positive(const mc_tensor *t, int i, int64_t *v) {
+bool mc_bytes_known_positive(const mc_tensor *t, int i, int64_t *v) {
   int64_t x;
-  if (!side_value(t, i, &x) || x < 1)
+  if (!mc_bytes_side_value(t, i, &x) || x < 1)
     return false;
   *v = x;
   return true;
@@ -350,15 +334,7 @@ static int64_t add_held(int64_t a, int64_t b) {
 
 /* ---- ranks and dimensions ---- */
 
-/* The operation's byte layout: natural ranks, decoder and encoder of its
-   side inputs and dimensions (the table at the end of this file). */
-typedef struct encoder encoder;
-typedef struct op_layout {
-  int8_t natural_ranks[8]; /* by sel % 8 */
-  bool (*take)(decoder *d);
-  bool (*put)(encoder *e);
-} op_layout;
-static const op_layout *layout_of(mc_op op);
+static const mc_bytes_op *layout_of(mc_op op);
 
 static int take_rank(decoder *d) {
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
@@ -374,8 +350,8 @@ static const int64_t dim_edges[16] = {0,   0,      1,      2,      3,      5,   
 /* Dimension a of data: natural ones are base + unit * k for
    k = kmin + sel % k_span (plus one when invalid_bump is allowed and the
    selector asks for it, so that some natural shapes break the rule). */
-static void take_dim(decoder *d, int a, int64_t unit, int64_t kmin, int64_t k_span, int64_t base,
-                     bool invalid_bump) {
+void mc_bytes_take_dim(decoder *d, int a, int64_t unit, int64_t kmin, int64_t k_span, int64_t base,
+                       bool invalid_bump) {
   pick p = take_pick(&d->r, dim_edges);
   dim_plan *pl = &d->plan[a];
   if (p.kind == PICK_VALUE) {
@@ -398,7 +374,7 @@ static int64_t plan_value(const dim_plan *pl) {
 
 /* Shrinks natural dimensions (largest first, halving k toward kmin) until
    the data fits the budget or none can shrink; then fixes the shape. */
-static void settle_dims(decoder *d) {
+void mc_bytes_settle_dims(decoder *d) {
   mc_tensor *t = &d->in->tensors[0];
   for (;;) {
     for (int a = 0; a < d->rank; a++)
@@ -487,7 +463,7 @@ static void take_side_shape(decoder *d, mc_tensor *t) {
   }
 }
 
-static bool take_side_forms(decoder *d) {
+bool mc_bytes_take_side_forms(decoder *d) {
   for (int k = 1; k < 4; k++) {
     mc_tensor *t = &d->in->tensors[k];
     t->type = take_side_type(&d->r);
@@ -508,7 +484,7 @@ static void store_side(mc_tensor *t, int64_t i, int64_t value) {
   mc_store_bits(t->data, t->type, i, (uint64_t)value);
 }
 
-static void take_block_values(decoder *d) {
+void mc_bytes_take_block_values(decoder *d) {
   static const int64_t natural[8] = {1, 2, 1, 2, 3, 1, 4, 2};
   static const int64_t edges[16] = {0,      -1,     2,          P2(16),    INT32_MAX, P2(31),
                                     P2(32), P2(21), 3037000500, INT64_MAX, INT64_MIN, P2(16) + 1,
@@ -522,7 +498,7 @@ static void take_block_values(decoder *d) {
 }
 
 /* crops (B2S) or pads (S2B): begin then end. */
-static void take_amounts(decoder *d, bool crops) {
+void mc_bytes_take_amounts(decoder *d, bool crops) {
   for (int k = 2; k < 4; k++) {
     mc_tensor *t = &d->in->tensors[k];
     int64_t count = side_count(t);
@@ -530,7 +506,7 @@ static void take_amounts(decoder *d, bool crops) {
       int64_t block = 2, total = -1;
       bool axis = i < d->rank && i < MC_TENSOR_MAX_RANK;
       if (axis)
-        known_positive(&d->in->tensors[1], (int)i, &block);
+        mc_bytes_known_positive(&d->in->tensors[1], (int)i, &block);
       if (crops && axis && !mc_mul_i64(d->in->tensors[0].shape[i], block, &total))
         total = -1;
       int64_t t1 = total >= 0 ? total : 1;
@@ -548,36 +524,6 @@ static void take_amounts(decoder *d, bool crops) {
       store_side(t, i, pick_or(p, natural));
     }
   }
-}
-
-static void take_batch_to_space_dims(decoder *d) {
-  int64_t product = 1;
-  bool known = true;
-  for (int a = 0; a < d->rank && known; a++) {
-    int64_t b;
-    known = known_positive(&d->in->tensors[1], a, &b) && mc_mul_i64(product, b, &product);
-  }
-  for (int a = 0; a < d->rank; a++) {
-    if (a == 0 && known && product <= d->budget)
-      take_dim(d, a, product, 1, 2, 0, true);
-    else
-      take_dim(d, a, 1, 1, d->span, 0, false);
-  }
-  settle_dims(d);
-}
-
-static void take_space_to_batch_dims(decoder *d) {
-  for (int a = 0; a < d->rank; a++) {
-    int64_t b, pb, pe, pads;
-    bool known = a > 0 && known_positive(&d->in->tensors[1], a, &b) && b <= d->budget &&
-                 side_value(&d->in->tensors[2], a, &pb) && side_value(&d->in->tensors[3], a, &pe) &&
-                 pb >= 0 && pe >= 0 && mc_add_i64(pb, pe, &pads) && pads <= P2(40);
-    if (known) /* D = b*k - pads, the smallest k that keeps D >= 0 first */
-      take_dim(d, a, b, pads / b + (pads % b != 0), 3, -pads, true);
-    else
-      take_dim(d, a, 1, 1, a == 0 ? 2 : d->span, 0, false);
-  }
-  settle_dims(d);
 }
 
 /* ---- attributes ---- */
@@ -633,7 +579,7 @@ static bool take_attrs(decoder *d) {
 
 /* ---- SpaceToDepth, DepthToSpace ---- */
 
-static void take_depth_dims(decoder *d, bool to_space) {
+void mc_bytes_take_depth_dims(decoder *d, bool to_space) {
   const mc_attrs *at = &d->in->req.attrs;
   int64_t bs = mc_attrs_present(at, MC_ATTR_BLOCK_SIZE) ? mc_attrs_int(at, MC_ATTR_BLOCK_SIZE) : 1;
   bool sane = bs >= 1 && bs <= d->budget;
@@ -641,44 +587,17 @@ static void take_depth_dims(decoder *d, bool to_space) {
   bool power_sane = sane && d->rank >= 2 && mc_pow_i64(bs, d->rank - 2, &bs_k) && bs_k <= d->budget;
   for (int a = 0; a < d->rank; a++) {
     if (a == 0)
-      take_dim(d, a, 1, 1, 2, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, 2, 0, false);
     else if (a == 1 && to_space && power_sane)
-      take_dim(d, a, bs_k, 1, 2, 0, true);
+      mc_bytes_take_dim(d, a, bs_k, 1, 2, 0, true);
     else if (a == 1)
-      take_dim(d, a, 1, 1, 3, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, 3, 0, false);
     else if (!to_space && sane)
-      take_dim(d, a, bs, 1, 2, 0, true);
+      mc_bytes_take_dim(d, a, bs, 1, 2, 0, true);
     else
-      take_dim(d, a, 1, 1, d->span, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, d->span, 0, false);
   }
-  settle_dims(d);
-}
-
-/* ---- ExtractImagePatches ---- */
-
-static void take_patch_dims(decoder *d) {
-  for (int a = 0; a < d->rank; a++)
-    take_dim(d, a, 1, 1, a == 0 ? 2 : a == 1 ? 3 : 2 * d->span, 0, false);
-  settle_dims(d);
-}
-
-/* ---- ShuffleChannels ---- */
-
-/* The channel axis (when axis names one) a multiple of group, group = C
-   included; the other axes 1 + s % span. */
-static void take_shuffle_dims(decoder *d) {
-  const mc_attrs *at = &d->in->req.attrs;
-  const int64_t axis = mc_attrs_int(at, MC_ATTR_AXIS), group = mc_attrs_int(at, MC_ATTR_GROUP);
-  const bool in_range = axis >= -(int64_t)d->rank && axis < (int64_t)d->rank;
-  const int channel = in_range ? (int)(axis < 0 ? axis + d->rank : axis) : -1;
-  const bool sane = group >= 1 && group <= d->budget;
-  for (int a = 0; a < d->rank; a++) {
-    if (a == channel && sane)
-      take_dim(d, a, group, 1, 3, 0, true);
-    else
-      take_dim(d, a, 1, 1, d->span, 0, false);
-  }
-  settle_dims(d);
+  mc_bytes_settle_dims(d);
 }
 
 /* ---- data ---- */
@@ -765,7 +684,7 @@ static void take_header(decoder *d) {
 static bool take_body(decoder *d) {
   if (!take_attrs(d))
     return false;
-  const op_layout *l = layout_of(d->op);
+  const mc_bytes_op *l = layout_of(d->op);
   return l->take && l->take(d);
 }
 
@@ -798,7 +717,9 @@ void mc_fuzz_input_free(mc_fuzz_input *in) {
 
 /* ---- writing: request to bytes ---- */
 
-struct encoder {
+typedef mc_bytes_encoder encoder;
+
+struct mc_bytes_encoder {
   const mc_fuzz_input *in;
   const mc_request *req;
   mc_fuzz_bytes *out;
@@ -951,7 +872,7 @@ static bool tensor_bytes_ok(encoder *e, const mc_tensor *t, int64_t count, size_
 }
 
 /* The type and shape of the side inputs (BatchToSpace, SpaceToBatch). */
-static bool put_side_forms(encoder *e) {
+bool mc_bytes_put_side_forms(encoder *e) {
   for (int k = 1; k < 4; k++) {
     const mc_tensor *t = e->req->inputs[k];
     const char *name = mc_op_input_name(e->req->op, k);
@@ -976,14 +897,14 @@ static bool put_side_forms(encoder *e) {
 
 /* Every value of side input k as its stored bits (the decoder keeps their
    low bits in the input's type). */
-static void put_side_values(encoder *e, int k) {
+void mc_bytes_put_side_values(encoder *e, int k) {
   const mc_tensor *t = e->req->inputs[k];
   int64_t count = mc_tensor_elements(t);
   for (int64_t i = 0; i < count; i++)
     put_exact(e->out, mc_load_bits(t->data, t->type, i));
 }
 
-static void put_dims(encoder *e) {
+void mc_bytes_put_dims(encoder *e) {
   const mc_tensor *t = e->req->inputs[0];
   for (int a = 0; a < t->rank; a++)
     put_exact(e->out, (uint64_t)t->shape[a]);
@@ -1051,87 +972,28 @@ static bool check_request(encoder *e) {
   return true;
 }
 
-/* ---- each operation's layout ---- */
-
-static bool take_batch_to_space(decoder *d) {
-  if (!take_side_forms(d))
-    return false;
-  take_block_values(d);
-  take_batch_to_space_dims(d);
-  take_amounts(d, true);
-  return true;
-}
-
-static bool take_space_to_batch(decoder *d) {
-  if (!take_side_forms(d))
-    return false;
-  take_block_values(d);
-  take_amounts(d, false);
-  take_space_to_batch_dims(d);
-  return true;
-}
-
-static bool take_space_to_depth(decoder *d) {
-  take_depth_dims(d, false);
-  return true;
-}
-
-static bool take_depth_to_space(decoder *d) {
-  take_depth_dims(d, true);
-  return true;
-}
-
-static bool take_patches(decoder *d) {
-  take_patch_dims(d);
-  return true;
-}
-
-static bool take_shuffle(decoder *d) {
-  take_shuffle_dims(d);
-  return true;
-}
-
-static bool put_batch_to_space(encoder *e) {
-  if (!put_side_forms(e))
-    return false;
-  put_side_values(e, 1);
-  put_dims(e);
-  put_side_values(e, 2);
-  put_side_values(e, 3);
-  return true;
-}
-
-static bool put_space_to_batch(encoder *e) {
-  if (!put_side_forms(e))
-    return false;
-  put_side_values(e, 1);
-  put_side_values(e, 2);
-  put_side_values(e, 3);
-  put_dims(e);
-  return true;
-}
-
 /* Operations of the data input alone: its dimensions. */
-static bool put_data_dims(encoder *e) {
-  put_dims(e);
+bool mc_bytes_put_data_dims(encoder *e) {
+  mc_bytes_put_dims(e);
   return true;
 }
 
-/* A missing last row fails the build, a hole in the middle
-   unit/test_fuzz_producer (no request of the operation decodes). */
-static const op_layout op_layouts[] = {
-    [MC_OP_BATCH_TO_SPACE] = {{2, 3, 3, 4, 4, 3, 5, 2}, take_batch_to_space, put_batch_to_space},
-    [MC_OP_SPACE_TO_BATCH] = {{2, 3, 3, 4, 4, 3, 5, 2}, take_space_to_batch, put_space_to_batch},
-    [MC_OP_SPACE_TO_DEPTH] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_space_to_depth, put_data_dims},
-    [MC_OP_DEPTH_TO_SPACE] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, put_data_dims},
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = {{4, 4, 4, 4, 4, 4, 4, 4}, take_patches, put_data_dims},
-    [MC_OP_SHUFFLE_CHANNELS] = {{4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, put_data_dims},
+/* A row per operation of movconf/op_list.h, mc_bytes_<slug> in
+   fuzz/bytes/ops/<slug>.c: an operation whose file lacks it fails the
+   link. */
+#define MC_OP(NAME, slug) extern const mc_bytes_op mc_bytes_##slug;
+#include "movconf/op_list.h"
+#undef MC_OP
+static const mc_bytes_op *const op_layouts[] = {
+#define MC_OP(NAME, slug) [MC_OP_##NAME] = &mc_bytes_##slug,
+#include "movconf/op_list.h"
+#undef MC_OP
 };
 _Static_assert(sizeof op_layouts / sizeof op_layouts[0] == MC_OP_COUNT,
                "op_layouts: a row per operation");
 
-static const op_layout *layout_of(mc_op op) {
-  return &op_layouts[op];
+static const mc_bytes_op *layout_of(mc_op op) {
+  return op_layouts[op];
 }
 
 static bool put_request(encoder *e) {
@@ -1140,7 +1002,7 @@ static bool put_request(encoder *e) {
   put_exact(e->out, (uint64_t)e->req->inputs[0]->rank);
   if (!put_attrs(e))
     return false;
-  const op_layout *l = layout_of(e->req->op); /* check_request refused an op outside the enum */
+  const mc_bytes_op *l = layout_of(e->req->op); /* check_request refused an op outside the enum */
   return l->put && l->put(e) && put_data(e);
 }
 
