@@ -2,8 +2,11 @@
    layout is fuzz/README.md's "Byte layout"; the decoder (mc_fuzz_decode)
    and the encoder (mc_fuzz_encode) below walk it in the same order, and
    both walk an operation's attributes by the attribute table of
-   movconf/ops.h, with the per-attribute values of attr_layouts. */
+   movconf/ops.h, with the per-attribute values of attr_layouts. Each
+   operation's own part (side inputs, dimensions) is in
+   fuzz/bytes/ops/<slug>.c, written with the helpers of fuzz_bytes_ops.h. */
 #include "fuzz/bytes/fuzz_bytes.h"
+#include "fuzz/bytes/fuzz_bytes_ops.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,18 +22,17 @@
 enum {
   SEL_EDGE_FIRST = 0xE0, /* 0xE0..0xEF: the field's edge value number sel - 0xE0 */
   SEL_EDGE_LAST = 0xEF,
-  SEL_COUNTER = 0xFA,        /* data only: counter fill, start in the next 8 bytes */
-  SEL_PRNG = 0xFB,           /* data only: prng fill, seed in the next 8 bytes */
-  SEL_ABSENT = 0xFC,         /* the attribute is absent (where it can be) */
-  SEL_HOSTILE = 0xFD,        /* hostile[next byte % 32] */
-  SEL_BYTE = 0xFE,           /* the next byte, 0..255; for strings: a literal string */
-  SEL_INT64 = 0xFF,          /* the next 8 bytes, little-endian two's complement; data: raw bytes */
-  LARGE_CLASS = 0xFF,        /* the size byte that selects the large size class */
-  SEL_THREADS = 0xC0,        /* thread bytes below: 1 thread; from here: 2 + (b - 0xC0) % 7 */
-  SLICE_AXES_PRESENT = 0x40, /* Slice's axes byte: absent below, present from here */
+  SEL_COUNTER = 0xFA, /* data only: counter fill, start in the next 8 bytes */
+  SEL_PRNG = 0xFB,    /* data only: prng fill, seed in the next 8 bytes */
+  SEL_ABSENT = 0xFC,  /* the attribute is absent (where it can be) */
+  SEL_HOSTILE = 0xFD, /* hostile[next byte % 32] */
+  SEL_BYTE = 0xFE,    /* the next byte, 0..255; for strings: a literal string */
+  SEL_INT64 = 0xFF,   /* the next 8 bytes, little-endian two's complement; data: raw bytes */
+  LARGE_CLASS = 0xFF, /* the size byte that selects the large size class */
+  SEL_THREADS = 0xC0, /* thread bytes below: 1 thread; from here: 2 + (b - 0xC0) % 7 */
 };
 
-#define P2(n) ((int64_t)1 << (n))
+#define P2(n) MC_BYTES_P2(n)
 
 /* Values known to break implementations: powers of two at 16, 31, 32 and 62
    bits, bs^K and products that overflow 32 and 64 bits (2^21 cubed, the
@@ -45,10 +47,7 @@ static const int64_t hostile[32] = {
 
 /* ---- reading ---- */
 
-typedef struct reader {
-  const uint8_t *p;
-  size_t n, pos;
-} reader;
+typedef mc_bytes_reader reader;
 
 /* Bytes past the end read as 0, so that every input decodes. */
 static uint8_t take_byte(reader *r) {
@@ -68,40 +67,39 @@ static int64_t bits_to_i64(uint64_t bits) {
   return v;
 }
 
-typedef enum pick_kind { PICK_NATURAL, PICK_VALUE, PICK_ABSENT } pick_kind;
+typedef mc_bytes_pick pick;
 
-/* One integer field: natural (the caller derives the value from sel and
-   what it knows), a given value, or absent. */
-typedef struct pick {
-  pick_kind kind;
-  uint8_t sel;
-  int64_t value;
-} pick;
+uint8_t mc_bytes_take_byte(mc_bytes_decoder *d) {
+  return take_byte(&d->r);
+}
 
 static pick take_pick(reader *r, const int64_t edges[16]) {
   uint8_t s = take_byte(r);
-  pick p = {PICK_NATURAL, s, 0};
+  pick p = {MC_BYTES_PICK_NATURAL, s, 0};
   if (s >= SEL_EDGE_FIRST && s <= SEL_EDGE_LAST) {
-    p.kind = PICK_VALUE;
+    p.kind = MC_BYTES_PICK_VALUE;
     p.value = edges[s - SEL_EDGE_FIRST];
   } else if (s == SEL_ABSENT) {
-    p.kind = PICK_ABSENT;
+    p.kind = MC_BYTES_PICK_ABSENT;
   } else if (s == SEL_HOSTILE) {
-    p.kind = PICK_VALUE;
+    p.kind = MC_BYTES_PICK_VALUE;
     p.value = hostile[take_byte(r) % 32];
   } else if (s == SEL_BYTE) {
-    p.kind = PICK_VALUE;
+    p.kind = MC_BYTES_PICK_VALUE;
     p.value = take_byte(r);
   } else if (s == SEL_INT64) {
-    p.kind = PICK_VALUE;
+    p.kind = MC_BYTES_PICK_VALUE;
     p.value = bits_to_i64(take_u64(r));
   }
   return p;
 }
 
-/* The pick's value, or natural when the pick leaves it to the field. */
-static int64_t pick_or(pick p, int64_t natural) {
-  return p.kind == PICK_VALUE ? p.value : natural;
+mc_bytes_pick mc_bytes_take_pick(mc_bytes_decoder *d, const int64_t edges[16]) {
+  return take_pick(&d->r, edges);
+}
+
+int64_t mc_bytes_pick_or(mc_bytes_pick p, int64_t natural) {
+  return p.kind == MC_BYTES_PICK_VALUE ? p.value : natural;
 }
 
 /* ---- strings ---- */
@@ -272,27 +270,8 @@ static mc_type take_side_type(reader *r) {
 
 /* ---- the decoder's state ---- */
 
-/* A natural dimension is base + unit * k with k >= kmin, so that it can be
-   made smaller, keeping what makes it valid, when a shape is too large. */
-typedef struct dim_plan {
-  bool natural;
-  int64_t base, unit, k, kmin;
-} dim_plan;
-
-typedef struct decoder {
-  reader r;
-  mc_fuzz_input *in;
-  mc_op op;
-  /* Inputs the request has: the op's count, unless its take function
-     leaves out trailing optional ones (Slice-8's axes). */
-  int n_inputs;
-  int rank;       /* of data */
-  int64_t span;   /* natural dimensions reach 1 .. span */
-  int64_t budget; /* natural shapes stay at or below this many elements */
-  int64_t limit;  /* no data has more elements than this */
-  dim_plan plan[MC_TENSOR_MAX_RANK];
-  bool oom;
-} decoder;
+typedef mc_bytes_decoder decoder;
+typedef mc_bytes_dim_plan dim_plan;
 
 static uint8_t *alloc_bytes(size_t n) {
   size_t rounded = n == 0 ? 64 : (n + 63) / 64 * 64;
@@ -331,43 +310,34 @@ static bool alloc_tensor(decoder *d, mc_tensor *t, int64_t limit) {
 
 /* The value at index i of a side input as the operation will read it, when
    it can: an integer type, 1-D, within int64. */
-static bool side_value(const mc_tensor *t, int i, int64_t *v) {
+bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v) {
   if (!mc_type_is_side_integer(t->type) || t->rank != 1 || i >= t->shape[0])
     return false;
   return mc_side_value(t, i, v);
 }
 
 /* Sets *v only when the value is known and at least 1. */
-static bool known_positive(const mc_tensor *t, int i, int64_t *v) {
+bool mc_bytes_known_positive(const mc_tensor *t, int i, int64_t *v) {
   int64_t x;
-  if (!side_value(t, i, &x) || x < 1)
+  if (!mc_bytes_side_value(t, i, &x) || x < 1)
     return false;
   *v = x;
   return true;
 }
 
-/* a + b, held at the int64 limits instead of overflowing (edge values). */
-static int64_t add_held(int64_t a, int64_t b) {
+int64_t mc_bytes_add_held(int64_t a, int64_t b) {
   int64_t sum;
   return mc_add_i64(a, b, &sum) ? sum : b > 0 ? INT64_MAX : INT64_MIN;
 }
 
 /* ---- ranks and dimensions ---- */
 
-/* The operation's byte layout: natural ranks, decoder and encoder of its
-   side inputs and dimensions (the table at the end of this file). */
-typedef struct encoder encoder;
-typedef struct op_layout {
-  int8_t natural_ranks[8]; /* by sel % 8 */
-  bool (*take)(decoder *d);
-  bool (*put)(encoder *e);
-} op_layout;
-static const op_layout *layout_of(mc_op op);
+static const mc_bytes_op *layout_of(mc_op op);
 
 static int take_rank(decoder *d) {
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
   pick p = take_pick(&d->r, edges);
-  if (p.kind == PICK_VALUE)
+  if (p.kind == MC_BYTES_PICK_VALUE)
     return (int)((uint64_t)p.value % (MC_TENSOR_MAX_RANK + 1));
   return layout_of(d->op)->natural_ranks[p.sel % 8];
 }
@@ -378,11 +348,11 @@ static const int64_t dim_edges[16] = {0,   0,      1,      2,      3,      5,   
 /* Dimension a of data: natural ones are base + unit * k for
    k = kmin + sel % k_span (plus one when invalid_bump is allowed and the
    selector asks for it, so that some natural shapes break the rule). */
-static void take_dim(decoder *d, int a, int64_t unit, int64_t kmin, int64_t k_span, int64_t base,
-                     bool invalid_bump) {
+void mc_bytes_take_dim(decoder *d, int a, int64_t unit, int64_t kmin, int64_t k_span, int64_t base,
+                       bool invalid_bump) {
   pick p = take_pick(&d->r, dim_edges);
   dim_plan *pl = &d->plan[a];
-  if (p.kind == PICK_VALUE) {
+  if (p.kind == MC_BYTES_PICK_VALUE) {
     *pl = (dim_plan){false, p.value, 0, 0, 0};
   } else {
     if (invalid_bump && p.sel % 16 == 15)
@@ -402,7 +372,7 @@ static int64_t plan_value(const dim_plan *pl) {
 
 /* Shrinks natural dimensions (largest first, halving k toward kmin) until
    the data fits the budget or none can shrink; then fixes the shape. */
-static void settle_dims(decoder *d) {
+void mc_bytes_settle_dims(decoder *d) {
   mc_tensor *t = &d->in->tensors[0];
   for (;;) {
     for (int a = 0; a < d->rank; a++)
@@ -424,7 +394,7 @@ static void settle_dims(decoder *d) {
 
 /* ---- side inputs (BatchToSpace, SpaceToBatch) ---- */
 
-/* The shape of side input t: [n] unless the selector picks a broken one. */
+/* The shape of side input t: [N] unless the selector picks a broken one. */
 static void take_side_shape(decoder *d, mc_tensor *t, int64_t n) {
   uint8_t s = take_byte(&d->r);
   t->rank = 1;
@@ -434,7 +404,7 @@ static void take_side_shape(decoder *d, mc_tensor *t, int64_t n) {
                                       17, 64, 65, P2(32), -1, INT64_MAX, P2(62), 0};
     t->rank = take_byte(&d->r) % (MC_TENSOR_MAX_RANK + 1);
     for (int a = 0; a < t->rank; a++)
-      t->shape[a] = pick_or(take_pick(&d->r, edges), 1);
+      t->shape[a] = mc_bytes_pick_or(take_pick(&d->r, edges), 1);
     return;
   }
   if (s < SEL_EDGE_FIRST || s > SEL_EDGE_LAST)
@@ -490,59 +460,59 @@ static void take_side_shape(decoder *d, mc_tensor *t, int64_t n) {
   }
 }
 
-/* A side input's form: its type, then its shape ([n] when natural). */
-static bool take_side_form(decoder *d, mc_tensor *t, int64_t n) {
+bool mc_bytes_take_side_form(decoder *d, mc_tensor *t, int64_t n) {
   t->type = take_side_type(&d->r);
   take_side_shape(d, t, n);
   return alloc_tensor(d, t, MC_FUZZ_MAX_SIDE_ELEMENTS);
 }
 
-static bool take_side_forms(decoder *d) {
+bool mc_bytes_take_side_forms(decoder *d) {
   for (int k = 1; k < 4; k++)
-    if (!take_side_form(d, &d->in->tensors[k], d->rank))
+    if (!mc_bytes_take_side_form(d, &d->in->tensors[k], d->rank))
       return false;
   return true;
 }
 
-static int64_t side_count(const mc_tensor *t) {
+int64_t mc_bytes_side_count(const mc_tensor *t) {
   int64_t count = 0;
   mc_shape_elements(t->rank, t->shape, &count);
   return count;
 }
 
-static void store_side(mc_tensor *t, int64_t i, int64_t value) {
+void mc_bytes_store_side(mc_tensor *t, int64_t i, int64_t value) {
   mc_store_bits(t->data, t->type, i, (uint64_t)value);
 }
 
-static void take_block_values(decoder *d) {
+void mc_bytes_take_block_values(decoder *d) {
   static const int64_t natural[8] = {1, 2, 1, 2, 3, 1, 4, 2};
   static const int64_t edges[16] = {0,      -1,     2,          P2(16),    INT32_MAX, P2(31),
                                     P2(32), P2(21), 3037000500, INT64_MAX, INT64_MIN, P2(16) + 1,
                                     P2(62), 255,    256,        1};
   mc_tensor *t = &d->in->tensors[1];
-  int64_t count = side_count(t);
+  int64_t count = mc_bytes_side_count(t);
   for (int64_t i = 0; i < count; i++) {
     pick p = take_pick(&d->r, edges);
-    store_side(t, i, pick_or(p, i == 0 || i >= d->rank ? 1 : natural[p.sel % 8]));
+    mc_bytes_store_side(t, i, mc_bytes_pick_or(p, i == 0 || i >= d->rank ? 1 : natural[p.sel % 8]));
   }
 }
 
 /* crops (B2S) or pads (S2B): begin then end. */
-static void take_amounts(decoder *d, bool crops) {
+void mc_bytes_take_amounts(decoder *d, bool crops) {
   for (int k = 2; k < 4; k++) {
     mc_tensor *t = &d->in->tensors[k];
-    int64_t count = side_count(t);
+    int64_t count = mc_bytes_side_count(t);
     for (int64_t i = 0; i < count; i++) {
       int64_t block = 2, total = -1;
       bool axis = i < d->rank && i < MC_TENSOR_MAX_RANK;
       if (axis)
-        known_positive(&d->in->tensors[1], (int)i, &block);
+        mc_bytes_known_positive(&d->in->tensors[1], (int)i, &block);
       if (crops && axis && !mc_mul_i64(d->in->tensors[0].shape[i], block, &total))
         total = -1;
       int64_t t1 = total >= 0 ? total : 1;
-      int64_t edges[16] = {-1,        1,         t1,      add_held(t1, 1), t1 - 1, t1 / 2 + 1,
-                           INT64_MAX, INT64_MIN, P2(31),  P2(32),          P2(62), 2,
-                           block - 1, block,     -P2(31), INT64_MAX - 1};
+      int64_t edges[16] = {-1,        1,          t1,        mc_bytes_add_held(t1, 1),
+                           t1 - 1,    t1 / 2 + 1, INT64_MAX, INT64_MIN,
+                           P2(31),    P2(32),     P2(62),    2,
+                           block - 1, block,      -P2(31),   INT64_MAX - 1};
       pick p = take_pick(&d->r, edges);
       int64_t natural = 0;
       if (i > 0 && axis && p.sel >= 0x80) {
@@ -551,39 +521,9 @@ static void take_amounts(decoder *d, bool crops) {
         else if (total > 0)
           natural = (p.sel - 0x80) % (total / 2 + 1);
       }
-      store_side(t, i, pick_or(p, natural));
+      mc_bytes_store_side(t, i, mc_bytes_pick_or(p, natural));
     }
   }
-}
-
-static void take_batch_to_space_dims(decoder *d) {
-  int64_t product = 1;
-  bool known = true;
-  for (int a = 0; a < d->rank && known; a++) {
-    int64_t b;
-    known = known_positive(&d->in->tensors[1], a, &b) && mc_mul_i64(product, b, &product);
-  }
-  for (int a = 0; a < d->rank; a++) {
-    if (a == 0 && known && product <= d->budget)
-      take_dim(d, a, product, 1, 2, 0, true);
-    else
-      take_dim(d, a, 1, 1, d->span, 0, false);
-  }
-  settle_dims(d);
-}
-
-static void take_space_to_batch_dims(decoder *d) {
-  for (int a = 0; a < d->rank; a++) {
-    int64_t b, pb, pe, pads;
-    bool known = a > 0 && known_positive(&d->in->tensors[1], a, &b) && b <= d->budget &&
-                 side_value(&d->in->tensors[2], a, &pb) && side_value(&d->in->tensors[3], a, &pe) &&
-                 pb >= 0 && pe >= 0 && mc_add_i64(pb, pe, &pads) && pads <= P2(40);
-    if (known) /* D = b*k - pads, the smallest k that keeps D >= 0 first */
-      take_dim(d, a, b, pads / b + (pads % b != 0), 3, -pads, true);
-    else
-      take_dim(d, a, 1, 1, a == 0 ? 2 : d->span, 0, false);
-  }
-  settle_dims(d);
 }
 
 /* ---- attributes ---- */
@@ -594,15 +534,15 @@ static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
                                     INT64_MIN, INT32_MAX, P2(16), 100,    3037000500, P2(53),
                                     1,         2,         7,      -P2(31)};
   pick c = take_pick(&d->r, count_edges);
-  if (c.kind == PICK_ABSENT) {
+  if (c.kind == MC_BYTES_PICK_ABSENT) {
     list->count = -1;
     return;
   }
-  int64_t count = pick_or(c, 2);
+  int64_t count = mc_bytes_pick_or(c, 2);
   list->count = count < 0 ? -1 : count > MC_FUZZ_MAX_LIST ? MC_FUZZ_MAX_LIST : (int)count;
   for (int i = 0; i < list->count && i < MC_MAX_ATTR_LEN; i++) {
     pick p = take_pick(&d->r, edges);
-    list->v[i] = pick_or(p, 1 + p.sel % natural_span);
+    list->v[i] = mc_bytes_pick_or(p, 1 + p.sel % natural_span);
   }
 }
 
@@ -613,8 +553,8 @@ static bool take_attr(decoder *d, mc_attr a) {
   switch (mc_attr_kind_of(a)) {
   case MC_ATTR_KIND_INT: {
     pick p = take_pick(&d->r, l->edges);
-    if (p.kind != PICK_ABSENT)
-      mc_attrs_set_int(at, a, pick_or(p, l->natural[p.sel % 8]));
+    if (p.kind != MC_BYTES_PICK_ABSENT)
+      mc_attrs_set_int(at, a, mc_bytes_pick_or(p, l->natural[p.sel % 8]));
     return true;
   }
   case MC_ATTR_KIND_STRING:
@@ -639,7 +579,7 @@ static bool take_attrs(decoder *d) {
 
 /* ---- SpaceToDepth, DepthToSpace ---- */
 
-static void take_depth_dims(decoder *d, bool to_space) {
+void mc_bytes_take_depth_dims(decoder *d, bool to_space) {
   const mc_attrs *at = &d->in->req.attrs;
   int64_t bs = mc_attrs_present(at, MC_ATTR_BLOCK_SIZE) ? mc_attrs_int(at, MC_ATTR_BLOCK_SIZE) : 1;
   bool sane = bs >= 1 && bs <= d->budget;
@@ -647,159 +587,17 @@ static void take_depth_dims(decoder *d, bool to_space) {
   bool power_sane = sane && d->rank >= 2 && mc_pow_i64(bs, d->rank - 2, &bs_k) && bs_k <= d->budget;
   for (int a = 0; a < d->rank; a++) {
     if (a == 0)
-      take_dim(d, a, 1, 1, 2, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, 2, 0, false);
     else if (a == 1 && to_space && power_sane)
-      take_dim(d, a, bs_k, 1, 2, 0, true);
+      mc_bytes_take_dim(d, a, bs_k, 1, 2, 0, true);
     else if (a == 1)
-      take_dim(d, a, 1, 1, 3, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, 3, 0, false);
     else if (!to_space && sane)
-      take_dim(d, a, bs, 1, 2, 0, true);
+      mc_bytes_take_dim(d, a, bs, 1, 2, 0, true);
     else
-      take_dim(d, a, 1, 1, d->span, 0, false);
+      mc_bytes_take_dim(d, a, 1, 1, d->span, 0, false);
   }
-  settle_dims(d);
-}
-
-/* ---- ExtractImagePatches ---- */
-
-static void take_patch_dims(decoder *d) {
-  for (int a = 0; a < d->rank; a++)
-    take_dim(d, a, 1, 1, a == 0 ? 2 : a == 1 ? 3 : 2 * d->span, 0, false);
-  settle_dims(d);
-}
-
-/* ---- ShuffleChannels ---- */
-
-/* The channel axis (when axis names one) a multiple of group, group = C
-   included; the other axes 1 + s % span. */
-static void take_shuffle_dims(decoder *d) {
-  const mc_attrs *at = &d->in->req.attrs;
-  const int64_t axis = mc_attrs_int(at, MC_ATTR_AXIS), group = mc_attrs_int(at, MC_ATTR_GROUP);
-  const bool in_range = axis >= -(int64_t)d->rank && axis < (int64_t)d->rank;
-  const int channel = in_range ? (int)(axis < 0 ? axis + d->rank : axis) : -1;
-  const bool sane = group >= 1 && group <= d->budget;
-  for (int a = 0; a < d->rank; a++) {
-    if (a == channel && sane)
-      take_dim(d, a, group, 1, 3, 0, true);
-    else
-      take_dim(d, a, 1, 1, d->span, 0, false);
-  }
-  settle_dims(d);
-}
-
-/* ---- Slice ---- */
-
-/* Slice's bounds and steps are valid whatever they are (but a step of 0):
-   what breaks implementations is where they clamp. These are the values
-   its decoder reaches often, for an axis of d elements and a side input of
-   type t: 0, +-1, +-d, +-(d + 1), the int64 extremes, t's own minimum and
-   maximum, and u64 values above INT64_MAX (negative bits; -1 reads
-   UINT64_MAX). */
-static void slice_edges(int64_t d, mc_type t, int64_t edges[16]) {
-  const mc_type_info *info = mc_type_get(t);
-  const unsigned bits = info && info->is_integer && info->bits < 64 ? info->bits : 64;
-  const bool is_signed = !info || !info->is_integer || info->is_signed;
-  const int64_t top = bits == 64 ? INT64_MAX : P2(bits - 1) - 1;
-  const int64_t t_min = is_signed ? -top - 1 : 0;
-  const int64_t t_max = is_signed ? top : bits == 64 ? -1 : 2 * top + 1;
-  const int64_t e[16] = {0,         1,         -1,    d,     -d,    add_held(d, 1), -d - 1,
-                         INT64_MAX, INT64_MIN, t_min, t_max, d - 1, INT64_MIN + 1,  INT64_MIN + d,
-                         -2,        P2(31)};
-  memcpy(edges, e, sizeof e);
-}
-
-/* The data axis entry i of the side inputs names, when it names one. */
-static bool slice_axis(const decoder *d, int64_t i, int *axis) {
-  int64_t a = i;
-  if (d->n_inputs == 5 && !side_value(&d->in->tensors[4], (int)i, &a))
-    return false;
-  if (a < 0)
-    a += d->rank;
-  *axis = (int)a;
-  return a >= 0 && a < d->rank;
-}
-
-/* How many entries start, stop, step (and axes) have when natural: the
-   rank most often, fewer (unnamed axes taken whole), none (output =
-   data); edges: more than the rank, and up to the 64 a side input holds. */
-static int64_t take_slice_count(decoder *d) {
-  const int64_t r = d->rank;
-  const int64_t natural[8] = {r, r, r, r > 0 ? r - 1 : 0, r, 1, r, 0};
-  const int64_t edges[16] = {0, 1, 2, 3, r + 1, r + 2, 2 * r, 16, 17, 32, 64, 65, r, r, 1, 0};
-  pick p = take_pick(&d->r, edges);
-  if (p.kind == PICK_VALUE)
-    return (int64_t)((uint64_t)p.value % (MC_FUZZ_MAX_SIDE_ELEMENTS + 2));
-  return natural[p.sel % 8];
-}
-
-/* axes: naturally entry i names axis i, counted from either end, so they
-   are distinct; edges: out of range either side (r, -r - 1, the int64
-   extremes, 2^32), repeated (the previous entry, or its axis from the
-   other end: 1 and 1 - r), reversed. */
-static void take_slice_axes(decoder *d) {
-  mc_tensor *t = &d->in->tensors[4];
-  const int64_t r = d->rank, count = side_count(t);
-  for (int64_t i = 0; i < count; i++) {
-    int64_t prev = 0;
-    if (i > 0)
-      side_value(t, (int)i - 1, &prev);
-    const int64_t edges[16] = {0,         -1,        r,          -r - 1,
-                               r - 1,     -r,        prev,       prev < 0 ? prev + r : prev - r,
-                               INT64_MAX, INT64_MIN, P2(32),     r - 1 - i,
-                               1 - r,     i + 1,     P2(32) + i, i - r};
-    pick p = take_pick(&d->r, edges);
-    store_side(t, i, pick_or(p, p.sel % 8 == 2 || p.sel % 8 == 5 ? i - r : i));
-  }
-}
-
-/* Starts or stops: selectors below 0x80 a place on the axis (from its
-   start, or from its end with bit 6), the others an edge value, so that
-   half the natural bounds sit where clamping happens. */
-static int64_t slice_bound(uint8_t sel, int64_t extent, const int64_t edges[16]) {
-  if (sel >= 0x80)
-    return edges[sel % 16];
-  const int64_t v = extent < 0x3F ? (sel & 0x3F) % (extent + 1) : sel & 0x3F;
-  return sel & 0x40 ? v - extent : v;
-}
-
-/* Steps: small ones of both signs below 0x80, else an edge value that is
-   not 0 in the side input's type (a step of 0 only from the edge
-   selector: step_zero). */
-static int64_t slice_step(uint8_t sel, mc_type t, const int64_t edges[16]) {
-  static const int64_t small[8] = {1, 1, 2, -1, 1, 3, -2, -1};
-  if (sel < 0x80)
-    return small[sel % 8];
-  const unsigned bits = mc_type_bits(t);
-  const uint64_t mask = bits == 0 || bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-  const int64_t v = edges[sel % 16];
-  return ((uint64_t)v & mask) != 0 ? v : 1;
-}
-
-/* start, stop, step (k = 1, 2, 3): entry i's values for the axis it
-   names (an axis of 1 element when it names none). Dimensions up to
-   INT64_MAX (beside a 0) keep every edge within int64. */
-static void take_slice_values(decoder *d, int k) {
-  mc_tensor *t = &d->in->tensors[k];
-  const int64_t count = side_count(t);
-  for (int64_t i = 0; i < count; i++) {
-    int axis;
-    int64_t extent = 1; /* also for a negative dimension, refused with the data */
-    if (slice_axis(d, i, &axis) && d->in->tensors[0].shape[axis] >= 0)
-      extent = d->in->tensors[0].shape[axis];
-    int64_t edges[16];
-    slice_edges(extent, t->type, edges);
-    pick p = take_pick(&d->r, edges);
-    int64_t natural =
-        k == 3 ? slice_step(p.sel, t->type, edges) : slice_bound(p.sel, extent, edges);
-    store_side(t, i, pick_or(p, natural));
-  }
-}
-
-/* Any axis may be sliced: every dimension 1 + s % span. */
-static void take_slice_dims(decoder *d) {
-  for (int a = 0; a < d->rank; a++)
-    take_dim(d, a, 1, 1, d->span, 0, false);
-  settle_dims(d);
+  mc_bytes_settle_dims(d);
 }
 
 /* ---- data ---- */
@@ -887,7 +685,7 @@ static void take_header(decoder *d) {
 static bool take_body(decoder *d) {
   if (!take_attrs(d))
     return false;
-  const op_layout *l = layout_of(d->op);
+  const mc_bytes_op *l = layout_of(d->op);
   return l->take && l->take(d);
 }
 
@@ -920,7 +718,9 @@ void mc_fuzz_input_free(mc_fuzz_input *in) {
 
 /* ---- writing: request to bytes ---- */
 
-struct encoder {
+typedef mc_bytes_encoder encoder;
+
+struct mc_bytes_encoder {
   const mc_fuzz_input *in;
   const mc_request *req;
   mc_fuzz_bytes *out;
@@ -971,6 +771,18 @@ static void put_exact(mc_fuzz_bytes *b, uint64_t bits) {
     put_byte(b, SEL_INT64);
     put_u64(b, bits);
   }
+}
+
+const mc_request *mc_bytes_put_request(const encoder *e) {
+  return e->req;
+}
+
+void mc_bytes_put_exact(encoder *e, uint64_t bits) {
+  put_exact(e->out, bits);
+}
+
+void mc_bytes_put_raw_byte(encoder *e, uint8_t v) {
+  put_byte(e->out, v);
 }
 
 static bool put_header(encoder *e) {
@@ -1072,8 +884,8 @@ static bool tensor_bytes_ok(encoder *e, const mc_tensor *t, int64_t count, size_
   return true;
 }
 
-/* The type and shape of side input k. */
-static bool put_side_form(encoder *e, int k) {
+/* The type and shape of the side inputs (BatchToSpace, SpaceToBatch). */
+bool mc_bytes_put_side_form(encoder *e, int k) {
   const mc_tensor *t = e->req->inputs[k];
   const char *name = mc_op_input_name(e->req->op, k);
   int64_t count;
@@ -1094,24 +906,23 @@ static bool put_side_form(encoder *e, int k) {
   return true;
 }
 
-/* The type and shape of the side inputs (BatchToSpace, SpaceToBatch). */
-static bool put_side_forms(encoder *e) {
+bool mc_bytes_put_side_forms(encoder *e) {
   for (int k = 1; k < 4; k++)
-    if (!put_side_form(e, k))
+    if (!mc_bytes_put_side_form(e, k))
       return false;
   return true;
 }
 
 /* Every value of side input k as its stored bits (the decoder keeps their
    low bits in the input's type). */
-static void put_side_values(encoder *e, int k) {
+void mc_bytes_put_side_values(encoder *e, int k) {
   const mc_tensor *t = e->req->inputs[k];
   int64_t count = mc_tensor_elements(t);
   for (int64_t i = 0; i < count; i++)
     put_exact(e->out, mc_load_bits(t->data, t->type, i));
 }
 
-static void put_dims(encoder *e) {
+void mc_bytes_put_dims(encoder *e) {
   const mc_tensor *t = e->req->inputs[0];
   for (int a = 0; a < t->rank; a++)
     put_exact(e->out, (uint64_t)t->shape[a]);
@@ -1179,122 +990,28 @@ static bool check_request(encoder *e) {
   return true;
 }
 
-/* ---- each operation's layout ---- */
-
-static bool take_batch_to_space(decoder *d) {
-  if (!take_side_forms(d))
-    return false;
-  take_block_values(d);
-  take_batch_to_space_dims(d);
-  take_amounts(d, true);
-  return true;
-}
-
-static bool take_space_to_batch(decoder *d) {
-  if (!take_side_forms(d))
-    return false;
-  take_block_values(d);
-  take_amounts(d, false);
-  take_space_to_batch_dims(d);
-  return true;
-}
-
-static bool take_space_to_depth(decoder *d) {
-  take_depth_dims(d, false);
-  return true;
-}
-
-static bool take_depth_to_space(decoder *d) {
-  take_depth_dims(d, true);
-  return true;
-}
-
-static bool take_patches(decoder *d) {
-  take_patch_dims(d);
-  return true;
-}
-
-static bool take_shuffle(decoder *d) {
-  take_shuffle_dims(d);
-  return true;
-}
-
-/* The count, whether axes is there (a byte: absent below 0x40), the side
-   inputs' forms, the axes' values, the data's dimensions, then the values
-   of start, stop and step. */
-static bool take_slice(decoder *d) {
-  const int64_t count = take_slice_count(d);
-  d->n_inputs = take_byte(&d->r) < SLICE_AXES_PRESENT ? 4 : 5;
-  for (int k = 1; k < d->n_inputs; k++)
-    if (!take_side_form(d, &d->in->tensors[k], count))
-      return false;
-  if (d->n_inputs == 5)
-    take_slice_axes(d);
-  take_slice_dims(d);
-  for (int k = 1; k < 4; k++)
-    take_slice_values(d, k);
-  return true;
-}
-
-static bool put_batch_to_space(encoder *e) {
-  if (!put_side_forms(e))
-    return false;
-  put_side_values(e, 1);
-  put_dims(e);
-  put_side_values(e, 2);
-  put_side_values(e, 3);
-  return true;
-}
-
-static bool put_space_to_batch(encoder *e) {
-  if (!put_side_forms(e))
-    return false;
-  put_side_values(e, 1);
-  put_side_values(e, 2);
-  put_side_values(e, 3);
-  put_dims(e);
-  return true;
-}
-
-/* Slice: take_slice's order; the count field says start's length. */
-static bool put_slice(encoder *e) {
-  const mc_request *req = e->req;
-  const int64_t count = req->inputs[1]->rank == 1 ? req->inputs[1]->shape[0] : 0;
-  put_exact(e->out, (uint64_t)(count >= 0 && count <= MC_FUZZ_MAX_SIDE_ELEMENTS ? count : 0));
-  put_byte(e->out, req->n_inputs == 5 ? SLICE_AXES_PRESENT : 0);
-  for (int k = 1; k < req->n_inputs; k++)
-    if (!put_side_form(e, k))
-      return false;
-  if (req->n_inputs == 5)
-    put_side_values(e, 4);
-  put_dims(e);
-  for (int k = 1; k < 4; k++)
-    put_side_values(e, k);
-  return true;
-}
-
 /* Operations of the data input alone: its dimensions. */
-static bool put_data_dims(encoder *e) {
-  put_dims(e);
+bool mc_bytes_put_data_dims(encoder *e) {
+  mc_bytes_put_dims(e);
   return true;
 }
 
-/* A missing last row fails the build, a hole in the middle
-   unit/test_fuzz_producer (no request of the operation decodes). */
-static const op_layout op_layouts[] = {
-    [MC_OP_BATCH_TO_SPACE] = {{2, 3, 3, 4, 4, 3, 5, 2}, take_batch_to_space, put_batch_to_space},
-    [MC_OP_SPACE_TO_BATCH] = {{2, 3, 3, 4, 4, 3, 5, 2}, take_space_to_batch, put_space_to_batch},
-    [MC_OP_SPACE_TO_DEPTH] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_space_to_depth, put_data_dims},
-    [MC_OP_DEPTH_TO_SPACE] = {{3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, put_data_dims},
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = {{4, 4, 4, 4, 4, 4, 4, 4}, take_patches, put_data_dims},
-    [MC_OP_SHUFFLE_CHANNELS] = {{4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, put_data_dims},
-    [MC_OP_SLICE] = {{1, 2, 3, 4, 2, 3, 5, 6}, take_slice, put_slice},
+/* A row per operation of movconf/op_list.h, mc_bytes_<slug> in
+   fuzz/bytes/ops/<slug>.c: an operation whose file lacks it fails the
+   link. */
+#define MC_OP(NAME, slug) extern const mc_bytes_op mc_bytes_##slug;
+#include "movconf/op_list.h"
+#undef MC_OP
+static const mc_bytes_op *const op_layouts[] = {
+#define MC_OP(NAME, slug) [MC_OP_##NAME] = &mc_bytes_##slug,
+#include "movconf/op_list.h"
+#undef MC_OP
 };
 _Static_assert(sizeof op_layouts / sizeof op_layouts[0] == MC_OP_COUNT,
                "op_layouts: a row per operation");
 
-static const op_layout *layout_of(mc_op op) {
-  return &op_layouts[op];
+static const mc_bytes_op *layout_of(mc_op op) {
+  return op_layouts[op];
 }
 
 static bool put_request(encoder *e) {
@@ -1303,7 +1020,7 @@ static bool put_request(encoder *e) {
   put_exact(e->out, (uint64_t)e->req->inputs[0]->rank);
   if (!put_attrs(e))
     return false;
-  const op_layout *l = layout_of(e->req->op); /* check_request refused an op outside the enum */
+  const mc_bytes_op *l = layout_of(e->req->op); /* check_request refused an op outside the enum */
   return l->put && l->put(e) && put_data(e);
 }
 

@@ -7,13 +7,9 @@
 
 typedef enum mc_op {
   MC_OP_INVALID = -1,
-  MC_OP_BATCH_TO_SPACE = 0,
-  MC_OP_SPACE_TO_BATCH,
-  MC_OP_SPACE_TO_DEPTH,
-  MC_OP_DEPTH_TO_SPACE,
-  MC_OP_EXTRACT_IMAGE_PATCHES,
-  MC_OP_SHUFFLE_CHANNELS,
-  MC_OP_SLICE,
+#define MC_OP(NAME, slug) MC_OP_##NAME,
+#include "movconf/op_list.h"
+#undef MC_OP
   MC_OP_COUNT
 } mc_op;
 

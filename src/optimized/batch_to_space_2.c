@@ -22,7 +22,8 @@ static bool crops_fit(int64_t crop_begin, int64_t crop_end, int64_t extent) {
   return crop_begin <= extent && crop_end <= extent - crop_begin;
 }
 
-mc_status mc_opt_validate_batch_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_batch_to_space_2(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   mc_status s = mc_opt_check_batch_space(req, plan, &b2s_rules, err);
   if (s != MC_OK)
     return s;
@@ -160,7 +161,7 @@ static void b2s_rows(void *ctx, int64_t begin, int64_t end) {
     mc_row_stage_flush(&stage, j);
 }
 
-void MC_KERNEL(mc_kernel_batch_to_space)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_batch_to_space_2)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   const int last = p->rank - 1;
   /* By offset, a range holds whole blocks of the axis before the last. */

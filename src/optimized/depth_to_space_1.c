@@ -10,7 +10,8 @@
    for the kernel alone) ---- */
 #ifndef MC_KERNELS_AVX2
 
-mc_status mc_opt_validate_depth_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_depth_to_space_1(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   static const char *const ids[4] = {"D2S-V1", "D2S-V2", "D2S-V3", "D2S-V4"};
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
@@ -38,31 +39,10 @@ mc_status mc_opt_validate_depth_to_space(const mc_request *req, mc_opt_plan *pla
 /* Driven by output rows (n, c, y_1..y_{K-1}) along y_K: position y_K =
    d*bs + o comes from input row (n, channel(o_1..o_K, c), y_i/bs) at d. */
 static void d2s_rows(void *ctx, int64_t begin, int64_t end) {
-  const mc_kernel_job *j = ctx;
-  const mc_opt_plan *p = j->plan;
-  const int last = p->rank - 1, k = p->rank - 2;
-  const int64_t bs = p->block_size, channels = p->out_shape[1];
-  const int64_t volume = mc_kernel_power(bs, k), in_width = p->in_shape[last];
-  mc_row_walk w;
-  mc_row_walk_start(&w, last, p->out_shape, begin);
-  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    int64_t offset, spatial;
-    mc_space_row_position(&w, last, bs, j->in_stride, &offset, &spatial);
-    int64_t src[MC_MAX_WAYS];
-    for (int64_t o = 0; o < bs; o++) {
-      int64_t channel = mc_depth_channel(p, w.idx[1], offset * bs + o, channels, volume);
-      int64_t at = spatial + channel * j->in_stride[1];
-      if (bs <= MC_MAX_WAYS)
-        src[o] = at;
-      else
-        mc_row_copy(&j->io, j->out, row * p->out_shape[last] + o, bs, j->in, at, 1, in_width);
-    }
-    if (bs <= MC_MAX_WAYS)
-      mc_rows_interleave(&j->io, j->out, row * p->out_shape[last], j->in, src, bs, in_width);
-  }
+  mc_space_depth_rows(ctx, begin, end, false);
 }
 
-void MC_KERNEL(mc_kernel_depth_to_space)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_depth_to_space_1)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, d2s_rows,
                   (void *)job);

@@ -83,8 +83,8 @@ static mc_status patch_axis(int64_t in, int64_t size, int64_t stride, int64_t ra
   return MC_OK;
 }
 
-mc_status mc_opt_validate_extract_image_patches(const mc_request *req, mc_opt_plan *plan,
-                                                mc_error *err) {
+mc_status mc_opt_validate_extract_image_patches_3(const mc_request *req, mc_opt_plan *plan,
+                                                  mc_error *err) {
   if (plan->rank != 4)
     return mc_fail(err, MC_E_DATA_RANK, "EIP-V1", "data has rank %d; exactly 4 is needed",
                    plan->rank);
@@ -205,7 +205,7 @@ static void patch_planes(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-void MC_KERNEL(mc_kernel_extract_image_patches)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_extract_image_patches_3)(const mc_kernel_job *job) {
   const int64_t *in = job->plan->in_shape;
   mc_parallel_for(job->threads, in[0] * in[1], 1, patch_planes, (void *)job);
 }

@@ -58,21 +58,14 @@ void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);
 #define MC_KERNEL(name) name
 #endif
 
-void mc_kernel_batch_to_space(const mc_kernel_job *job);
-void mc_kernel_space_to_batch(const mc_kernel_job *job);
-void mc_kernel_space_to_depth(const mc_kernel_job *job);
-void mc_kernel_depth_to_space(const mc_kernel_job *job);
-void mc_kernel_extract_image_patches(const mc_kernel_job *job);
-void mc_kernel_shuffle_channels(const mc_kernel_job *job);
-void mc_kernel_slice(const mc_kernel_job *job);
+/* Each operation's kernel, in src/optimized/<slug>.c, and its AVX2 build. */
+#define MC_OP(NAME, slug) void mc_kernel_##slug(const mc_kernel_job *job);
+#include "movconf/op_list.h"
+#undef MC_OP
 #if MC_HAVE_AVX2_KERNELS
-void mc_kernel_batch_to_space_avx2(const mc_kernel_job *job);
-void mc_kernel_space_to_batch_avx2(const mc_kernel_job *job);
-void mc_kernel_space_to_depth_avx2(const mc_kernel_job *job);
-void mc_kernel_depth_to_space_avx2(const mc_kernel_job *job);
-void mc_kernel_extract_image_patches_avx2(const mc_kernel_job *job);
-void mc_kernel_shuffle_channels_avx2(const mc_kernel_job *job);
-void mc_kernel_slice_avx2(const mc_kernel_job *job);
+#define MC_OP(NAME, slug) void mc_kernel_##slug##_avx2(const mc_kernel_job *job);
+#include "movconf/op_list.h"
+#undef MC_OP
 #endif
 
 /* Product of dims[0..n); the plan guarantees it fits. */

@@ -125,28 +125,21 @@ const char *mc_optimized_simd(void) {
 
 typedef void (*kernel_fn)(const mc_kernel_job *);
 
-/* A row per operation in each table (a hole: tests/test_op_tables.c). */
+/* A row per operation of movconf/op_list.h in each table: mc_kernel_<slug>
+   and mc_kernel_<slug>_avx2 (kernels.h); a missing one fails the link. */
 static const kernel_fn baseline_kernels[] = {
-    [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space,
-    [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch,
-    [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth,
-    [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space,
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches,
-    [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels,
-    [MC_OP_SLICE] = mc_kernel_slice,
+#define MC_OP(NAME, slug) [MC_OP_##NAME] = mc_kernel_##slug,
+#include "movconf/op_list.h"
+#undef MC_OP
 };
 _Static_assert(sizeof baseline_kernels / sizeof baseline_kernels[0] == MC_OP_COUNT,
                "baseline_kernels: a row per operation");
 
 #if MC_HAVE_AVX2_KERNELS
 static const kernel_fn avx2_kernels[] = {
-    [MC_OP_BATCH_TO_SPACE] = mc_kernel_batch_to_space_avx2,
-    [MC_OP_SPACE_TO_BATCH] = mc_kernel_space_to_batch_avx2,
-    [MC_OP_SPACE_TO_DEPTH] = mc_kernel_space_to_depth_avx2,
-    [MC_OP_DEPTH_TO_SPACE] = mc_kernel_depth_to_space_avx2,
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_kernel_extract_image_patches_avx2,
-    [MC_OP_SHUFFLE_CHANNELS] = mc_kernel_shuffle_channels_avx2,
-    [MC_OP_SLICE] = mc_kernel_slice_avx2,
+#define MC_OP(NAME, slug) [MC_OP_##NAME] = mc_kernel_##slug##_avx2,
+#include "movconf/op_list.h"
+#undef MC_OP
 };
 _Static_assert(sizeof avx2_kernels / sizeof avx2_kernels[0] == MC_OP_COUNT,
                "avx2_kernels: a row per operation");

@@ -43,12 +43,10 @@ const char *mc_opt_missing_kernel(mc_op op);
 /* Each operation's checks after MC-T1 and MC-L1, in its file
    src/optimized/<slug>.c: fills plan's output shape and the operation's
    fields (the validators table of validate.c). */
-mc_status mc_opt_validate_batch_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err);
-mc_status mc_opt_validate_space_to_batch(const mc_request *req, mc_opt_plan *plan, mc_error *err);
-mc_status mc_opt_validate_space_to_depth(const mc_request *req, mc_opt_plan *plan, mc_error *err);
-mc_status mc_opt_validate_depth_to_space(const mc_request *req, mc_opt_plan *plan, mc_error *err);
-mc_status mc_opt_validate_extract_image_patches(const mc_request *req, mc_opt_plan *plan,
-                                                mc_error *err);
+#define MC_OP(NAME, slug)                                                                          \
+  mc_status mc_opt_validate_##slug(const mc_request *req, mc_opt_plan *plan, mc_error *err);
+#include "movconf/op_list.h"
+#undef MC_OP
 
 /* MC-L3: `what` does not fit in int64. */
 mc_status mc_opt_overflow(mc_error *err, const char *what);
@@ -57,10 +55,5 @@ mc_status mc_opt_overflow(mc_error *err, const char *what);
    exactly the status (and clause) the oracle returns for the same request. */
 mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt_plan *plan,
                           mc_error *err);
-
-/* The operation validators kept in the operation's own file: the validity
-   clauses and the output shape, after checks 0 to 2 (validate.c). */
-mc_status mc_opt_validate_shuffle_channels(const mc_request *req, mc_opt_plan *plan, mc_error *err);
-mc_status mc_opt_validate_slice(const mc_request *req, mc_opt_plan *plan, mc_error *err);
 
 #endif

@@ -15,8 +15,8 @@
    oracle's (src/oracle/shuffle_channels_1.c). The 4-D view's sizes are
    sub-products of the data's shape, whose product of non-zero dimensions
    passed MC-L3 in check_input_tensor: they need no check of their own. */
-mc_status mc_opt_validate_shuffle_channels(const mc_request *req, mc_opt_plan *plan,
-                                           mc_error *err) {
+mc_status mc_opt_validate_shuffle_channels_1(const mc_request *req, mc_opt_plan *plan,
+                                             mc_error *err) {
   const int rank = plan->rank;
   if (rank < 1)
     return mc_fail(err, MC_E_DATA_RANK, "SC-V1", "data is a scalar; it needs at least one axis");
@@ -166,7 +166,7 @@ static void shuffle_identity(void *ctx, int64_t begin, int64_t end) {
   mc_row_copy(&j->io, j->out, begin, 1, j->in, begin, 1, end - begin);
 }
 
-void MC_KERNEL(mc_kernel_shuffle_channels)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_shuffle_channels_1)(const mc_kernel_job *job) {
   const shuffle_job s = {job, shuffle_view_of(job->plan)};
   weave_job w = {job, s.v, job->io, s.v.groups <= MC_MAX_WAYS};
   const bool weave = run_io(&job->io, s.v.inner, &w.run);

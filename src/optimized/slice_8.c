@@ -102,7 +102,7 @@ static int64_t slice_count(int64_t d, int64_t start, int64_t stop, int64_t step,
 /* SL-V1 to SL-V7, then SL-S1, SL-S2 and SL-O1: an independent reading of
    the clauses next to the oracle's (src/oracle/slice_8.c). The counts are
    at most the data's dimensions, whose product passed MC-L3 already. */
-mc_status mc_opt_validate_slice(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_slice_8(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
   const int rank = plan->rank;
   if (rank < 1)
     return mc_fail(err, MC_E_DATA_RANK, "SL-V1", "data is a scalar; it needs at least one axis");
@@ -325,7 +325,7 @@ static void slice_range(void *ctx, int64_t begin, int64_t end) {
 /* Ranges start on multiples of this many output elements. */
 enum { SLICE_ALIGN = 16 };
 
-void MC_KERNEL(mc_kernel_slice)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_slice_8)(const mc_kernel_job *job) {
   const slice_job sj = {job, slice_view_of(job)};
   mc_parallel_for(job->threads, job->plan->out_elements, SLICE_ALIGN, slice_range, (void *)&sj);
 }

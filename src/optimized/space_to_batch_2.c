@@ -16,7 +16,8 @@ static const mc_batch_space_rules s2b_rules = {
     "S2B-V6", "S2B-V7", "S2B-V8", MC_E_PAD_NEGATIVE, MC_E_PAD_FIRST_NOT_ZERO,
     "pad"};
 
-mc_status mc_opt_validate_space_to_batch(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_space_to_batch_2(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   mc_status s = mc_opt_check_batch_space(req, plan, &s2b_rules, err);
   if (s != MC_OK)
     return s;
@@ -189,7 +190,7 @@ static bool s2b_has_zero_rows(const mc_opt_plan *p) {
   return false;
 }
 
-void MC_KERNEL(mc_kernel_space_to_batch)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_batch_2)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   if (s2b_has_zero_rows(p))
     mc_parallel_for(job->threads, mc_kernel_rows(p->out_shape, p->rank - 1), 1, s2b_zero_rows,

@@ -10,7 +10,8 @@
    for the kernel alone) ---- */
 #ifndef MC_KERNELS_AVX2
 
-mc_status mc_opt_validate_space_to_depth(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+mc_status mc_opt_validate_space_to_depth_1(const mc_request *req, mc_opt_plan *plan,
+                                           mc_error *err) {
   static const char *const ids[4] = {"S2D-V1", "S2D-V2", "S2D-V3", "S2D-V4"};
   mc_status s = mc_opt_check_depth_space_attrs(req, plan, ids, err);
   if (s != MC_OK)
@@ -40,31 +41,10 @@ mc_status mc_opt_validate_space_to_depth(const mc_request *req, mc_opt_plan *pla
 /* Driven by input rows (n, c, x_1..x_{K-1}) along x_K: element x_K goes to
    output row (n, channel(o_1..o_K, c), x_1/bs..x_{K-1}/bs) at x_K / bs. */
 static void s2d_rows(void *ctx, int64_t begin, int64_t end) {
-  const mc_kernel_job *j = ctx;
-  const mc_opt_plan *p = j->plan;
-  const int last = p->rank - 1, k = p->rank - 2;
-  const int64_t bs = p->block_size, channels = p->in_shape[1];
-  const int64_t volume = mc_kernel_power(bs, k), out_width = p->out_shape[last];
-  mc_row_walk w;
-  mc_row_walk_start(&w, last, p->in_shape, begin);
-  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    int64_t offset, spatial;
-    mc_space_row_position(&w, last, bs, j->out_stride, &offset, &spatial);
-    int64_t dst[MC_MAX_WAYS];
-    for (int64_t o = 0; o < bs; o++) {
-      int64_t channel = mc_depth_channel(p, w.idx[1], offset * bs + o, channels, volume);
-      int64_t at = spatial + channel * j->out_stride[1];
-      if (bs <= MC_MAX_WAYS)
-        dst[o] = at;
-      else
-        mc_row_copy(&j->io, j->out, at, 1, j->in, row * p->in_shape[last] + o, bs, out_width);
-    }
-    if (bs <= MC_MAX_WAYS)
-      mc_rows_deinterleave(&j->io, j->out, dst, j->in, row * p->in_shape[last], bs, out_width);
-  }
+  mc_space_depth_rows(ctx, begin, end, true);
 }
 
-void MC_KERNEL(mc_kernel_space_to_depth)(const mc_kernel_job *job) {
+void MC_KERNEL(mc_kernel_space_to_depth_1)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
   mc_parallel_for(job->threads, mc_kernel_rows(p->in_shape, p->rank - 1), 1, s2d_rows, (void *)job);
 }

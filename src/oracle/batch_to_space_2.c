@@ -38,8 +38,8 @@ static mc_status b2s_output_shape(const mc_tensor *data, const mc_side_values *s
   return MC_OK;
 }
 
-mc_status mc_oracle_batch_to_space(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err) {
+mc_status mc_oracle_batch_to_space_2(const mc_request *req, size_t cap, mc_tensor *out,
+                                     mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   const int n = data->rank;
   mc_side_values sv;

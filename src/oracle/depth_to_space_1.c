@@ -27,8 +27,8 @@ static mc_status d2s_output_shape(const mc_tensor *data, int64_t bs, int64_t *ou
   return MC_OK;
 }
 
-mc_status mc_oracle_depth_to_space(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err) {
+mc_status mc_oracle_depth_to_space_1(const mc_request *req, size_t cap, mc_tensor *out,
+                                     mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   const int k = data->rank - 2;
   mc_depth_mode mode;

@@ -107,8 +107,8 @@ static int64_t padded_index(const patch_axis *rows, const patch_axis *cols, int6
   return (plane * rows->in + r) * cols->in + c;
 }
 
-mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_tensor *out,
-                                          mc_error *err) {
+mc_status mc_oracle_extract_image_patches_3(const mc_request *req, size_t cap, mc_tensor *out,
+                                            mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   const mc_attrs *a = &req->attrs;
   const int64_t *sizes = mc_attrs_list(a, MC_ATTR_SIZES)->v;

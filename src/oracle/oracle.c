@@ -10,16 +10,13 @@
 
 typedef mc_status (*oracle_fn)(const mc_request *, size_t, mc_tensor *, mc_error *);
 
-/* A row per operation: a missing last row fails the build, a hole in the
-   middle tests/test_op_tables.c (mc_oracle_has_op). */
+/* A row per operation of movconf/op_list.h, mc_oracle_<slug>: an
+   operation whose file lacks it fails the link ("undefined reference to
+   mc_oracle_<slug>"). */
 static const oracle_fn oracle_by_op[] = {
-    [MC_OP_BATCH_TO_SPACE] = mc_oracle_batch_to_space,
-    [MC_OP_SPACE_TO_BATCH] = mc_oracle_space_to_batch,
-    [MC_OP_SPACE_TO_DEPTH] = mc_oracle_space_to_depth,
-    [MC_OP_DEPTH_TO_SPACE] = mc_oracle_depth_to_space,
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = mc_oracle_extract_image_patches,
-    [MC_OP_SHUFFLE_CHANNELS] = mc_oracle_shuffle_channels,
-    [MC_OP_SLICE] = mc_oracle_slice,
+#define MC_OP(NAME, slug) [MC_OP_##NAME] = mc_oracle_##slug,
+#include "movconf/op_list.h"
+#undef MC_OP
 };
 _Static_assert(sizeof oracle_by_op / sizeof oracle_by_op[0] == MC_OP_COUNT,
                "oracle_by_op: a row per operation");

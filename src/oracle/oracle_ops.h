@@ -10,19 +10,10 @@
 
 /* Each runs the op's validity clauses in spec/check-order.md order, then its
    steps. The request is well-formed, MC-T1 and MC-L1 hold. */
-mc_status mc_oracle_batch_to_space(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err);
-mc_status mc_oracle_space_to_batch(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err);
-mc_status mc_oracle_space_to_depth(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err);
-mc_status mc_oracle_depth_to_space(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err);
-mc_status mc_oracle_extract_image_patches(const mc_request *req, size_t cap, mc_tensor *out,
-                                          mc_error *err);
-mc_status mc_oracle_shuffle_channels(const mc_request *req, size_t cap, mc_tensor *out,
-                                     mc_error *err);
-mc_status mc_oracle_slice(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err);
+#define MC_OP(NAME, slug)                                                                          \
+  mc_status mc_oracle_##slug(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err);
+#include "movconf/op_list.h"
+#undef MC_OP
 
 /* The oracle has a step function for op (tests/test_op_tables.c). */
 bool mc_oracle_has_op(mc_op op);

@@ -171,7 +171,7 @@ static mc_status slice_data(const mc_tensor *data, const axis_slice *plan, mc_te
   return MC_OK;
 }
 
-mc_status mc_oracle_slice(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err) {
+mc_status mc_oracle_slice_8(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   int axis[MC_MAX_RANK];
   axis_slice plan[MC_MAX_RANK];

@@ -26,8 +26,8 @@ static mc_status s2d_output_shape(const mc_tensor *data, int64_t bs, int64_t *ou
   return MC_OK;
 }
 
-mc_status mc_oracle_space_to_depth(const mc_request *req, size_t cap, mc_tensor *out,
-                                   mc_error *err) {
+mc_status mc_oracle_space_to_depth_1(const mc_request *req, size_t cap, mc_tensor *out,
+                                     mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   const int k = data->rank - 2;
   mc_depth_mode mode;
