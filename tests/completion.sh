@@ -8,6 +8,8 @@
 # usage: completion.sh MOVCONF COMPLETION_SCRIPT CASE_FILE WORK
 set -u
 movconf=$1 script=$2 case_file=$3 work=$4
+# The completion asks the movconf on the command line for its operations.
+PATH="$(cd "$(dirname "$movconf")" && pwd):$PATH"
 . "$(dirname "$0")/expect.sh"
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 # shellcheck source=/dev/null

@@ -5,7 +5,12 @@
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
 _movconf_commands="run show check-cases bench clauses gen fuzz report help"
-_movconf_ops="BatchToSpace-2 SpaceToBatch-2 SpaceToDepth-1 DepthToSpace-1 ExtractImagePatches-3 ShuffleChannels-1 b2s s2b s2d d2s eip sc"
+# The operations come from the movconf being completed (`movconf help
+# operations`: name, slug, clause prefix), so a new one needs no edit here:
+# each name and its prefix in lower case, as --op accepts them.
+_movconf_operations() {
+  "$1" help operations 2>/dev/null | awk -F'\t' '{ print $1; print tolower($3) }'
+}
 _movconf_types="boolean u1 u4 i4 u8 i8 u16 i16 u32 i32 u64 i64 f8e4m3 f8e5m2 f16 bf16 f32 f64"
 
 _movconf_options() {
@@ -43,7 +48,7 @@ _movconf() {
   fi
   local values=""
   case "$prev" in
-  --op) values=$_movconf_ops ;;
+  --op) values=$(_movconf_operations "${COMP_WORDS[0]}") ;;
   --type) values=$_movconf_types ;;
   --impl) values="optimized oracle plugin: exec:" ;;
   --tier) values="default large all" ;;
