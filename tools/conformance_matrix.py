@@ -57,6 +57,10 @@ adapter is not installed, runs its self_test, then the whole suite with the
 explanations as expected failures, and exits with movconf's status (1 on a
 new failure or an unexpected pass). --impl replaces the registry's impl
 (a plugin built in another build folder) and --no-detect skips detection.
+--sanitized (a build with ASan, whose interceptors also check the memory a
+plugin's uninstrumented library touches) expects an entry's "sanitized"
+verdicts, when it has them, before its "cases": a library's silent heap
+overflow (a wrong shape in a plain build) is a crash there.
 
 The output has no dates or timings: the same results give the same file.
 Progress goes to stderr. Exit status: 0 on success, 1 with --strict when a
@@ -82,7 +86,7 @@ FAILURES = ["wrong-output", "wrong-shape", "wrong-error", "missed-rejection",
             "wrong-rejection", "crash", "timeout"]
 CLASSES = ["bug", "semantic-difference", "limitation"]
 ENTRY_KEYS = {"adapters", "cases", "class", "title", "explanation"}
-OPTIONAL_ENTRY_KEYS = {"reproducer"}
+OPTIONAL_ENTRY_KEYS = {"reproducer", "sanitized"}
 
 
 SKIPPED = 77  # CTest's SKIP_RETURN_CODE
@@ -128,14 +132,22 @@ def entry_problem(e):
         return "class must be one of %s" % CLASSES
     if not e["adapters"] or not all(isinstance(a, str) for a in e["adapters"]):
         return "adapters must be a non-empty list of names"
-    cases = e["cases"]
+    for key in ("cases", "sanitized"):
+        problem = verdicts_problem(key, e.get(key, {"crash": ["-"]}))
+        if problem:
+            return problem
+    return None
+
+
+def verdicts_problem(key, cases):
+    """What is wrong with a map of verdicts to case patterns, or None."""
     if not isinstance(cases, dict) or not cases:
-        return "cases must map verdicts to lists of patterns"
+        return "%s must map verdicts to lists of patterns" % key
     for verdict, patterns in cases.items():
         if verdict not in FAILURES:
-            return "cases: verdict %r is not one of %s" % (verdict, FAILURES)
+            return "%s: verdict %r is not one of %s" % (key, verdict, FAILURES)
         if not patterns or not all(isinstance(p, str) and p for p in patterns):
-            return "cases[%s] must be a non-empty list of patterns" % verdict
+            return "%s[%s] must be a non-empty list of patterns" % (key, verdict)
     return None
 
 
@@ -158,11 +170,13 @@ def is_glob(pattern):
     return any(ch in pattern for ch in "*?[")
 
 
-def expectations(entries, name):
+def expectations(entries, name, sanitized=False):
     """[(pattern, verdict, entry)] of one adapter in movconf's matching order:
-    exact ids first, then patterns with wildcards, each in file order."""
-    mine = [(p, v, e) for e in entries if name in e["adapters"]
-            for v, patterns in e["cases"].items() for p in patterns]
+    exact ids first, then patterns with wildcards, each in file order; with
+    sanitized, every entry's "sanitized" verdicts before its "cases"."""
+    keys = ("sanitized", "cases") if sanitized else ("cases",)
+    mine = [(p, v, e) for key in keys for e in entries if name in e["adapters"]
+            for v, patterns in e.get(key, {}).items() for p in patterns]
     return [x for x in mine if not is_glob(x[0])] + [x for x in mine if is_glob(x[0])]
 
 
@@ -465,6 +479,9 @@ def parse_args(argv):
     parser.add_argument("--work", default=os.path.join(REPO, "build", "adapter-ctest"),
                         help="--ctest: folder for the expect file and the JSON report")
     parser.add_argument("--impl", help="--ctest: movconf's --impl instead of the registry's")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="--ctest: the build runs under ASan; expect each entry's "
+                             "\"sanitized\" verdicts first")
     parser.add_argument("--no-detect", action="store_true",
                         help="--ctest: do not run the registry's detection command")
     parser.add_argument("--strict", action="store_true",
@@ -530,11 +547,11 @@ def run_all(args, workdir):
     return results, missing, paths, entries
 
 
-def write_expect(entries, name, path):
+def write_expect(entries, name, path, sanitized=False):
     """movconf's expectations for one adapter, from its explanations."""
     expect = [{"case": pattern, "verdict": verdict,
                "reason": "%s: %s" % (e["class"], e["title"])}
-              for pattern, verdict, e in expectations(entries, name)]
+              for pattern, verdict, e in expectations(entries, name, sanitized)]
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         json.dump(expect, f, indent=1)
         f.write("\n")
@@ -559,7 +576,7 @@ def ctest(args):
             return 1
     os.makedirs(args.work, exist_ok=True)
     expect = os.path.join(args.work, "expect.json")
-    write_expect(load_explanations(args.explanations), name, expect)
+    write_expect(load_explanations(args.explanations), name, expect, args.sanitized)
     argv = [args.movconf, "run", "--impl", args.impl or adapter["impl"], "--expect", expect,
             "--json", os.path.join(args.work, "results.json")] + timeout_option(args, adapter)
     progress(" ".join(argv))
