@@ -24,6 +24,7 @@
 
    Exit status: 0 written or up to date, 1 out of date (--check), 2 usage,
    I/O or case-file errors. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -256,6 +257,14 @@ static void move_words(word_list *to, word_list *from) {
   memset(from, 0, sizeof *from);
 }
 
+/* "b2s/" for BatchToSpace-2, quoted: the start of its case ids. */
+static char *case_id_prefix(mc_op op) {
+  char *word = mc_strdupf("\"%s/\"", mc_op_clause_prefix(op));
+  for (char *c = word; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  return word;
+}
+
 static bool dictionary_words(const char *root, word_list *words) {
   char *path = mc_strdupf("%s/spec/case.schema.json", root);
   size_t len;
@@ -275,17 +284,14 @@ static bool dictionary_words(const char *root, word_list *words) {
   move_words(words, &enums);
   for (const mc_clause *c = mc_clause_table(); c->id; c++)
     add_word(words, mc_strdupf("\"%s\"", c->id));
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    add_word(words, case_id_prefix((mc_op)op));
   static const char *const fixed[] = {"\"movconf-cases/1\"",
                                       "\"blocks_first\"",
                                       "\"depth_first\"",
                                       "\"valid\"",
                                       "\"same_upper\"",
                                       "\"same_lower\"",
-                                      "\"b2s/\"",
-                                      "\"s2b/\"",
-                                      "\"s2d/\"",
-                                      "\"d2s/\"",
-                                      "\"eip/\"",
                                       "{",
                                       "}",
                                       "[",
