@@ -11,10 +11,16 @@ with like. Then tools/torch_bench.py's best PyTorch formulation per workload
 (run right after; its ratio to movconf uses the movconf-only run of the same
 sitting, which is the weaker comparison and is said so in the page).
 
+Then the suite's own costs on large work, in the same sitting: hashing (the
+large tier with the built-in kernels, libcrypto's SHA extensions on and
+masked) and transport (the large tier and a fuzz campaign through process
+adapters, the shared memory file against base64).
+
 usage: tools/perf_matrix.py [--movconf build/movconf] [--threads 2] [--quick]
                             [--out docs/performance-matrix.md] [--only NAME...]
+                            [--no-hashing] [--no-transport]
 Standard library only; the adapters' libraries as installed by
-tools/install-adapters.sh. About 15 minutes with the full shapes.
+tools/install-adapters.sh. About 25 minutes with the full shapes.
 """
 
 import argparse
@@ -25,6 +31,8 @@ import platform
 import subprocess
 import sys
 import tempfile
+
+from perf_costs import hashing_section, transport_section
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ADAPTERS = os.path.join(ROOT, "examples", "adapters", "adapters.json")
@@ -135,7 +143,7 @@ def target(row):
     return f">= {want} of ceiling: {'met' if got >= want else 'missed'}"
 
 
-def write_page(args, runs, torch, out):
+def write_page(args, runs, torch, costs, out):
     movconf_rows = {r["id"]: r for r in runs[0][1]["workloads"]}
     lines = [
         "# Performance matrix",
@@ -201,6 +209,7 @@ def write_page(args, runs, torch, out):
                      "by the mean of movconf's times in two `movconf bench --filter` runs of "
                      "that workload made just before and just after (not the table's first "
                      "run, minutes earlier), and it has no ceiling of its own.")
+    lines += costs
     notes = kept_notes(out)
     lines += ["", notes.rstrip("\n") if notes else NOTES_MARKER]
     with open(out, "w", encoding="utf-8") as f:
@@ -214,6 +223,9 @@ def main(argv):
     ap.add_argument("--quick", action="store_true", help="movconf bench --quick shapes")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance-matrix.md"))
     ap.add_argument("--only", nargs="*", help="adapter names of adapters.json (default: all)")
+    ap.add_argument("--no-hashing", action="store_true", help="leave out the hashing section")
+    ap.add_argument("--no-transport", action="store_true",
+                    help="leave out the transport section")
     ap.add_argument("--reuse", metavar="DIR", help="take the movconf bench runs already in DIR "
                     "(a previous run's folder) and run only what is missing and PyTorch")
     args = ap.parse_args(argv)
@@ -232,7 +244,10 @@ def main(argv):
             impl += f" --threads {args.threads}"
         runs.append((a["name"], bench(args, impl, os.path.join(work, a["name"] + ".json"))))
     torch = torch_rows(args, os.path.join(work, "torch.json"))
-    write_page(args, runs, torch, args.out)
+    costs = [] if args.no_hashing else hashing_section(args.movconf, work, log)
+    if not args.no_transport:
+        costs += transport_section(args.movconf, adapters, installed, work, log)
+    write_page(args, runs, torch, costs, args.out)
     log(f"wrote {args.out}; the runs' tables and JSON are in {work}")
     return 0
 

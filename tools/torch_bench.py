@@ -26,6 +26,7 @@ torch is missing.
 import argparse
 import fnmatch
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -45,6 +46,7 @@ except ImportError:  # pragma: no cover - depends on the machine
 
 import reference_model as ref  # noqa: E402
 
+INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
 DTYPES = {"f32": torch.float32, "f16": torch.float16, "u8": torch.uint8}
 # Workload parameters by name, as src/harness/bench/bench.c defines them.
 PARAMS = {
@@ -59,9 +61,15 @@ PARAMS = {
     "s2b/pads1_3": {"block": 4, "begin": 1, "end": 3},
     "eip/3x3_valid": {"size": 3, "pad": "valid"},
     "eip/3x3_same_upper": {"size": 3, "pad": "same_upper"},
+    "sc/g4_rows": {"axis": 1, "group": 4},
+    "sc/g4_last": {"axis": 3, "group": 4},
+    "sl/crop": {"start": [0, 0, 8, 8], "stop": [INT64_MAX, INT64_MAX, -8, -8],
+                "step": [1, 1, 1, 1]},
+    "sl/reverse_last": {"start": [-1], "stop": [INT64_MIN], "step": [-1], "axes": [3]},
+    "sl/step2_last": {"start": [0], "stop": [INT64_MAX], "step": [2], "axes": [3]},
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
-         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6]}
+         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21]}
 
 
 # ------------------------------------------------------------ formulations
@@ -125,7 +133,49 @@ def eip_unfold(x, p):
     return cols.view(n, c, k * k, oh, ow).transpose(1, 2), (n, k * k * c, oh, ow)
 
 
-VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view}
+def sc_view(x, p):
+    axis, group = p["axis"], p["group"]
+    outer = math.prod(x.shape[:axis])
+    v = x.reshape(outer, group, x.shape[axis] // group, -1).permute(0, 2, 1, 3)
+    return v, tuple(x.shape)
+
+
+def sl_positive(x, p):
+    """The slice with every step made positive (a view), and the axes whose
+    step was negative: those still need reversing, which no view can do."""
+    index, flips = [slice(None)] * x.dim(), []
+    for i, axis in enumerate(p.get("axes", range(len(p["start"])))):
+        first, stop, step = slice(p["start"][i], p["stop"][i], p["step"][i]).indices(
+            x.shape[axis])
+        count = len(range(first, stop, step))
+        if step < 0:
+            flips.append(axis)
+            first, step = first + (count - 1) * step, -step
+        index[axis] = slice(first, first + count * step if count else first, step)
+    return x[tuple(index)], flips
+
+
+def sl_index_state(x, p):
+    """For index_select: the positive-step view, the reversed axis (one at
+    most here) with its index list, and the preallocated output."""
+    v, flips = sl_positive(x, p)
+    axis = flips[0] if flips else v.dim() - 1
+    index = torch.arange(v.shape[axis] - 1, -1, -1) if flips else torch.arange(v.shape[axis])
+    return v, axis, index, torch.empty(v.shape, dtype=x.dtype)
+
+
+def sl_index_select(state):
+    v, axis, index, out = state
+    return torch.index_select(v, axis, index, out=out)
+
+
+def sl_view(x, p):
+    v, flips = sl_positive(x, p)
+    return (v.flip(flips) if flips else v), None
+
+
+VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view,
+         "sc": sc_view, "sl": sl_view}
 
 
 def as_output(v, shape):
@@ -156,6 +206,9 @@ def formulations(op, p):
         forms["pixel_unshuffle"] = (lambda x: x, lambda x: F.pixel_unshuffle(x, p["bs"]))
     if op == "d2s" and p["mode"] == "depth_first":
         forms["pixel_shuffle"] = (lambda x: x, lambda x: F.pixel_shuffle(x, p["bs"]))
+    if op == "sl" and any(step < 0 for step in p["step"]):
+        forms["index_select into preallocated"] = (lambda x: sl_index_state(x, p),
+                                                   sl_index_select)
     if op == "eip" and x_is_float(p):
         forms["F.unfold+transpose"] = (lambda x: x,
                                        lambda x: as_output(*eip_unfold(x, p)).contiguous())
@@ -188,6 +241,15 @@ def reference_output(op, p, x):
         else:
             result = ref.space_to_batch({"data": data, "block_shape": block, "pads_begin": begin,
                                          "pads_end": end}, {}, 1 << 30)
+    elif op == "sc":
+        result = ref.shuffle_channels({"data": data}, {"axis": p["axis"], "group": p["group"]},
+                                      1 << 30)
+    elif op == "sl":
+        inputs = {"data": data}
+        for name in ("start", "stop", "step", "axes"):
+            if name in p:
+                inputs[name] = ref.Tensor("i64", [len(p[name])], [v % 2**64 for v in p[name]])
+        result = ref.slice_8(inputs, {}, 1 << 30)
     else:
         k = p["size"]
         result = ref.extract_image_patches({"data": data}, {
