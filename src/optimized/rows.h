@@ -116,10 +116,10 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
 /* The row start pointers are copied into a local array first: read through
    the caller's index array, they could alias the output for all the compiler
    knows, and would be reloaded after every store (no vectorization). */
-/* BOUND is a compile-time bound on GROUPS: INT64_MAX for any row, or
-   MC_SHORT_GROUPS for short rows, whose loop compilers then unroll into
-   fixed-size moves instead of vectorizing it (alias checks and set-up cost
-   more than the few bytes moved). */
+/* BOUND: GROUPS itself (any row), or MC_SHORT_GROUPS for short rows, whose
+   loop of constant bound and early exit compilers unroll into fixed-size
+   moves instead of vectorizing it (alias checks and set-up would cost more
+   than the few bytes moved). */
 #define MC_INTERLEAVE(T, WAYS, BOUND, DST, SRC, SIDX, GROUPS)                                      \
   do {                                                                                             \
     const uint8_t *row_[MC_MAX_WAYS];                                                              \
