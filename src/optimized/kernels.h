@@ -70,7 +70,5 @@ void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);
 
 /* Product of dims[0..n); the plan guarantees it fits. */
 int64_t mc_kernel_rows(const int64_t *dims, int n);
-/* bs^k; the plan guarantees it fits. */
-int64_t mc_kernel_power(int64_t bs, int k);
 
 #endif

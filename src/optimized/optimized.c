@@ -28,13 +28,6 @@ int64_t mc_kernel_rows(const int64_t *dims, int n) {
   return rows;
 }
 
-int64_t mc_kernel_power(int64_t bs, int k) {
-  int64_t v = 1;
-  for (int i = 0; i < k; i++)
-    v *= bs;
-  return v;
-}
-
 void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements) {
   /* io.stream implies whole-byte elements (mc_rowio_make). */
   stage->active = job->io.stream && elements <= MC_ROW_STAGE_BYTES / (int64_t)job->io.esize;

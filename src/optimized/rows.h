@@ -22,6 +22,17 @@
 /* Streamed weaves go through a buffer this size that stays in L1. */
 enum { MC_STAGE_BYTES = 4096 };
 
+/* Weaves of fewer groups than this are short rows (see MC_INTERLEAVE). */
+enum { MC_SHORT_GROUPS = 8 };
+
+/* The short rows' path is inlined into the kernels' row loops: a call and
+   its argument set-up cost about as much as the moves of a short row. */
+#if defined(__GNUC__)
+#define MC_ROW_INLINE inline __attribute__((always_inline))
+#else
+#define MC_ROW_INLINE inline
+#endif
+
 typedef struct mc_rowio {
   mc_type type;
   size_t esize; /* bytes per element; 0 for packed sub-byte types */
@@ -105,30 +116,40 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
 /* The row start pointers are copied into a local array first: read through
    the caller's index array, they could alias the output for all the compiler
    knows, and would be reloaded after every store (no vectorization). */
-#define MC_INTERLEAVE(T, WAYS, DST, SRC, SIDX, GROUPS)                                             \
+/* BOUND: GROUPS itself (any row), or MC_SHORT_GROUPS for short rows, whose
+   loop of constant bound and early exit compilers unroll into fixed-size
+   moves instead of vectorizing it (alias checks and set-up would cost more
+   than the few bytes moved). */
+#define MC_INTERLEAVE(T, WAYS, BOUND, DST, SRC, SIDX, GROUPS)                                      \
   do {                                                                                             \
     const uint8_t *row_[MC_MAX_WAYS];                                                              \
     for (int64_t o_ = 0; o_ < (WAYS); o_++)                                                        \
       row_[o_] = (SRC) + (SIDX)[o_] * (int64_t)sizeof(T);                                          \
-    for (int64_t g_ = 0; g_ < (GROUPS); g_++)                                                      \
+    for (int64_t g_ = 0; g_ < (BOUND); g_++) {                                                     \
+      if (g_ == (GROUPS))                                                                          \
+        break;                                                                                     \
       for (int64_t o_ = 0; o_ < (WAYS); o_++) {                                                    \
         T v_;                                                                                      \
         memcpy(&v_, row_[o_] + g_ * (int64_t)sizeof(T), sizeof(T));                                \
         memcpy((DST) + (g_ * (WAYS) + o_) * (int64_t)sizeof(T), &v_, sizeof(T));                   \
       }                                                                                            \
+    }                                                                                              \
   } while (0)
 
-#define MC_DEINTERLEAVE(T, WAYS, DST, DIDX, SRC, GROUPS)                                           \
+#define MC_DEINTERLEAVE(T, WAYS, BOUND, DST, DIDX, SRC, GROUPS)                                    \
   do {                                                                                             \
     uint8_t *row_[MC_MAX_WAYS];                                                                    \
     for (int64_t o_ = 0; o_ < (WAYS); o_++)                                                        \
       row_[o_] = (DST) + (DIDX)[o_] * (int64_t)sizeof(T);                                          \
-    for (int64_t g_ = 0; g_ < (GROUPS); g_++)                                                      \
+    for (int64_t g_ = 0; g_ < (BOUND); g_++) {                                                     \
+      if (g_ == (GROUPS))                                                                          \
+        break;                                                                                     \
       for (int64_t o_ = 0; o_ < (WAYS); o_++) {                                                    \
         T v_;                                                                                      \
         memcpy(&v_, (SRC) + (g_ * (WAYS) + o_) * (int64_t)sizeof(T), sizeof(T));                   \
         memcpy(row_[o_] + g_ * (int64_t)sizeof(T), &v_, sizeof(T));                                \
       }                                                                                            \
+    }                                                                                              \
   } while (0)
 
 #define MC_BY_WAYS(MACRO, T, WAYS, ...)                                                            \
@@ -158,6 +179,17 @@ static inline void mc_row_copy(const mc_rowio *io, uint8_t *dst, int64_t d, int6
     }                                                                                              \
   } while (0)
 
+/* mc_weave and mc_unweave for fewer than MC_SHORT_GROUPS groups. */
+static MC_ROW_INLINE void mc_weave_short(const mc_rowio *io, uint8_t *out, const uint8_t *src,
+                                         const int64_t *s, int64_t ways, int64_t groups) {
+  MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, MC_SHORT_GROUPS, out, src, s, groups);
+}
+
+static MC_ROW_INLINE void mc_unweave_short(const mc_rowio *io, uint8_t *dst, const int64_t *d,
+                                           const uint8_t *in, int64_t ways, int64_t groups) {
+  MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, MC_SHORT_GROUPS, dst, d, in, groups);
+}
+
 /* out[g*ways + o] = src[s[o] + g] for whole-byte elements: in the AVX2
    kernels, 4 ways of 1- and 2-byte elements take weave_avx2.h's unpacks for
    the whole vectors; the generic loop does the rest. */
@@ -171,12 +203,13 @@ static inline void mc_weave(const mc_rowio *io, uint8_t *out, const uint8_t *src
     const int64_t done = mc_avx2_weave4(esize, out, row, groups);
     if (done < groups) {
       const int64_t from[4] = {s[0] + done, s[1] + done, s[2] + done, s[3] + done};
-      MC_BY_SIZE(MC_INTERLEAVE, io->esize, 4, out + done * 4 * esize, src, from, groups - done);
+      MC_BY_SIZE(MC_INTERLEAVE, io->esize, 4, groups - done, out + done * 4 * esize, src, from,
+                 groups - done);
     }
     return;
   }
 #endif
-  MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, out, src, s, groups);
+  MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, groups, out, src, s, groups);
 }
 
 /* dst[d[o] + g] = in[g*ways + o] for whole-byte elements: in the AVX2
@@ -191,18 +224,19 @@ static inline void mc_unweave(const mc_rowio *io, uint8_t *dst, const int64_t *d
         mc_avx2_unweave2(esize, dst + d[0] * esize, dst + d[1] * esize, in, groups);
     if (done < groups) {
       const int64_t to[2] = {d[0] + done, d[1] + done};
-      MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, 2, dst, to, in + done * 2 * esize, groups - done);
+      MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, 2, groups - done, dst, to, in + done * 2 * esize,
+                 groups - done);
     }
     return;
   }
 #endif
-  MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, dst, d, in, groups);
+  MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, groups, dst, d, in, groups);
 }
 
-/* dst[d + g*ways + o] = src[s[o] + g] for g in [0, groups), o in [0, ways). */
-static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t d,
-                                      const uint8_t *src, const int64_t *s, int64_t ways,
-                                      int64_t groups) {
+/* mc_rows_interleave for any row (short ones take mc_weave_short). */
+static inline void mc_rows_interleave_any(const mc_rowio *io, uint8_t *dst, int64_t d,
+                                          const uint8_t *src, const int64_t *s, int64_t ways,
+                                          int64_t groups) {
   if (groups <= 0)
     return;
   if (io->esize == 0 || ways == 1) {
@@ -228,10 +262,10 @@ static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t 
   }
 }
 
-/* dst[d[o] + g] = src[s + g*ways + o] for g in [0, groups), o in [0, ways). */
-static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const int64_t *d,
-                                        const uint8_t *src, int64_t s, int64_t ways,
-                                        int64_t groups) {
+/* mc_rows_deinterleave for any row (short ones take mc_unweave_short). */
+static inline void mc_rows_deinterleave_any(const mc_rowio *io, uint8_t *dst, const int64_t *d,
+                                            const uint8_t *src, int64_t s, int64_t ways,
+                                            int64_t groups) {
   if (groups <= 0)
     return;
   if (io->esize == 0 || ways == 1) {
@@ -257,6 +291,74 @@ static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const 
     for (int64_t o = 0; o < ways; o++)
       mc_stream_copy(dst + (d[o] + g0) * esize, stage + slice[o] * esize, (size_t)(n * esize));
   }
+}
+
+/* Short rows (few groups, whole-byte elements, ordinary stores) take the
+   unrolled loops of mc_weave_short and mc_unweave_short here, so that the
+   set-up of the general path, larger than the row, stays out of their way. */
+static inline bool mc_rows_short(const mc_rowio *io, int64_t groups) {
+  return groups > 0 && groups < MC_SHORT_GROUPS && io->esize != 0 && !io->stream;
+}
+
+/* The rows at + s[o] (resp. at + d[o]) for the general path of
+   mc_rows_interleave_at and mc_rows_deinterleave_at: apart, so that their
+   index array stays out of the short rows' way. */
+static inline void mc_rows_interleave_moved(const mc_rowio *io, uint8_t *dst, int64_t d,
+                                            const uint8_t *src, int64_t at, const int64_t *s,
+                                            int64_t ways, int64_t groups) {
+  int64_t from[MC_MAX_WAYS];
+  for (int64_t o = 0; o < ways; o++)
+    from[o] = at + s[o];
+  mc_rows_interleave_any(io, dst, d, src, from, ways, groups);
+}
+
+static inline void mc_rows_deinterleave_moved(const mc_rowio *io, uint8_t *dst, int64_t at,
+                                              const int64_t *d, const uint8_t *src, int64_t s,
+                                              int64_t ways, int64_t groups) {
+  int64_t to[MC_MAX_WAYS];
+  for (int64_t o = 0; o < ways; o++)
+    to[o] = at + d[o];
+  mc_rows_deinterleave_any(io, dst, to, src, s, ways, groups);
+}
+
+/* dst[d + g*ways + o] = src[at + s[o] + g] for g in [0, groups), o in
+   [0, ways): rows whose offsets s from one another stay, at moving. */
+static MC_ROW_INLINE void mc_rows_interleave_at(const mc_rowio *io, uint8_t *dst, int64_t d,
+                                                const uint8_t *src, int64_t at, const int64_t *s,
+                                                int64_t ways, int64_t groups) {
+  if (mc_rows_short(io, groups)) {
+    const int64_t esize = (int64_t)io->esize;
+    mc_weave_short(io, dst + d * esize, src + at * esize, s, ways, groups);
+    return;
+  }
+  mc_rows_interleave_moved(io, dst, d, src, at, s, ways, groups);
+}
+
+/* dst[d + g*ways + o] = src[s[o] + g] for g in [0, groups), o in [0, ways). */
+static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t d,
+                                      const uint8_t *src, const int64_t *s, int64_t ways,
+                                      int64_t groups) {
+  mc_rows_interleave_at(io, dst, d, src, 0, s, ways, groups);
+}
+
+/* dst[at + d[o] + g] = src[s + g*ways + o] for g in [0, groups), o in
+   [0, ways): rows whose offsets d from one another stay, at moving. */
+static MC_ROW_INLINE void mc_rows_deinterleave_at(const mc_rowio *io, uint8_t *dst, int64_t at,
+                                                  const int64_t *d, const uint8_t *src, int64_t s,
+                                                  int64_t ways, int64_t groups) {
+  if (mc_rows_short(io, groups)) {
+    const int64_t esize = (int64_t)io->esize;
+    mc_unweave_short(io, dst + at * esize, d, src + s * esize, ways, groups);
+    return;
+  }
+  mc_rows_deinterleave_moved(io, dst, at, d, src, s, ways, groups);
+}
+
+/* dst[d[o] + g] = src[s + g*ways + o] for g in [0, groups), o in [0, ways). */
+static inline void mc_rows_deinterleave(const mc_rowio *io, uint8_t *dst, const int64_t *d,
+                                        const uint8_t *src, int64_t s, int64_t ways,
+                                        int64_t groups) {
+  mc_rows_deinterleave_at(io, dst, 0, d, src, s, ways, groups);
 }
 
 /* dst[d + k*dstep] = 0 (all bits) for k in [0, n). */
