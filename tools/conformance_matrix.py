@@ -210,9 +210,8 @@ def library_version(adapter):
 
 
 def timeout_option(args, adapter):
-    """--timeout, else the adapter's own (tfjs-wasm: its answer to a 1 GiB
-    SpaceToBatch output takes 4 s alone and more than 10 s beside other work),
-    else 10 s."""
+    """--timeout, else the adapter's own (tfjs-wasm: its answer to a pad of
+    -2^31 takes about 48 s of CPU; examples/adapters/README.md), else 10 s."""
     return ["--timeout", str(args.timeout or adapter.get("timeout_seconds", 10))]
 
 
