@@ -209,11 +209,12 @@ static inline __attribute__((always_inline)) void slice_reverse_sized(int64_t es
   for (int64_t r = 0; r < rows; r++, dst += n * esize, src += src_row) {
     const int64_t lead = (int64_t)(-(uintptr_t)dst & (align - 1)) / esize;
     const int64_t head = lead < n ? lead : n;
-    const int64_t stop = head + (int64_t)((uintptr_t)((n - head) * esize) & ~(align - 1)) / esize;
+    const int64_t body_end =
+        head + (int64_t)((uintptr_t)((n - head) * esize) & ~(align - 1)) / esize;
     MC_STRIDED_LOOP(esize, dst, 1, src, -1, head);
-    MC_STRIDED_LOOP(esize, dst + stop * esize, 1, src - stop * esize, -1, n - stop);
-    const uint8_t *low = src - (stop - 1) * esize; /* the lowest element the vectors read */
-    for (int64_t j = stop - per; j >= head; j -= per, low += 32) {
+    MC_STRIDED_LOOP(esize, dst + body_end * esize, 1, src - body_end * esize, -1, n - body_end);
+    const uint8_t *low = src - (body_end - 1) * esize; /* the lowest element the vectors read */
+    for (int64_t j = body_end - per; j >= head; j -= per, low += 32) {
       const __m256i v =
           slice_reverse_vector(esize, _mm256_loadu_si256((const __m256i *)(const void *)low));
       __m256i *to = (__m256i *)(void *)(dst + j * esize);
