@@ -199,30 +199,45 @@ static inline __m256i slice_reverse_vector(int64_t esize, __m256i v) {
    (no stage, no line written both ways, stream.h); a dst that is not a
    multiple of the element size (a caller's buffer) can not align, and
    takes ordinary stores. */
+/* One aligned vector of a reversed row: the per elements from low up,
+   reversed, stored at to. */
+static inline void slice_reverse_store(int64_t esize, uint8_t *to, const uint8_t *low,
+                                       bool stream) {
+  const __m256i v =
+      slice_reverse_vector(esize, _mm256_loadu_si256((const __m256i *)(const void *)low));
+  if (stream)
+    _mm256_stream_si256((__m256i *)(void *)to, v);
+  else
+    _mm256_storeu_si256((__m256i *)(void *)to, v);
+}
+
 static inline __attribute__((always_inline)) void slice_reverse_sized(int64_t esize, uint8_t *dst,
                                                                       const uint8_t *src, int64_t n,
                                                                       int64_t rows, int64_t src_row,
                                                                       bool stream) {
-  const int64_t per = 32 / esize;
   stream = stream && (uintptr_t)dst % (uintptr_t)esize == 0;
   const uintptr_t align = stream ? MC_STREAM_LINE : 32;
+  /* Rows of whole aligned units all start at dst's alignment: their
+     head and body are worked out once. */
+  const bool same_split = (uintptr_t)(n * esize) % align == 0;
+  int64_t head = 0, body_end = 0;
   for (int64_t r = 0; r < rows; r++, dst += n * esize, src += src_row) {
-    const int64_t lead = (int64_t)(-(uintptr_t)dst & (align - 1)) / esize;
-    const int64_t head = lead < n ? lead : n;
-    const int64_t body_end =
-        head + (int64_t)((uintptr_t)((n - head) * esize) & ~(align - 1)) / esize;
+    if (r == 0 || !same_split) {
+      const int64_t lead = (int64_t)(-(uintptr_t)dst & (align - 1)) / esize;
+      head = lead < n ? lead : n;
+      body_end = head + (int64_t)((uintptr_t)((n - head) * esize) & ~(align - 1)) / esize;
+    }
     MC_STRIDED_LOOP(esize, dst, 1, src, -1, head);
     MC_STRIDED_LOOP(esize, dst + body_end * esize, 1, src - body_end * esize, -1, n - body_end);
+    /* Two vectors a step while they last, then maybe one. */
     const uint8_t *low = src - (body_end - 1) * esize; /* the lowest element the vectors read */
-    for (int64_t j = body_end - per; j >= head; j -= per, low += 32) {
-      const __m256i v =
-          slice_reverse_vector(esize, _mm256_loadu_si256((const __m256i *)(const void *)low));
-      __m256i *to = (__m256i *)(void *)(dst + j * esize);
-      if (stream)
-        _mm256_stream_si256(to, v);
-      else
-        _mm256_storeu_si256(to, v);
+    uint8_t *to = dst + body_end * esize, *const first = dst + head * esize;
+    for (; to - first >= 64; to -= 64, low += 64) {
+      slice_reverse_store(esize, to - 32, low, stream);
+      slice_reverse_store(esize, to - 64, low + 32, stream);
     }
+    if (to > first)
+      slice_reverse_store(esize, first, low, stream);
   }
 }
 
