@@ -312,7 +312,9 @@ static void slice_row_cached(const mc_rowio *io, uint8_t *dst, int64_t d, const 
 
 /* dst[d + k] = in[s + k*step] for k in [0, n). Unit steps and packed types
    are the row primitives' (bit-level element copies for u1/u4/i4); other
-   rows with streaming stores are built in an L1-resident stage first. */
+   rows with streaming stores (gathers, and the baseline kernels' reversed
+   rows: the AVX2 ones take slice_rows) are built in an L1-resident stage
+   first. */
 static void slice_row(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t *in, int64_t s,
                       int64_t step, int64_t n) {
   if (step == 1 || io->esize == 0) {
