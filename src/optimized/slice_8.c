@@ -187,18 +187,6 @@ static inline __m256i slice_reverse_vector(int64_t esize, __m256i v) {
   return _mm256_permute4x64_epi64(v, _MM_SHUFFLE(1, 0, 3, 2));
 }
 
-/* Rows of n elements, dst[r*n + k] = src[r*src_row - k] for k in [0, n),
-   r in [0, rows): src the first element read (the highest), src_row the
-   input bytes from one row to the next, ESIZE a constant at each call (see
-   slice_reverse_avx2). Per row, the elements before the first aligned
-   vector of dst and after the last one go one by one with ordinary stores;
-   the aligned vectors in between are done from the row's end backwards, so
-   that the input is read in ascending order (which the hardware
-   prefetchers follow, unlike a descending walk). When the output streams,
-   the vectors align to whole lines and stream straight from the registers
-   (no stage, no line written both ways, stream.h); a dst that is not a
-   multiple of the element size (a caller's buffer) can not align, and
-   takes ordinary stores. */
 /* One aligned vector of a reversed row: the per elements from low up,
    reversed, stored at to. */
 static inline void slice_reverse_store(int64_t esize, uint8_t *to, const uint8_t *low,
@@ -211,6 +199,18 @@ static inline void slice_reverse_store(int64_t esize, uint8_t *to, const uint8_t
     _mm256_storeu_si256((__m256i *)(void *)to, v);
 }
 
+/* Rows of n elements, dst[r*n + k] = src[r*src_row - k] for k in [0, n),
+   r in [0, rows): src the first element read (the highest), src_row the
+   input bytes from one row to the next, ESIZE a constant at each call (see
+   slice_reverse_avx2). Per row, the elements before the first aligned
+   vector of dst and after the last one go one by one with ordinary stores;
+   the aligned vectors in between are done from the row's end backwards, so
+   that the input is read in ascending order (which the hardware
+   prefetchers follow, unlike a descending walk). When the output streams,
+   the vectors align to whole lines and stream straight from the registers
+   (no stage, no line written both ways, stream.h); a dst that is not a
+   multiple of the element size (a caller's buffer) can not align, and
+   takes ordinary stores. */
 static inline __attribute__((always_inline)) void slice_reverse_sized(int64_t esize, uint8_t *dst,
                                                                       const uint8_t *src, int64_t n,
                                                                       int64_t rows, int64_t src_row,
@@ -334,7 +334,7 @@ static void slice_row(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t
   }
 }
 
-/* rows whole rows of n elements, consecutive in the output from d, the
+/* `rows` whole rows of n elements, consecutive in the output from d, the
    input's from s on in_row elements apart: the AVX2 kernels reverse whole-
    byte rows of step -1 in one call; the rest goes row by row. */
 static void slice_rows(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t *in, int64_t s,
