@@ -310,6 +310,12 @@ static void test_slice_paths(void) {
                NULL);
     slice_case("step 7 on two axes", sizes[t], 2, L(30, 90), 2, L(2, 1), L(29, 90), L(7, 7), NULL);
   }
+  /* Reversed rows of 48 elements (whole lines for f32, straddling lines
+     for u8) under two outer axes that do not merge: the runs of whole
+     rows per call end at an axis's end, a range's end or mid-row. */
+  for (int t = 0; t < 4; t++)
+    slice_case("reversed rows under unmerged outer axes", sizes[t], 4, L(3, 6, 5, 48), 2, L(1, -1),
+               L(5, INT64_MIN), L(1, -1), L(1, 3));
   slice_case("whole axes merged, outer reversed", MC_F32, 4, L(5, 3, 4, 6), 1, L(-1), L(INT64_MIN),
              L(-1), L(0));
   slice_case("everything reversed: one run", MC_I16, 3, L(4, 5, 40), 3, L(-1, -1, -1),
@@ -321,6 +327,32 @@ static void test_slice_paths(void) {
   slice_case("empty output", MC_F32, 2, L(3, 5), 1, L(2), L(2), L(1), L(1));
   slice_case("step INT64_MIN: one element", MC_F64, 2, L(4, 9), 2, L(3, 5), L(0, 0),
              L(INT64_MIN, -2), L(-2, -1));
+}
+
+/* Streamed reversed rows into a caller's buffer at an offset: of a whole
+   element (the vectors align by a head), of one byte (an f32 output that
+   can not align: ordinary stores). */
+static void test_slice_reverse_into_offset(void) {
+  request_store s;
+  memset(&s, 0, sizeof s);
+  slice_request(&s, MC_F32, 2, L(9, 100), 1, L(-1), L(INT64_MIN), L(-1), L(1));
+  mc_tensor want;
+  CHECK(mc_oracle_run(&s.req, CAP, &want, NULL) == MC_OK);
+  uint8_t *buffer = malloc(want.nbytes + 128);
+  setenv("MOVCONF_STREAM_MIN_BYTES", "0", 1);
+  static const size_t offsets[3] = {0, 4, 1};
+  for (int k = 0; k < 3; k++) {
+    mc_tensor into = want;
+    into.data = buffer + 64 - (uintptr_t)buffer % 64 + offsets[k];
+    into.allocation = NULL;
+    memset(buffer, 0xFF, want.nbytes + 128);
+    CHECK(mc_optimized_run_into(&s.req, 2, &into, NULL) == MC_OK);
+    CHECK(memcmp(into.data, want.data, want.nbytes) == 0);
+  }
+  unsetenv("MOVCONF_STREAM_MIN_BYTES");
+  free(buffer);
+  mc_tensor_free(&want);
+  free_store(&s);
 }
 
 /* run_into overwrites whatever the buffer held, tail bits of packed types included. */
@@ -543,6 +575,7 @@ int main(void) {
   test_stream_run();
   test_stream_env_ignored_when_malformed();
   test_run_into_overwrites();
+  test_slice_reverse_into_offset();
   test_simd_choice();
   test_slice_paths();
   test_random_requests();

@@ -187,33 +187,78 @@ static inline __m256i slice_reverse_vector(int64_t esize, __m256i v) {
   return _mm256_permute4x64_epi64(v, _MM_SHUFFLE(1, 0, 3, 2));
 }
 
-/* dst[k] = src[-k] for k in [0, n), src the first element read (the
-   highest): the n % per first ones one by one, then whole vectors read in
-   ascending order (which the hardware prefetchers follow, unlike a
-   descending walk) and stored from the row's end backwards. */
-static inline int64_t slice_reverse_avx2(int64_t esize, uint8_t *dst, const uint8_t *src,
-                                         int64_t n) {
-  const int64_t per = 32 / esize, head = n % per;
+/* One aligned vector of a reversed row: the per elements from low up,
+   reversed, stored at to. */
+static inline void slice_reverse_store(int64_t esize, uint8_t *to, const uint8_t *low,
+                                       bool stream) {
+  const __m256i v =
+      slice_reverse_vector(esize, _mm256_loadu_si256((const __m256i *)(const void *)low));
+  if (stream)
+    _mm256_stream_si256((__m256i *)(void *)to, v);
+  else
+    _mm256_storeu_si256((__m256i *)(void *)to, v);
+}
+
+/* Rows of n elements, dst[r*n + k] = src[r*src_row - k] for k in [0, n),
+   r in [0, rows): src the first element read (the highest), src_row the
+   input bytes from one row to the next, ESIZE a constant at each call (see
+   slice_reverse_avx2). Per row, the elements before the first aligned
+   vector of dst and after the last one go one by one with ordinary stores;
+   the aligned vectors in between are done from the row's end backwards, so
+   that the input is read in ascending order (which the hardware
+   prefetchers follow, unlike a descending walk). When the output streams,
+   the vectors align to whole lines and stream straight from the registers
+   (no stage, no line written both ways, stream.h); a dst that is not a
+   multiple of the element size (a caller's buffer) can not align, and
+   takes ordinary stores. */
+static inline __attribute__((always_inline)) void slice_reverse_sized(int64_t esize, uint8_t *dst,
+                                                                      const uint8_t *src, int64_t n,
+                                                                      int64_t rows, int64_t src_row,
+                                                                      bool stream) {
+  stream = stream && (uintptr_t)dst % (uintptr_t)esize == 0;
+  const uintptr_t align = stream ? MC_STREAM_LINE : 32;
+  /* Rows of whole aligned units all start at dst's alignment: their
+     head and body are worked out once. */
+  const bool same_split = (uintptr_t)(n * esize) % align == 0;
+  int64_t head = 0, body_end = 0;
+  for (int64_t r = 0; r < rows; r++, dst += n * esize, src += src_row) {
+    if (r == 0 || !same_split) {
+      const int64_t lead = (int64_t)(-(uintptr_t)dst & (align - 1)) / esize;
+      head = lead < n ? lead : n;
+      body_end = head + (int64_t)((uintptr_t)((n - head) * esize) & ~(align - 1)) / esize;
+    }
+    MC_STRIDED_LOOP(esize, dst, 1, src, -1, head);
+    MC_STRIDED_LOOP(esize, dst + body_end * esize, 1, src - body_end * esize, -1, n - body_end);
+    /* Two vectors a step while they last, then maybe one. */
+    const uint8_t *low = src - (body_end - 1) * esize; /* the lowest element the vectors read */
+    uint8_t *to = dst + body_end * esize, *const first = dst + head * esize;
+    for (; to - first >= 64; to -= 64, low += 64) {
+      slice_reverse_store(esize, to - 32, low, stream);
+      slice_reverse_store(esize, to - 64, low + 32, stream);
+    }
+    if (to > first)
+      slice_reverse_store(esize, first, low, stream);
+  }
+}
+
+/* slice_reverse_sized with the element size made a constant, so that the
+   shuffle is chosen and the one-by-one copies sized once per call, not per
+   element. */
+static void slice_reverse_avx2(int64_t esize, uint8_t *dst, const uint8_t *src, int64_t n,
+                               int64_t rows, int64_t src_row, bool stream) {
   switch (esize) {
   case 1:
-    MC_STRIDED_LOOP(1, dst, 1, src, -1, head);
+    slice_reverse_sized(1, dst, src, n, rows, src_row, stream);
     break;
   case 2:
-    MC_STRIDED_LOOP(2, dst, 1, src, -1, head);
+    slice_reverse_sized(2, dst, src, n, rows, src_row, stream);
     break;
   case 4:
-    MC_STRIDED_LOOP(4, dst, 1, src, -1, head);
+    slice_reverse_sized(4, dst, src, n, rows, src_row, stream);
     break;
   default:
-    MC_STRIDED_LOOP(8, dst, 1, src, -1, head);
+    slice_reverse_sized(8, dst, src, n, rows, src_row, stream);
   }
-  const uint8_t *low = src - (n - 1) * esize;
-  for (int64_t j = 0; j < n - head; j += per) {
-    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(low + j * esize));
-    _mm256_storeu_si256((__m256i *)(void *)(dst + (n - j - per) * esize),
-                        slice_reverse_vector(esize, v));
-  }
-  return n;
 }
 
 /* dst[k] = src[2k] for 4- and 8-byte elements: two loads, the even
@@ -240,14 +285,12 @@ static inline int64_t slice_even_avx2(int64_t esize, uint8_t *dst, const uint8_t
 }
 
 /* The vectorised part of a row of whole-byte elements, by its step:
-   reverses for -1 (every size), shuffles for 2 (4 and 8 bytes); returns
+   shuffles for 2 (4 and 8 bytes; reversed rows take slice_rows); returns
    how many elements it did. No hardware gathers for the other steps: on
    the AMD EPYC this was measured on they took 2.2 times the scalar loop's
    time (f32, step 3). */
 static inline int64_t slice_row_avx2(int64_t esize, uint8_t *dst, const uint8_t *src, int64_t step,
                                      int64_t n) {
-  if (step == -1)
-    return slice_reverse_avx2(esize, dst, src, n);
   if (step == 2 && esize >= 4)
     return slice_even_avx2(esize, dst, src, n);
   return 0;
@@ -269,7 +312,9 @@ static void slice_row_cached(const mc_rowio *io, uint8_t *dst, int64_t d, const 
 
 /* dst[d + k] = in[s + k*step] for k in [0, n). Unit steps and packed types
    are the row primitives' (bit-level element copies for u1/u4/i4); other
-   rows with streaming stores are built in an L1-resident stage first. */
+   rows with streaming stores (gathers, and the baseline kernels' reversed
+   rows: the AVX2 ones take slice_rows) are built in an L1-resident stage
+   first. */
 static void slice_row(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t *in, int64_t s,
                       int64_t step, int64_t n) {
   if (step == 1 || io->esize == 0) {
@@ -287,6 +332,22 @@ static void slice_row(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t
     slice_row_cached(io, stage, 0, in, s + k0 * step, step, m);
     mc_stream_copy(dst + (d + k0) * esize, stage, (size_t)(m * esize));
   }
+}
+
+/* `rows` whole rows of n elements, consecutive in the output from d, the
+   input's from s on in_row elements apart: the AVX2 kernels reverse whole-
+   byte rows of step -1 in one call; the rest goes row by row. */
+static void slice_rows(const mc_rowio *io, uint8_t *dst, int64_t d, const uint8_t *in, int64_t s,
+                       int64_t step, int64_t n, int64_t rows, int64_t in_row) {
+#ifdef MC_KERNELS_AVX2
+  const int64_t esize = (int64_t)io->esize;
+  if (step == -1 && esize > 0) {
+    slice_reverse_avx2(esize, dst + d * esize, in + s * esize, n, rows, in_row * esize, io->stream);
+    return;
+  }
+#endif
+  for (int64_t r = 0; r < rows; r++)
+    slice_row(io, dst, d + r * n, in, s + r * in_row, step, n);
 }
 
 typedef struct slice_job {
@@ -310,8 +371,21 @@ static void slice_range(void *ctx, int64_t begin, int64_t end) {
   }
   for (int64_t at = begin; at < end; col = 0) {
     const int64_t len = n - col < end - at ? n - col : end - at;
-    slice_row(&sj->job->io, sj->job->out, at, sj->job->in, src + col * step, step, len);
-    at += len;
+    /* From a row's start, the range's whole rows up to the innermost outer
+       axis's end go in one call. */
+    const int64_t in_row = inner > 0 ? v->stride[inner - 1] : 0;
+    int64_t rows = 1;
+    if (len == n && inner > 0) {
+      const int64_t left = v->count[inner - 1] - idx[inner - 1];
+      rows = (end - at) / n < left ? (end - at) / n : left;
+    }
+    slice_rows(&sj->job->io, sj->job->out, at, sj->job->in, src + col * step, step, len, rows,
+               in_row);
+    at += rows * len;
+    if (inner > 0) {
+      idx[inner - 1] += rows - 1;
+      src += (rows - 1) * in_row;
+    }
     for (int a = inner - 1; a >= 0; a--) {
       src += v->stride[a];
       if (++idx[a] < v->count[a])
