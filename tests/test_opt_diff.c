@@ -520,7 +520,7 @@ static void test_row_stage(void) {
    written (a neighbouring thread's run writes those). */
 static void test_stream_run(void) {
   enum { SIZE = 1024 };
-  static const size_t lengths[] = {1, 63, 64, 65, 0, 130, 7, 192, 64, 3};
+  static const size_t lengths[] = {1, 63, 64, 65, 0, 130, 7, 192, 64, 3, 2, 16, 31, 32, 33, 8, 4};
   enum { PIECES = sizeof lengths / sizeof lengths[0] };
   _Alignas(64) static uint8_t got[SIZE], want[SIZE], src[SIZE];
   for (int i = 0; i < SIZE; i++)

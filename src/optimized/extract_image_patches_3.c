@@ -158,25 +158,44 @@ static void patch_copy(const mc_kernel_job *j, mc_stream_run *run, int64_t at, i
     mc_row_copy(&j->io, j->out, at, 1, j->in, src, stride, n);
 }
 
-/* Output row i of channel k of batch b, at output element out0. */
-static void patch_row(const mc_kernel_job *j, mc_stream_run *run, const patch_channel *k, int64_t b,
-                      int64_t i, int64_t out0) {
-  const mc_opt_plan *p = j->plan;
-  const int64_t depth = p->in_shape[1], rows = p->in_shape[2], cols = p->in_shape[3];
-  const int64_t width = p->out_shape[3];
-  const int64_t stride = p->stride[1];
+/* One output channel of one image, in what its rows need: read once from
+   the plan into a local (the rows' byte stores may alias the plan, so the
+   compiler would read it again for every row). Output row i reads input
+   row i*row_stride + row_offset at element src0 + in_row*cols. */
+typedef struct patch_rows {
+  patch_channel k;
+  int64_t rows, cols, width, stride, row_stride, row_offset, src0;
+} patch_rows;
+
+static patch_rows patch_rows_of(const mc_opt_plan *p, int64_t b, int64_t ch) {
+  patch_rows g;
+  g.stride = p->stride[1];
+  g.k = decode_channel(p, ch, g.stride);
+  g.rows = p->in_shape[2];
+  g.cols = p->in_shape[3];
+  g.width = p->out_shape[3];
+  g.row_stride = p->stride[0];
   /* Offset r*rate - pad first: the padded row itself may exceed int64. */
-  const int64_t in_row = i * p->stride[0] + (k->r * p->rate[0] - p->pad_begin[0]);
-  if (in_row < 0 || in_row >= rows) {
-    patch_zero(j, run, out0, width);
+  g.row_offset = g.k.r * p->rate[0] - p->pad_begin[0];
+  /* only with hi > lo is column lo*stride + shift inside: stride may be huge */
+  g.src0 = g.k.hi > g.k.lo
+               ? (b * p->in_shape[1] + g.k.d) * g.rows * g.cols + g.k.lo * g.stride + g.k.shift
+               : 0;
+  return g;
+}
+
+/* Output row i of one channel, at output element out0. */
+static void patch_row(const mc_kernel_job *j, mc_stream_run *run, const patch_rows *g, int64_t i,
+                      int64_t out0) {
+  const int64_t in_row = i * g->row_stride + g->row_offset;
+  if (in_row < 0 || in_row >= g->rows) {
+    patch_zero(j, run, out0, g->width);
     return;
   }
-  patch_zero(j, run, out0, k->lo);
-  if (k->hi > k->lo) { /* only then is column lo*stride + shift inside: stride may be huge */
-    const int64_t src = ((b * depth + k->d) * rows + in_row) * cols + k->lo * stride + k->shift;
-    patch_copy(j, run, out0 + k->lo, src, stride, k->hi - k->lo);
-  }
-  patch_zero(j, run, out0 + k->hi, width - k->hi);
+  patch_zero(j, run, out0, g->k.lo);
+  if (g->k.hi > g->k.lo)
+    patch_copy(j, run, out0 + g->k.lo, g->src0 + in_row * g->cols, g->stride, g->k.hi - g->k.lo);
+  patch_zero(j, run, out0 + g->k.hi, g->width - g->k.hi);
 }
 
 /* The work is split by input plane (batch b, channel d): the size_rows *
@@ -193,12 +212,12 @@ static void patch_planes(void *ctx, int64_t begin, int64_t end) {
   for (int64_t plane = begin; plane < end; plane++) {
     const int64_t b = plane / depth, d = plane % depth;
     for (int64_t pos = 0; pos < positions; pos++) {
-      const patch_channel k = decode_channel(p, pos * depth + d, p->stride[1]);
+      const patch_rows g = patch_rows_of(p, b, pos * depth + d);
       const int64_t first = (b * p->out_shape[1] + pos * depth + d) * height;
       if (run)
         mc_stream_run_begin(run, j->out + first * width * (int64_t)j->io.esize);
       for (int64_t i = 0; i < height; i++)
-        patch_row(j, run, &k, b, i, (first + i) * width);
+        patch_row(j, run, &g, i, (first + i) * width);
       if (run)
         mc_stream_run_end(run);
     }
