@@ -355,6 +355,32 @@ static void test_slice_reverse_into_offset(void) {
   free_store(&s);
 }
 
+/* ShuffleChannels with the channels last, whatever the random draw: each
+   outer index a G x K transpose of single elements (the weaves), for K
+   below, at and beyond one AVX2 vector (the whole-row weaves' overlapping
+   last vector) and output rows on and off the 64-byte lines (the streamed
+   weave's partial lines), several rows per thread. */
+static void test_shuffle_last_axis(void) {
+  static const mc_type sizes[4] = {MC_U8, MC_F16, MC_F32, MC_F64};
+  static const int64_t per_groups[] = {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 33, 60, 61};
+  for (int t = 0; t < 4; t++)
+    for (int64_t group = 2; group <= 4; group++)
+      for (size_t k = 0; k < sizeof per_groups / sizeof per_groups[0]; k++) {
+        request_store s;
+        memset(&s, 0, sizeof s);
+        s.req = (mc_request){.op = MC_OP_SHUFFLE_CHANNELS, .n_inputs = 1, .attrs = mc_attrs_none()};
+        mc_attrs_set_int(&s.req.attrs, MC_ATTR_AXIS, -1);
+        mc_attrs_set_int(&s.req.attrs, MC_ATTR_GROUP, group);
+        make_typed_data(&s, sizes[t], 3, L(2, 5, group * per_groups[k]));
+        bool ok = agrees(&s.req);
+        CHECK(ok);
+        if (!ok)
+          fprintf(stderr, "  shuffle: group %lld, %lld per group\n", (long long)group,
+                  (long long)per_groups[k]);
+        free_store(&s);
+      }
+}
+
 /* run_into overwrites whatever the buffer held, tail bits of packed types included. */
 static void test_run_into_overwrites(void) {
   request_store s;
@@ -578,6 +604,7 @@ int main(void) {
   test_slice_reverse_into_offset();
   test_simd_choice();
   test_slice_paths();
+  test_shuffle_last_axis();
   test_random_requests();
   return check_report();
 }

@@ -1,7 +1,7 @@
 /* The AVX2 weaves of src/optimized/weave_avx2.h against plain loops, on
    every group count from 0 to 70 (whole vectors and every tail) for 1- and
-   2-byte elements. Runs where the CPU has AVX2; elsewhere it says so and
-   checks nothing (the kernels then never call these). */
+   2-byte elements, and 4-byte ones for the whole-row weaves. Runs where the CPU has AVX2; elsewhere
+   it says so and checks nothing (the kernels then never call these). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,7 +19,7 @@
 #endif
 #include "optimized/weave_avx2.h"
 
-enum { MAX_GROUPS = 70, ESIZE_MAX = 2 };
+enum { MAX_GROUPS = 70, ESIZE_MAX = 2, ROW_BYTES = MAX_GROUPS * 4 };
 
 static uint8_t pattern(int64_t i) {
   return (uint8_t)(i * 37 + 11);
@@ -48,16 +48,21 @@ static bool unweave2_agrees(int64_t esize, int64_t groups) {
          got[1][groups * esize] == 0xEE;
 }
 
-/* out[4g + o] = row[o][g] likewise. */
-static bool weave4_agrees(int64_t esize, int64_t groups) {
-  uint8_t rows[4][MAX_GROUPS * ESIZE_MAX], want[4 * MAX_GROUPS * ESIZE_MAX];
-  uint8_t got[4 * MAX_GROUPS * ESIZE_MAX + 1];
+/* Four rows of a pattern and their weave, out[4g + o] = row[o][g]. */
+static void weave4_inputs(int64_t esize, int64_t groups, uint8_t rows[4][ROW_BYTES],
+                          uint8_t *want) {
   for (int o = 0; o < 4; o++)
-    for (int64_t i = 0; i < MAX_GROUPS * ESIZE_MAX; i++)
+    for (int64_t i = 0; i < ROW_BYTES; i++)
       rows[o][i] = pattern(1000 * o + i);
   for (int64_t g = 0; g < groups; g++)
     for (int o = 0; o < 4; o++)
       memcpy(want + (4 * g + o) * esize, rows[o] + g * esize, (size_t)esize);
+}
+
+/* The AVX2 weave for the whole vectors, element by element for the rest. */
+static bool weave4_agrees(int64_t esize, int64_t groups) {
+  uint8_t rows[4][ROW_BYTES], want[4 * ROW_BYTES], got[4 * ROW_BYTES + 1];
+  weave4_inputs(esize, groups, rows, want);
   memset(got, 0xEE, sizeof got);
   const uint8_t *const from[4] = {rows[0], rows[1], rows[2], rows[3]};
   int64_t done = mc_avx2_weave4(esize, got, from, groups);
@@ -67,6 +72,39 @@ static bool weave4_agrees(int64_t esize, int64_t groups) {
     for (int o = 0; o < 4; o++)
       memcpy(got + (4 * g + o) * esize, rows[o] + g * esize, (size_t)esize);
   return memcmp(got, want, (size_t)(4 * groups * esize)) == 0 && got[4 * groups * esize] == 0xEE;
+}
+
+/* The whole-row weave of 1-, 2- and 4-byte elements: every group from one
+   vector on (the last one overlapping), none below; its streaming form for
+   4-byte elements, whole lines into a line-aligned output, all but a lone
+   line. What they leave undone stays untouched. */
+static bool weave4_whole_agrees(int64_t esize, int64_t groups, bool stream) {
+  uint8_t rows[4][ROW_BYTES], want[4 * ROW_BYTES];
+  _Alignas(64) uint8_t got[4 * ROW_BYTES + 1];
+  weave4_inputs(esize, groups, rows, want);
+  memset(got, 0xEE, sizeof got);
+  const uint8_t *const from[4] = {rows[0], rows[1], rows[2], rows[3]};
+  int64_t done, expected;
+  if (stream) {
+    done = mc_avx2_weave4_32_stream(got, from, groups);
+    expected = groups == 4 ? 0 : groups;
+  } else {
+    done = mc_avx2_weave4_whole(esize, got, from, groups);
+    expected = groups >= mc_avx2_weave4_vector(esize) ? groups : 0;
+  }
+  return done == expected && memcmp(got, want, (size_t)(4 * done * esize)) == 0 &&
+         got[4 * done * esize] == 0xEE;
+}
+
+static int run_whole_weave_tests(void) {
+  int failures = 0;
+  for (int64_t groups = 0; groups <= MAX_GROUPS; groups++) {
+    for (int64_t esize = 1; esize <= 4; esize *= 2)
+      failures += !weave4_whole_agrees(esize, groups, false);
+    if (groups % 4 == 0)
+      failures += !weave4_whole_agrees(4, groups, true);
+  }
+  return failures;
 }
 
 static int run_weave_tests(void) {
@@ -79,7 +117,7 @@ static int run_weave_tests(void) {
                 (long long)groups);
       failures += !ok;
     }
-  return failures;
+  return failures + run_whole_weave_tests();
 }
 
 #if defined(__clang__)

@@ -197,16 +197,11 @@ static inline void mc_weave(const mc_rowio *io, uint8_t *out, const uint8_t *src
                             int64_t ways, int64_t groups) {
 #ifdef MC_KERNELS_AVX2
   const int64_t esize = (int64_t)io->esize;
-  if (ways == 4 && esize <= 2) {
+  if (ways == 4 && (esize == 1 || esize == 2 || esize == 4)) {
     const uint8_t *row[4] = {src + s[0] * esize, src + s[1] * esize, src + s[2] * esize,
                              src + s[3] * esize};
-    const int64_t done = mc_avx2_weave4(esize, out, row, groups);
-    if (done < groups) {
-      const int64_t from[4] = {s[0] + done, s[1] + done, s[2] + done, s[3] + done};
-      MC_BY_SIZE(MC_INTERLEAVE, io->esize, 4, groups - done, out + done * 4 * esize, src, from,
-                 groups - done);
-    }
-    return;
+    if (mc_avx2_weave4_whole(esize, out, row, groups) == groups)
+      return;
   }
 #endif
   MC_BY_SIZE(MC_INTERLEAVE, io->esize, ways, groups, out, src, s, groups);
@@ -233,6 +228,33 @@ static inline void mc_unweave(const mc_rowio *io, uint8_t *dst, const int64_t *d
   MC_BY_SIZE(MC_DEINTERLEAVE, io->esize, ways, groups, dst, d, in, groups);
 }
 
+#ifdef MC_KERNELS_AVX2
+/* A streamed 4-way weave of 4-byte elements straight into the output, when
+   its line boundaries fall between groups: the whole lines take the AVX2
+   weave's streaming stores, the partial lines at the ends (and a row of
+   one line) ordinary ones, as in mc_stream_store, and no stage is needed. False when it does not
+   apply. */
+static inline bool mc_weave_streamed_avx2(const mc_rowio *io, uint8_t *out, const uint8_t *src,
+                                          const int64_t *s, int64_t ways, int64_t groups) {
+  enum { GROUP_BYTES = 16, LINE_GROUPS = MC_STREAM_LINE / GROUP_BYTES };
+  const int64_t head_bytes = (int64_t)mc_stream_head(out);
+  if (ways != 4 || io->esize != 4 || head_bytes % GROUP_BYTES != 0)
+    return false;
+  const int64_t head = head_bytes / GROUP_BYTES < groups ? head_bytes / GROUP_BYTES : groups;
+  const int64_t lines = (groups - head) / LINE_GROUPS * LINE_GROUPS;
+  if (head > 0)
+    mc_weave(io, out, src, s, 4, head);
+  const uint8_t *row[4] = {src + (s[0] + head) * 4, src + (s[1] + head) * 4,
+                           src + (s[2] + head) * 4, src + (s[3] + head) * 4};
+  const int64_t tail = head + mc_avx2_weave4_32_stream(out + head * GROUP_BYTES, row, lines);
+  if (tail < groups) {
+    const int64_t from[4] = {s[0] + tail, s[1] + tail, s[2] + tail, s[3] + tail};
+    mc_weave(io, out + tail * GROUP_BYTES, src, from, 4, groups - tail);
+  }
+  return true;
+}
+#endif
+
 /* mc_rows_interleave for any row (short ones take mc_weave_short). */
 static inline void mc_rows_interleave_any(const mc_rowio *io, uint8_t *dst, int64_t d,
                                           const uint8_t *src, const int64_t *s, int64_t ways,
@@ -249,6 +271,10 @@ static inline void mc_rows_interleave_any(const mc_rowio *io, uint8_t *dst, int6
     mc_weave(io, out, src, s, ways, groups);
     return;
   }
+#ifdef MC_KERNELS_AVX2
+  if (mc_weave_streamed_avx2(io, out, src, s, ways, groups))
+    return;
+#endif
   /* Streamed: a chunk of groups is woven into the stage, then streamed out. */
   _Alignas(16) uint8_t stage[MC_STAGE_BYTES];
   const int64_t group_bytes = ways * (int64_t)io->esize, chunk = MC_STAGE_BYTES / group_bytes;
@@ -339,6 +365,58 @@ static inline void mc_rows_interleave(const mc_rowio *io, uint8_t *dst, int64_t 
                                       const uint8_t *src, const int64_t *s, int64_t ways,
                                       int64_t groups) {
   mc_rows_interleave_at(io, dst, d, src, 0, s, ways, groups);
+}
+
+#ifdef MC_KERNELS_AVX2
+/* mc_rows_interleave_repeat's 4 ways of whole vectors: the AVX2 weaves
+   straight, without the per-row set-up of the general path. */
+static inline bool mc_weave4_repeat_avx2(const mc_rowio *io, uint8_t *out, const uint8_t *src,
+                                         const int64_t *s, int64_t groups, int64_t count,
+                                         int64_t step) {
+  const int64_t e = (int64_t)io->esize, out_step = step * e;
+  if (io->stream) {
+    /* Every row's line boundaries between groups, as the first one's. */
+    if (e != 4 || mc_stream_head(out) % 16 != 0 || out_step % 16 != 0)
+      return false;
+    int64_t from[4] = {s[0], s[1], s[2], s[3]};
+    for (int64_t r = 0; r < count; r++) {
+      mc_weave_streamed_avx2(io, out + r * out_step, src, from, 4, groups);
+      for (int o = 0; o < 4; o++)
+        from[o] += step;
+    }
+    return true;
+  }
+  if (!(e == 1 || e == 2 || e == 4) || groups < mc_avx2_weave4_vector(e))
+    return false;
+  const uint8_t *row[4] = {src + s[0] * e, src + s[1] * e, src + s[2] * e, src + s[3] * e};
+  for (int64_t r = 0; r < count; r++) {
+    mc_avx2_weave4_whole(e, out + r * out_step, row, groups);
+    for (int o = 0; o < 4; o++)
+      row[o] += out_step;
+  }
+  return true;
+}
+#endif
+
+/* mc_rows_interleave `count` times, the rows and the output `step`
+   elements further each time: the interleaves of consecutive matrices in
+   one call, so that short ones share the call's set-up. */
+static inline void mc_rows_interleave_repeat(const mc_rowio *io, uint8_t *dst, int64_t d,
+                                             const uint8_t *src, const int64_t *s, int64_t ways,
+                                             int64_t groups, int64_t count, int64_t step) {
+#ifdef MC_KERNELS_AVX2
+  if (ways == 4 &&
+      mc_weave4_repeat_avx2(io, dst + d * (int64_t)io->esize, src, s, groups, count, step))
+    return;
+#endif
+  int64_t from[MC_MAX_WAYS];
+  for (int64_t o = 0; o < ways; o++)
+    from[o] = s[o];
+  for (int64_t r = 0; r < count; r++) {
+    mc_rows_interleave(io, dst, d + r * step, src, from, ways, groups);
+    for (int64_t o = 0; o < ways; o++)
+      from[o] += step;
+  }
 }
 
 /* dst[at + d[o] + g] = src[s + g*ways + o] for g in [0, groups), o in

@@ -149,8 +149,12 @@ static void shuffle_weave(void *ctx, int64_t begin, int64_t end) {
     const int64_t o = u / span, first = u % span;
     const int64_t n = span - first < end - u ? span - first : end - u;
     if (s->by_groups) {
+      /* Whole outer indexes in a row take one call. */
+      const int64_t count = first == 0 && n == span ? (end - u) / span : 1;
       way_starts(at, o * c + first, groups, per_group);
-      mc_rows_interleave(&s->run, s->job->out, o * c + first * groups, s->job->in, at, groups, n);
+      mc_rows_interleave_repeat(&s->run, s->job->out, o * c + first * groups, s->job->in, at,
+                                groups, n, count, c);
+      u += n * (count - 1);
     } else {
       way_starts(at, o * c + first, per_group, groups);
       mc_rows_deinterleave(&s->run, s->job->out, at, s->job->in, o * c + first * per_group,

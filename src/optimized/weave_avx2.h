@@ -63,4 +63,87 @@ static inline int64_t mc_avx2_weave4(int64_t esize, uint8_t *out, const uint8_t 
   return g;
 }
 
+/* Groups g..g+7 of out[4g + o] = row[o][g] for 4-byte elements: a 4 x 4
+   transpose in each 128-bit lane (unpacks of 32-, then 64-bit halves), the
+   lanes' results then put in order. v[k] is groups g+2k and g+2k+1. */
+static inline void mc_avx2_weave4_32_step(const uint8_t *const *row, int64_t g, __m256i *v) {
+  const int64_t at = 4 * g;
+  __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(row[0] + at));
+  __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(row[1] + at));
+  __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(row[2] + at));
+  __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(row[3] + at));
+  __m256i ab_lo = _mm256_unpacklo_epi32(a, b), ab_hi = _mm256_unpackhi_epi32(a, b);
+  __m256i cd_lo = _mm256_unpacklo_epi32(c, d), cd_hi = _mm256_unpackhi_epi32(c, d);
+  /* Lane by lane: groups 0 and 4, 1 and 5, 2 and 6, 3 and 7. */
+  __m256i g04 = _mm256_unpacklo_epi64(ab_lo, cd_lo), g15 = _mm256_unpackhi_epi64(ab_lo, cd_lo);
+  __m256i g26 = _mm256_unpacklo_epi64(ab_hi, cd_hi), g37 = _mm256_unpackhi_epi64(ab_hi, cd_hi);
+  v[0] = _mm256_permute2x128_si256(g04, g15, 0x20);
+  v[1] = _mm256_permute2x128_si256(g26, g37, 0x20);
+  v[2] = _mm256_permute2x128_si256(g04, g15, 0x31);
+  v[3] = _mm256_permute2x128_si256(g26, g37, 0x31);
+}
+
+/* out[4g + o] = row[o][g] for 4-byte elements, 8 groups per step. From 8
+   groups on, all of them: the last step overlaps the one before and writes
+   the same values again (out must not overlap the rows). Returns how many
+   groups it did: 0 or groups. */
+static inline int64_t mc_avx2_weave4_32(uint8_t *out, const uint8_t *const *row, int64_t groups) {
+  if (groups < 8)
+    return 0;
+  __m256i v[4];
+  for (int64_t g = 0; g < groups; g += 8) {
+    const int64_t at = g + 8 <= groups ? g : groups - 8; /* the last step may overlap */
+    mc_avx2_weave4_32_step(row, at, v);
+    for (int k = 0; k < 4; k++)
+      _mm256_storeu_si256((__m256i *)(void *)(out + 16 * at + 32 * k), v[k]);
+  }
+  return groups;
+}
+
+/* The same with streaming stores for a multiple of 4 groups (whole 64-byte
+   lines) into a line-aligned out, 8 groups per step; a last 4 take the
+   upper half of a step 4 groups back. Returns how many groups it did: all
+   but 4 groups alone. */
+static inline int64_t mc_avx2_weave4_32_stream(uint8_t *out, const uint8_t *const *row,
+                                               int64_t groups) {
+  __m256i v[4];
+  int64_t g = 0;
+  for (; g + 8 <= groups; g += 8) {
+    mc_avx2_weave4_32_step(row, g, v);
+    for (int k = 0; k < 4; k++)
+      _mm256_stream_si256((__m256i *)(void *)(out + 16 * g + 32 * k), v[k]);
+  }
+  if (g < groups && g >= 8) {
+    mc_avx2_weave4_32_step(row, g - 4, v);
+    _mm256_stream_si256((__m256i *)(void *)(out + 16 * g), v[2]);
+    _mm256_stream_si256((__m256i *)(void *)(out + 16 * g + 32), v[3]);
+    g += 4;
+  }
+  return g;
+}
+
+/* The groups of one vector of mc_avx2_weave4_whole. */
+static inline int64_t mc_avx2_weave4_vector(int64_t esize) {
+  return esize == 4 ? 8 : 16 / esize;
+}
+
+/* out[4g + o] = row[o][g] for elements of esize 1, 2 or 4 bytes: all the
+   groups when there is a vector of them at least (the last vector may
+   overlap the one before: out must not overlap the rows), else none.
+   Returns groups or 0. */
+static inline int64_t mc_avx2_weave4_whole(int64_t esize, uint8_t *out, const uint8_t *const *row,
+                                           int64_t groups) {
+  if (esize == 4)
+    return mc_avx2_weave4_32(out, row, groups);
+  const int64_t per = mc_avx2_weave4_vector(esize), back = groups - per;
+  if (back < 0)
+    return 0;
+  if (mc_avx2_weave4(esize, out, row, groups) < groups) {
+    const uint8_t *const last[4] = {row[0] + back * esize, row[1] + back * esize,
+                                    row[2] + back * esize, row[3] + back * esize};
+    mc_avx2_weave4(esize, out + back * 4 * esize, last, per);
+  }
+  return groups;
+}
+
 #endif
