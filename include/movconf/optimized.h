@@ -8,8 +8,9 @@
      MOVCONF_PARALLEL_MIN_BYTES  outputs below this run on the calling thread
                                  (default 256 KiB)
      MOVCONF_STREAM_MIN_BYTES    outputs of at least this many bytes are
-                                 written with streaming stores, except by
-                                 ExtractImagePatches (default 32 MiB)
+                                 written with streaming stores (default
+                                 32 MiB; ExtractImagePatches only with unit
+                                 column strides)
      MOVCONF_SIMD                sse2: the baseline kernels even where the
                                  CPU has AVX2 (default: AVX2 kernels on
                                  x86-64 CPUs that have it) */
