@@ -20,7 +20,8 @@ usage: tools/perf_matrix.py [--movconf build/movconf] [--threads 2] [--quick]
                             [--out docs/performance-matrix.md] [--only NAME...]
                             [--no-hashing] [--no-transport]
 Standard library only; the adapters' libraries as installed by
-tools/install-adapters.sh. About 25 minutes with the full shapes.
+tools/install-adapters.sh. 25 minutes and more with the full shapes, by the
+adapters installed (tfjs alone took 13 minutes on 2026-11-26).
 """
 
 import argparse
@@ -28,6 +29,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -172,7 +174,7 @@ def write_page(args, runs, torch, costs, out):
         "| workload | implementation | GB/s | vs ceiling | vs movconf | target (movconf rows) |",
         "|---|---|---:|---:|---:|---|",
     ]
-    unsupported = {}
+    unsupported, failures = {}, {}
     for wid, base in movconf_rows.items():
         if base.get("status") != "ok":
             lines.append(f"| `{wid}` | movconf | {base.get('status')} | | |")
@@ -184,6 +186,9 @@ def write_page(args, runs, torch, costs, out):
             if not row or row.get("status") != "ok":
                 continue
             fig = impl_figures(row)
+            if fig == "error":
+                detail = re.sub(r" \(request \d+\)", "", row["impl"].get("detail", ""))
+                failures.setdefault((name, detail), []).append(wid)
             if fig is None:
                 unsupported.setdefault(name, []).append(wid)
             elif isinstance(fig, str):
@@ -201,6 +206,10 @@ def write_page(args, runs, torch, costs, out):
     lines.append("")
     for name, wids in unsupported.items():
         lines.append(f"- {name} does not claim: {', '.join(f'`{w}`' for w in wids)}.")
+    for (name, detail), wids in failures.items():
+        lines.append(f"- {name}, error on {', '.join(f'`{w}`' for w in wids)}: {detail}.")
+    if args.left_out:
+        lines.append(f"- Not run in this sitting (`--only`): {', '.join(args.left_out)}.")
     if torch:
         lines.append("- The PyTorch rows are `tools/torch_bench.py`, run right after: the fastest "
                      "of several formulations (views and a copy into a preallocated output, "
@@ -209,7 +218,8 @@ def write_page(args, runs, torch, costs, out):
                      "by the mean of movconf's times in two `movconf bench --filter` runs of "
                      "that workload made just before and just after (not the table's first "
                      "run, minutes earlier), and it has no ceiling of its own.")
-    lines += costs
+    if costs:
+        lines += [""] + costs
     notes = kept_notes(out)
     lines += ["", notes.rstrip("\n") if notes else NOTES_MARKER]
     with open(out, "w", encoding="utf-8") as f:
@@ -233,8 +243,10 @@ def main(argv):
         adapters = json.load(f)["adapters"]
     work = args.reuse or tempfile.mkdtemp(prefix="perf-matrix-")
     runs = [("movconf", bench(args, None, os.path.join(work, "movconf.json")))]
+    args.left_out = []
     for a in adapters:
         if args.only and a["name"] not in args.only:
+            args.left_out.append(a["name"])
             continue
         if not installed(a):
             log(f"{a['name']}: not installed, left out")
