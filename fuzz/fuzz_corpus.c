@@ -24,7 +24,6 @@
 
    Exit status: 0 written or up to date, 1 out of date (--check), 2 usage,
    I/O or case-file errors. */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -259,10 +258,9 @@ static void move_words(word_list *to, word_list *from) {
 
 /* "b2s/" for BatchToSpace-2, quoted: the start of its case ids. */
 static char *case_id_prefix(mc_op op) {
-  char *word = mc_strdupf("\"%s/\"", mc_op_clause_prefix(op));
-  for (char *c = word; *c; c++)
-    *c = (char)tolower((unsigned char)*c);
-  return word;
+  char prefix[16];
+  mc_op_case_prefix(op, prefix, sizeof prefix);
+  return mc_strdupf("\"%s/\"", prefix);
 }
 
 static bool dictionary_words(const char *root, word_list *words) {

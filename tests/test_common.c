@@ -169,6 +169,19 @@ static const expected_op expected_ops[] = {
     {MC_OP_SLICE, "Slice-8", "slice_8", "SL", 5, {"data", "start", "stop", "step", "axes"}},
 };
 
+/* The case-id prefix: the clause prefix in lower case, cut to the buffer. */
+static void test_case_prefix(void) {
+  char buf[8];
+  mc_op_case_prefix(MC_OP_BATCH_TO_SPACE, buf, sizeof buf);
+  CHECK_STR(buf, "b2s");
+  mc_op_case_prefix(MC_OP_EXTRACT_IMAGE_PATCHES, buf, sizeof buf);
+  CHECK_STR(buf, "eip");
+  mc_op_case_prefix(MC_OP_SLICE, buf, sizeof buf);
+  CHECK_STR(buf, "sl");
+  mc_op_case_prefix(MC_OP_SLICE, buf, 2);
+  CHECK_STR(buf, "s");
+}
+
 static void test_ops(void) {
   int n = (int)(sizeof expected_ops / sizeof expected_ops[0]);
   CHECK_EQ_I64(n, MC_OP_COUNT);
@@ -684,6 +697,7 @@ static void test_transfer_send_closed_peer(void) {
 int main(void) {
   test_types();
   test_status_names();
+  test_case_prefix();
   test_ops();
   test_attrs_none();
   test_attrs_by_id();

@@ -16,7 +16,10 @@ typedef enum mc_op {
 const char *mc_op_name(mc_op op);          /* "BatchToSpace-2" */
 const char *mc_op_slug(mc_op op);          /* "batch_to_space_2": conformance/ folder */
 const char *mc_op_clause_prefix(mc_op op); /* "B2S" */
-mc_op mc_op_from_name(const char *name);   /* accepts name or slug */
+/* "b2s": the clause prefix in lower case, which starts the op's case and
+   bench workload ids; into buf of n bytes (truncated to fit). */
+void mc_op_case_prefix(mc_op op, char *buf, size_t n);
+mc_op mc_op_from_name(const char *name); /* accepts name or slug */
 /* Inputs op takes: the trailing ones past the required count are optional
    (Slice-8's axes), so a request has required..count of them. */
 int mc_op_input_count(mc_op op);

@@ -6,7 +6,6 @@
 #include "common/clauses.h"
 #include "common/text.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -50,16 +49,6 @@ problem(checker *ck, const mc_case *c, const char *fmt, ...) {
   else
     snprintf(msg, sizeof msg, "%s: %s", path, what);
   ck->report(ck->ctx, msg);
-}
-
-/* "b2s/" for BatchToSpace-2: the id prefix of the op's cases. */
-static void id_prefix(mc_op op, char *buf, size_t n) {
-  const char *p = mc_op_clause_prefix(op);
-  size_t i = 0;
-  for (; p[i] && i + 2 < n; i++)
-    buf[i] = (char)tolower((unsigned char)p[i]);
-  buf[i++] = '/';
-  buf[i] = '\0';
 }
 
 static bool starts_with(const char *s, const char *prefix) {
@@ -118,8 +107,9 @@ int mc_case_file_check(const mc_case_file *f, void (*report)(void *ctx, const ch
   checker ck = {f, report, ctx, 0};
   if (!f)
     return 0;
-  char prefix[16];
-  id_prefix(f->op, prefix, sizeof prefix);
+  char prefix[16]; /* "b2s/" */
+  mc_op_case_prefix(f->op, prefix, sizeof prefix - 1);
+  strcat(prefix, "/");
   for (int i = 0; i < f->n_cases; i++) {
     const mc_case *c = &f->cases[i];
     if (c->op != f->op)

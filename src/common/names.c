@@ -4,6 +4,7 @@
 #include "movconf/ops.h"
 #include "movconf/types.h"
 
+#include <ctype.h>
 #include <string.h>
 
 static const mc_type_info type_table[MC_TYPE_COUNT] = {
@@ -227,6 +228,16 @@ const char *mc_op_slug(mc_op op) {
 const char *mc_op_clause_prefix(mc_op op) {
   const op_info *info = op_get(op);
   return info ? info->clause_prefix : "invalid";
+}
+
+void mc_op_case_prefix(mc_op op, char *buf, size_t n) {
+  if (n == 0)
+    return;
+  const char *p = mc_op_clause_prefix(op);
+  size_t i = 0;
+  for (; p[i] && i + 1 < n; i++)
+    buf[i] = (char)tolower((unsigned char)p[i]);
+  buf[i] = '\0';
 }
 
 mc_op mc_op_from_name(const char *name) {

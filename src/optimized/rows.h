@@ -191,8 +191,9 @@ static MC_ROW_INLINE void mc_unweave_short(const mc_rowio *io, uint8_t *dst, con
 }
 
 /* out[g*ways + o] = src[s[o] + g] for whole-byte elements: in the AVX2
-   kernels, 4 ways of 1- and 2-byte elements take weave_avx2.h's unpacks for
-   the whole vectors; the generic loop does the rest. */
+   kernels, 4 ways of 1-, 2- and 4-byte elements take weave_avx2.h's
+   shuffles for the whole row (a vector of groups at least); the generic
+   loop does the rest. */
 static inline void mc_weave(const mc_rowio *io, uint8_t *out, const uint8_t *src, const int64_t *s,
                             int64_t ways, int64_t groups) {
 #ifdef MC_KERNELS_AVX2
@@ -232,8 +233,8 @@ static inline void mc_unweave(const mc_rowio *io, uint8_t *dst, const int64_t *d
 /* A streamed 4-way weave of 4-byte elements straight into the output, when
    its line boundaries fall between groups: the whole lines take the AVX2
    weave's streaming stores, the partial lines at the ends (and a row of
-   one line) ordinary ones, as in mc_stream_store, and no stage is needed. False when it does not
-   apply. */
+   one line) ordinary ones, as in mc_stream_store, and no stage is needed.
+   False when it does not apply. */
 static inline bool mc_weave_streamed_avx2(const mc_rowio *io, uint8_t *out, const uint8_t *src,
                                           const int64_t *s, int64_t ways, int64_t groups) {
   enum { GROUP_BYTES = 16, LINE_GROUPS = MC_STREAM_LINE / GROUP_BYTES };

@@ -4,7 +4,6 @@
 #include "harness/bench/bench.h"
 
 #include <cjson/cJSON.h>
-#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
@@ -177,9 +176,7 @@ static double now_seconds(void) {
 
 static void workload_id(const workload *w, char *buf, size_t len) {
   char prefix[8];
-  snprintf(prefix, sizeof prefix, "%s", mc_op_clause_prefix(w->op));
-  for (char *c = prefix; *c; c++)
-    *c = (char)tolower((unsigned char)*c);
+  mc_op_case_prefix(w->op, prefix, sizeof prefix);
   snprintf(buf, len, "%s/%s/%s", prefix, w->name, mc_type_name(w->type));
 }
 
