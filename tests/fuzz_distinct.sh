@@ -11,10 +11,13 @@
 #   finding (exit 0);
 # - a failure that needs a small output cap records the cap in its file,
 #   and reproduces with it.
-# usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR
+# usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR [all|small]
+# `small` (sanitizer builds) leaves the large requests out of the campaigns
+# whose subject is not size; the uninstrumented builds run them all.
 set -u
 . "$(dirname "$0")/expect.sh"
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3")
+sizes=; [ "${4:-all}" = small ] && sizes=--no-large
 fresh_folder "$work"
 cd "$work" || exit 2
 
@@ -52,7 +55,7 @@ expect "one finding fails with the crop bug alone and passes with the split alon
 expect "one finding fails with the split bug alone and passes with the crop alone" test $split_only -eq 1
 
 # 2. Two jobs: the summary and the files agree.
-fuzz jobs d2s-swap --op d2s --runs 300 --jobs 2
+fuzz jobs d2s-swap --op d2s --runs 300 --jobs 2 $sizes
 expect "jobs: exit status 1, not $status" test "$status" -eq 1
 expect "jobs: each finding's steps and detail are its file's" python3 -c '
 import json, os, subprocess, sys
@@ -69,7 +72,7 @@ for f in s["findings"]:
 expect "jobs: no worker file left" sh -c '! ls -A jobs | grep -q "^\."'
 
 # 3. A failure only from a process's second call: flaky, not a finding.
-fuzz flaky d2s-swap-after-first-call --op d2s --runs 100
+fuzz flaky d2s-swap-after-first-call --op d2s --runs 100 $sizes
 expect "flaky: exit status 0, not $status" test "$status" -eq 0
 has flaky.out "^0 distinct findings"
 has flaky.out "flaky: not reproduced alone"
