@@ -37,6 +37,11 @@ bool mc_json_check_text(const char *text, size_t len, char *why, size_t whylen);
 void mc_json_tag_numbers(cJSON *root, const char *text, size_t len);
 /* Length of the number token that starts at offset. */
 size_t mc_json_number_length(const char *text, size_t len, size_t offset);
+/* The member key of obj when it is a string, else absent: for reading back
+   movconf's own reports, whose members are trusted to be what they say. */
+const char *mc_json_member_string(const cJSON *obj, const char *key, const char *absent);
+/* The member key of obj when it is a number, else 0. */
+double mc_json_member_number(const cJSON *obj, const char *key);
 
 /* ---- numbers.c: exact numbers and element encodings ---- */
 

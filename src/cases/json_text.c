@@ -298,3 +298,13 @@ size_t mc_json_number_length(const char *text, size_t len, size_t offset) {
     end++;
   return end - offset;
 }
+
+const char *mc_json_member_string(const cJSON *obj, const char *key, const char *absent) {
+  const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
+  return s ? s : absent;
+}
+
+double mc_json_member_number(const cJSON *obj, const char *key) {
+  const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, key);
+  return cJSON_IsNumber(n) ? n->valuedouble : 0;
+}

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/json.h"
 #include "cli/cli.h"
 #include "common/clauses.h"
 #include "movconf/version.h"
@@ -63,14 +64,9 @@ static void put_escaped(mc_text *t, const char *s) {
   }
 }
 
+/* A member of a report read back; "" when absent, so pages print nothing. */
 static const char *string_of(const cJSON *obj, const char *key) {
-  const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
-  return s ? s : "";
-}
-
-static double number_of(const cJSON *obj, const char *key) {
-  const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsNumber(n) ? n->valuedouble : 0;
+  return mc_json_member_string(obj, key, "");
 }
 
 /* ---- the reports read ---- */
@@ -357,7 +353,7 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
   const cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, which);
   const cJSON *state = cJSON_GetObjectItemCaseSensitive(pic, "state");
   const cJSON *from = cJSON_GetObjectItemCaseSensitive(pic, "from");
-  double row0 = number_of(pic, "row0"), col0 = number_of(pic, "col0");
+  double row0 = mc_json_member_number(pic, "row0"), col0 = mc_json_member_number(pic, "col0");
   bool got = strcmp(which, "got") == 0;
   mc_text_printf(t, "<table class=\"pic\" data-which=\"%s\"><caption>%s</caption><tr><th></th>",
                  which, got ? "returned" : "expected");
@@ -430,7 +426,7 @@ static void put_case(mc_text *t, const cJSON *c, bool open) {
     free(text);
   }
   char seconds[64];
-  snprintf(seconds, sizeof seconds, "%.4f s%s", number_of(c, "seconds"),
+  snprintf(seconds, sizeof seconds, "%.4f s%s", mc_json_member_number(c, "seconds"),
            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c, "slow")) ? " (slow)" : "");
   put_field(t, "time", seconds);
   mc_text_printf(t, "</dl>");
@@ -565,14 +561,16 @@ static void put_bar(mc_text *t, double gbps, double ceiling, double memcpy_gbps)
 }
 
 static void put_bench_row(mc_text *t, const cJSON *w) {
-  double ceiling = number_of(w, "ceiling_gb_per_s");
+  double ceiling = mc_json_member_number(w, "ceiling_gb_per_s");
   mc_text_printf(t, "<tr class=\"workload\"><td class=\"wl\">");
   put_escaped(t, string_of(w, "id"));
   mc_text_printf(t, "</td><td>");
   put_escaped(t, string_of(w, "status"));
-  mc_text_printf(t, "</td><td>%.2f</td><td>%.2f</td><td>%.0f%%</td><td>", number_of(w, "gb_per_s"),
-                 ceiling, 100.0 * number_of(w, "ceiling_ratio"));
-  put_bar(t, number_of(w, "gb_per_s"), ceiling, number_of(w, "memcpy_gb_per_s"));
+  mc_text_printf(t, "</td><td>%.2f</td><td>%.2f</td><td>%.0f%%</td><td>",
+                 mc_json_member_number(w, "gb_per_s"), ceiling,
+                 100.0 * mc_json_member_number(w, "ceiling_ratio"));
+  put_bar(t, mc_json_member_number(w, "gb_per_s"), ceiling,
+          mc_json_member_number(w, "memcpy_gb_per_s"));
   mc_text_printf(t, "</td></tr>\n");
   const cJSON *impl = cJSON_GetObjectItemCaseSensitive(w, "impl");
   if (!cJSON_IsObject(impl))
@@ -581,9 +579,10 @@ static void put_bench_row(mc_text *t, const cJSON *w) {
   put_escaped(t, string_of(impl, "name"));
   mc_text_printf(t, "</td><td>");
   put_escaped(t, string_of(impl, "status"));
-  mc_text_printf(t, "</td><td>%.2f</td><td></td><td>%.0f%%</td><td>", number_of(impl, "gb_per_s"),
-                 100.0 * number_of(impl, "ceiling_ratio"));
-  put_bar(t, number_of(impl, "gb_per_s"), ceiling, 0);
+  mc_text_printf(t, "</td><td>%.2f</td><td></td><td>%.0f%%</td><td>",
+                 mc_json_member_number(impl, "gb_per_s"),
+                 100.0 * mc_json_member_number(impl, "ceiling_ratio"));
+  put_bar(t, mc_json_member_number(impl, "gb_per_s"), ceiling, 0);
   mc_text_printf(t, "</td></tr>\n");
 }
 
@@ -595,7 +594,7 @@ static void put_bench(mc_text *t, const report *r) {
                  "the ceiling (multithreaded streaming stores of the same traffic); black "
                  "mark: memcpy</p>\n<table class=\"bench\"><tr><th>workload</th><th>status"
                  "</th><th>GB/s</th><th>ceiling GB/s</th><th>of ceiling</th><th></th></tr>\n",
-                 number_of(r->root, "threads"),
+                 mc_json_member_number(r->root, "threads"),
                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r->root, "quick")) ? ", --quick"
                                                                                   : "");
   const cJSON *w;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/json.h"
 #include "cli/cli.h"
 
 static const char merge_usage[] =
@@ -42,16 +43,6 @@ typedef struct shard_report {
   const char *selection, *impl;
 } shard_report;
 
-static const char *string_of(const cJSON *obj, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static double number_of(const cJSON *obj, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 static bool load_shard(const char *path, shard_report *s) {
   size_t len;
   int error;
@@ -65,10 +56,10 @@ static bool load_shard(const char *path, shard_report *s) {
             read ? "does not parse" : "cannot be read");
     return false;
   }
-  s->index = (int)number_of(shard, "index");
-  s->count = (int)number_of(shard, "count");
-  s->selection = string_of(shard, "selection");
-  s->impl = string_of(s->root, "implementation");
+  s->index = (int)mc_json_member_number(shard, "index");
+  s->count = (int)mc_json_member_number(shard, "count");
+  s->selection = mc_json_member_string(shard, "selection", NULL);
+  s->impl = mc_json_member_string(s->root, "implementation", NULL);
   if (!cJSON_IsObject(shard) || !s->selection || !s->impl || s->count < 1 ||
       s->count > MC_MAX_SHARDS || s->index < 1 || s->index > s->count ||
       !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(s->root, "cases"))) {
@@ -163,8 +154,8 @@ static void add_process_faults(mc_run_report *r, const shard_report *s) {
 
 /* A shard that stopped early stops the whole run: said with its number. */
 static void add_stop(mc_run_report *r, const shard_report *s) {
-  const char *why =
-      string_of(cJSON_GetObjectItemCaseSensitive(s->root, "summary"), "stopped_early");
+  const char *why = mc_json_member_string(cJSON_GetObjectItemCaseSensitive(s->root, "summary"),
+                                          "stopped_early", NULL);
   if (!why)
     return;
   char *text = mc_unsafe_text(why);
@@ -212,9 +203,9 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
   *r = (mc_run_report){.impl = mc_unsafe_text(s[0].impl), /* freed by mc_cmd_report_merge */
                        .with_expectations = cJSON_IsTrue(
                            cJSON_GetObjectItemCaseSensitive(first, "with_expectations")),
-                       .slow_seconds = number_of(
+                       .slow_seconds = mc_json_member_number(
                            cJSON_GetObjectItemCaseSensitive(s[0].root, "summary"), "slow_seconds"),
-                       .timeout_seconds = number_of(first, "timeout_seconds")};
+                       .timeout_seconds = mc_json_member_number(first, "timeout_seconds")};
   for (int i = 0; i < n; i++) {
     if (!add_cases(r, &s[i]))
       return false;
@@ -224,7 +215,7 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
   }
   if (!order_cases(r))
     return false;
-  int selected = (int)number_of(first, "selected_cases");
+  int selected = (int)mc_json_member_number(first, "selected_cases");
   if (r->count != selected && !r->stopped_early && r->n_load_errors == 0) {
     fprintf(stderr,
             "movconf report merge: the shards have %d cases of the %d selected, and none "

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/json.h"
 #include "common/text.h"
 #include "harness/harness.h"
 #include "movconf/version.h"
@@ -448,17 +449,12 @@ static cJSON *json_case(const mc_run_report *r, const mc_case_result *c) {
 
 /* A string member as the run had it (the writer made it safe), or NULL. */
 static char *member_text(const cJSON *obj, const char *key) {
-  const char *text = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
+  const char *text = mc_json_member_string(obj, key, NULL);
   return text ? mc_unsafe_text(text) : NULL;
 }
 
-static double member_number(const cJSON *obj, const char *key) {
-  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-  return cJSON_IsNumber(v) ? v->valuedouble : 0;
-}
-
 static int member_verdict(const cJSON *obj) {
-  const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, "verdict"));
+  const char *name = mc_json_member_string(obj, "verdict", NULL);
   return name ? mc_verdict_from_name(name) : -1;
 }
 
@@ -476,9 +472,9 @@ static char *picture_text(const cJSON *item) {
 }
 
 bool mc_case_result_from_json(const cJSON *item, mc_case_result *c) {
-  const char *op = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "op"));
-  const char *type = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "type"));
-  const char *rejection = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(item, "rejection"));
+  const char *op = mc_json_member_string(item, "op", NULL);
+  const char *type = mc_json_member_string(item, "type", NULL);
+  const char *rejection = mc_json_member_string(item, "rejection", NULL);
   const cJSON *x = cJSON_GetObjectItemCaseSensitive(item, "expectation");
   *c = (mc_case_result){.id = member_text(item, "id"),
                         .file = member_text(item, "file"),
@@ -491,15 +487,14 @@ bool mc_case_result_from_json(const cJSON *item, mc_case_result *c) {
                         .clauses = member_text(item, "clauses"),
                         .origin = member_text(item, "origin"),
                         .picture = picture_text(item),
-                        .seconds = member_number(item, "seconds"),
-                        .position = (int)member_number(item, "position"),
+                        .seconds = mc_json_member_number(item, "seconds"),
+                        .position = (int)mc_json_member_number(item, "position"),
                         .output_elements = -1};
   snprintf(c->mode, sizeof c->mode, "-");
   if (rejection)
     c->rejection = strcmp(rejection, "named") == 0 ? MC_REJECTION_NAMED : MC_REJECTION_UNNAMED;
   if (cJSON_IsObject(x)) {
-    c->expect = expect_state_from_name(
-        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(x, "outcome")));
+    c->expect = expect_state_from_name(mc_json_member_string(x, "outcome", NULL));
     c->expected_verdict = (mc_verdict)member_verdict(x);
     c->expect_reason = member_text(x, "reason");
   }
