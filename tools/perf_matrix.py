@@ -145,7 +145,7 @@ def target(row):
     return f">= {want} of ceiling: {'met' if got >= want else 'missed'}"
 
 
-def write_page(args, runs, torch, costs, out):
+def write_page(args, runs, left_out, torch, costs, out):
     movconf_rows = {r["id"]: r for r in runs[0][1]["workloads"]}
     lines = [
         "# Performance matrix",
@@ -208,8 +208,8 @@ def write_page(args, runs, torch, costs, out):
         lines.append(f"- {name} does not claim: {', '.join(f'`{w}`' for w in wids)}.")
     for (name, detail), wids in failures.items():
         lines.append(f"- {name}, error on {', '.join(f'`{w}`' for w in wids)}: {detail}.")
-    if args.left_out:
-        lines.append(f"- Not run in this sitting (`--only`): {', '.join(args.left_out)}.")
+    if left_out:
+        lines.append(f"- Not run in this sitting (`--only`): {', '.join(left_out)}.")
     if torch:
         lines.append("- The PyTorch rows are `tools/torch_bench.py`, run right after: the fastest "
                      "of several formulations (views and a copy into a preallocated output, "
@@ -243,10 +243,10 @@ def main(argv):
         adapters = json.load(f)["adapters"]
     work = args.reuse or tempfile.mkdtemp(prefix="perf-matrix-")
     runs = [("movconf", bench(args, None, os.path.join(work, "movconf.json")))]
-    args.left_out = []
+    left_out = []  # adapters --only leaves out, named on the page
     for a in adapters:
         if args.only and a["name"] not in args.only:
-            args.left_out.append(a["name"])
+            left_out.append(a["name"])
             continue
         if not installed(a):
             log(f"{a['name']}: not installed, left out")
@@ -259,7 +259,7 @@ def main(argv):
     costs = [] if args.no_hashing else hashing_section(args.movconf, work, log)
     if not args.no_transport:
         costs += transport_section(args.movconf, adapters, installed, work, log)
-    write_page(args, runs, torch, costs, args.out)
+    write_page(args, runs, left_out, torch, costs, args.out)
     log(f"wrote {args.out}; the runs' tables and JSON are in {work}")
     return 0
 
