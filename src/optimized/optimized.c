@@ -9,8 +9,44 @@
 #include "common/error.h"
 #include "optimized/kernels.h"
 
-int mc_default_threads(void) {
-  const char *env = getenv("MOVCONF_THREADS");
+extern char **environ;
+
+/* The tuning variables a kernel call reads. They are read at every call,
+   so that tests may change them between calls, and in one pass over the
+   environment: a getenv each scanned it four times, some 840 of the 7,800
+   instructions of a [1,8,8,8] call. */
+typedef struct tuning_env {
+  const char *threads;      /* MOVCONF_THREADS */
+  const char *parallel_min; /* MOVCONF_PARALLEL_MIN_BYTES */
+  const char *stream_min;   /* MOVCONF_STREAM_MIN_BYTES */
+  const char *simd;         /* MOVCONF_SIMD */
+} tuning_env;
+
+/* value of entry ("NAME=value") into *slot when NAME is name and *slot is
+   still empty (getenv's first match). */
+static void take_entry(const char *entry, const char *name, const char **slot) {
+  size_t n = strlen(name);
+  if (!*slot && strncmp(entry, name, n) == 0 && entry[n] == '=')
+    *slot = entry + n + 1;
+}
+
+static tuning_env read_tuning_env(void) {
+  tuning_env e = {0};
+  for (char **p = environ; p && *p; p++) {
+    const char *entry = *p;
+    if (entry[0] != 'M' || strncmp(entry, "MOVCONF_", 8) != 0) /* most entries: one compare */
+      continue;
+    take_entry(entry, "MOVCONF_THREADS", &e.threads);
+    take_entry(entry, "MOVCONF_PARALLEL_MIN_BYTES", &e.parallel_min);
+    take_entry(entry, "MOVCONF_STREAM_MIN_BYTES", &e.stream_min);
+    take_entry(entry, "MOVCONF_SIMD", &e.simd);
+  }
+  return e;
+}
+
+/* MOVCONF_THREADS's value when it is a count from 1 to 1024, else the
+   online CPUs. */
+static int threads_from(const char *env) {
   if (env && *env) {
     char *end;
     long n = strtol(env, &end, 10);
@@ -19,6 +55,10 @@ int mc_default_threads(void) {
   }
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   return cpus > 0 && cpus <= 1024 ? (int)cpus : 1;
+}
+
+int mc_default_threads(void) {
+  return threads_from(getenv("MOVCONF_THREADS"));
 }
 
 int64_t mc_kernel_rows(const int64_t *dims, int n) {
@@ -65,10 +105,9 @@ static void row_major_strides(const int64_t *shape, int rank, int64_t *stride) {
   }
 }
 
-/* A byte count from the environment, or `otherwise` when unset or not a
-   plain decimal number. */
-static size_t env_bytes(const char *name, size_t otherwise) {
-  const char *env = getenv(name);
+/* A byte count from an environment variable's value, or `otherwise` when
+   unset or not a plain decimal number. */
+static size_t env_bytes(const char *env, size_t otherwise) {
   if (env && *env >= '0' && *env <= '9') {
     char *end;
     unsigned long long v = strtoull(env, &end, 10);
@@ -81,39 +120,39 @@ static size_t env_bytes(const char *name, size_t otherwise) {
 /* Below this many output bytes waking the pool costs more than the copy.
    MOVCONF_PARALLEL_MIN_BYTES overrides it, so that tests can split even tiny
    requests over threads. */
-static size_t parallel_min_bytes(void) {
-  return env_bytes("MOVCONF_PARALLEL_MIN_BYTES", (size_t)1 << 18);
+static size_t parallel_min_bytes(const tuning_env *e) {
+  return env_bytes(e->parallel_min, (size_t)1 << 18);
 }
 
 /* From this many output bytes on, the output is written with streaming
    stores (stream.h): it would not stay in the caches anyway. The default is
    the size of a large L3; MOVCONF_STREAM_MIN_BYTES overrides it, so that
    tests can take the streaming paths on small requests. */
-static size_t stream_min_bytes(void) {
-  return env_bytes("MOVCONF_STREAM_MIN_BYTES", (size_t)32 << 20);
+static size_t stream_min_bytes(const tuning_env *e) {
+  return env_bytes(e->stream_min, (size_t)32 << 20);
 }
 
 /* ExtractImagePatches streams only with unit column strides, where each
    piece of an output row is a contiguous part of an input row that its run
    (stream.h) streams straight from the input. */
-static bool streams(const mc_opt_plan *plan, size_t out_bytes) {
+static bool streams(const mc_opt_plan *plan, size_t out_bytes, const tuning_env *e) {
   return (plan->op != MC_OP_EXTRACT_IMAGE_PATCHES || plan->stride[1] == 1) &&
-         out_bytes >= stream_min_bytes();
+         out_bytes >= stream_min_bytes(e);
 }
 
 /* AVX2 kernels (kernels_avx2.c) when the CPU has AVX2, unless
    MOVCONF_SIMD=sse2 asks for the baseline ones: tests run both. */
-static bool use_avx2(void) {
+static bool use_avx2(const char *simd_env) {
 #if MC_HAVE_AVX2_KERNELS
-  const char *env = getenv("MOVCONF_SIMD");
-  return !(env && strcmp(env, "sse2") == 0) && __builtin_cpu_supports("avx2");
+  return !(simd_env && strcmp(simd_env, "sse2") == 0) && __builtin_cpu_supports("avx2");
 #else
+  (void)simd_env;
   return false;
 #endif
 }
 
 const char *mc_optimized_simd(void) {
-  return use_avx2() ? "avx2" : MC_HAVE_AVX2_KERNELS ? "sse2" : "baseline";
+  return use_avx2(getenv("MOVCONF_SIMD")) ? "avx2" : MC_HAVE_AVX2_KERNELS ? "sse2" : "baseline";
 }
 
 typedef void (*kernel_fn)(const mc_kernel_job *);
@@ -147,10 +186,12 @@ const char *mc_opt_missing_kernel(mc_op op) {
   return avx2_missing ? "avx2 kernel" : baseline_kernels[op] ? NULL : "baseline kernel";
 }
 
-static kernel_fn kernel_of(mc_op op) {
+static kernel_fn kernel_of(mc_op op, const tuning_env *e) {
 #if MC_HAVE_AVX2_KERNELS
-  if (use_avx2())
+  if (use_avx2(e->simd))
     return avx2_kernels[op];
+#else
+  (void)e;
 #endif
   return baseline_kernels[op];
 }
@@ -161,16 +202,17 @@ static kernel_fn kernel_of(mc_op op) {
 static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, mc_tensor *out) {
   if (plan->out_elements == 0)
     return;
+  const tuning_env env = read_tuning_env();
   mc_kernel_job job = {.plan = plan,
-                       .io = mc_rowio_make(plan->type, streams(plan, out->nbytes)),
+                       .io = mc_rowio_make(plan->type, streams(plan, out->nbytes, &env)),
                        .in = in,
                        .out = out->data};
-  job.threads = threads > 0 ? threads : mc_default_threads();
-  if (job.io.esize == 0 || out->nbytes < parallel_min_bytes())
+  job.threads = threads > 0 ? threads : threads_from(env.threads);
+  if (job.io.esize == 0 || out->nbytes < parallel_min_bytes(&env))
     job.threads = 1;
   row_major_strides(plan->in_shape, plan->rank, job.in_stride);
   row_major_strides(plan->out_shape, plan->rank, job.out_stride);
-  kernel_of(plan->op)(&job);
+  kernel_of(plan->op, &env)(&job);
   mc_stream_fence();
   /* Phantom elements after the last one in its byte: all bits zero. */
   int64_t capacity = (int64_t)(out->nbytes * 8 / mc_type_bits(plan->type));
