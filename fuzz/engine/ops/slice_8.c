@@ -148,6 +148,36 @@ static bool step_toward_one(const mc_owned_request *cur, int k, mc_owned_request
   return true;
 }
 
+/* Side input k + 1 as i64, its values kept: a readable type, and one that
+   holds the bounds whole_axis writes (a negative step reads its axis whole
+   only to a negative stop, which no unsigned type holds). */
+static bool side_as_i64(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const int input = START + k;
+  if (input >= cur->req.n_inputs || cur->tensors[input].type == MC_I64)
+    return false;
+  const mc_tensor *t = &cur->tensors[input];
+  const int64_t n = mc_tensor_elements(t);
+  int64_t v;
+  for (int64_t i = 0; i < n; i++)
+    if (!mc_side_value(t, i, &v)) /* a u64 above INT64_MAX */
+      return false;
+  if (!mc_fuzz_clone(cur, cand))
+    return false;
+  mc_tensor wide;
+  if (mc_tensor_alloc(&wide, MC_I64, t->rank, t->shape, (size_t)-1) != MC_OK) {
+    mc_owned_request_free(cand);
+    return false;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    mc_side_value(t, i, &v);
+    mc_store_bits(wide.data, MC_I64, i, (uint64_t)v);
+  }
+  mc_tensor_free(&cand->tensors[input]);
+  cand->tensors[input] = wide;
+  mc_owned_request_link(cand);
+  return true;
+}
+
 /* Entry i's bound of input START or STOP reads its axis whole in its
    step's direction: a start at or before the first element read, a stop
    at or past the last (Python's clamping, SL-S2). */
@@ -175,26 +205,70 @@ static bool side_neutral(const mc_owned_request *r, int input) {
   return true;
 }
 
-/* The bound of entry k / 2 (start for k even, stop for k odd) made one
-   that reads its axis whole, when the side input's type holds it. */
+/* The bound of input START or STOP of entry i that reads its axis whole
+   most plainly: 0 and d forwards, -1 and -d - 1 backwards. */
+static bool plain_whole_bound(const mc_owned_request *r, int input, int64_t i, int64_t *want) {
+  int64_t step, axis;
+  if (!mc_side_value(&r->tensors[STEP], i, &step) || !named_axis(r, i, &axis))
+    return false;
+  const int64_t d = r->tensors[0].shape[axis];
+  *want = input == START ? (step > 0 ? 0 : -1) : (step > 0 ? d : -d - 1);
+  return true;
+}
+
+/* Writes v as element i of input; false when its type does not hold v. */
+static bool store_side(mc_owned_request *r, int input, int64_t i, int64_t v) {
+  mc_tensor *t = &r->tensors[input];
+  int64_t back;
+  mc_store_bits(t->data, t->type, i, (uint64_t)v);
+  return mc_side_value(t, i, &back) && back == v;
+}
+
+/* The bound of entry k / 2 (start for k even, stop for k odd) made the
+   plainest whole one (a whole read by another value, -256 say, becomes it
+   too), when the side input's type holds it. */
 static bool whole_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const int input = k % 2 ? STOP : START;
   const int64_t i = k / 2;
-  int64_t v, step, axis;
-  if (!mc_side_value(&cur->tensors[input], i, &v) || bound_whole(cur, input, i, v) ||
-      !mc_side_value(&cur->tensors[STEP], i, &step) || !named_axis(cur, i, &axis))
+  int64_t v, want;
+  if (!mc_side_value(&cur->tensors[input], i, &v) || !plain_whole_bound(cur, input, i, &want) ||
+      v == want || !mc_fuzz_clone(cur, cand))
     return false;
-  const int64_t d = cur->tensors[0].shape[axis];
-  const int64_t want = input == START ? (step > 0 ? 0 : -1) : (step > 0 ? d : -d - 1);
-  if (!mc_fuzz_clone(cur, cand))
-    return false;
-  mc_tensor *t = &cand->tensors[input];
-  mc_store_bits(t->data, t->type, i, (uint64_t)want);
-  if (!mc_side_value(t, i, &v) || v != want) { /* the type does not hold it */
+  if (!store_side(cand, input, i, want)) {
     mc_owned_request_free(cand);
     return false;
   }
   return true;
+}
+
+/* Data axis k of one element goes and its entry moves to the next axis
+   (without axes, entry i names axis i, so the entries from k on each name
+   the axis after theirs), a bound that read its axis whole reading the
+   new one whole. drop_axis takes the entry with its axis, which loses a
+   failure that needs the entry's step on an axis of more than one
+   element: this keeps it, so that such a finding still reaches rank 1. */
+static bool drop_unit_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *d = &cur->tensors[0];
+  const int64_t n = entries(cur);
+  if (cur->req.n_inputs > AXES || k >= d->rank || d->shape[k] != 1 || k >= n || n >= d->rank)
+    return false;
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  int rank = 0;
+  for (int a = 0; a < d->rank; a++)
+    if (a != k)
+      shape[rank++] = d->shape[a];
+  if (!mc_fuzz_clone(cur, cand))
+    return false;
+  bool made = mc_fuzz_refill(cand, d->type, rank, shape);
+  for (int64_t i = k; made && i < n; i++)
+    for (int input = START; made && input <= STOP; input++) {
+      int64_t v, want;
+      if (mc_side_value(&cur->tensors[input], i, &v) && bound_whole(cur, input, i, v))
+        made = plain_whole_bound(cand, input, i, &want) && store_side(cand, input, i, want);
+    }
+  if (!made)
+    mc_owned_request_free(cand);
+  return made;
 }
 
 /* axes that name 0..n-1 in some order go: start, stop and step are put in
@@ -230,6 +304,8 @@ static bool without_axes(const mc_owned_request *cur, int k, mc_owned_request *c
 
 static const mc_fuzz_move moves[] = {{without_axes, 1},
                                      {drop_entry_move, MC_TENSOR_MAX_RANK},
+                                     {drop_unit_axis, MC_TENSOR_MAX_RANK},
+                                     {side_as_i64, AXES - START + 1},
                                      {whole_axis, 2 * MC_TENSOR_MAX_RANK},
                                      {step_toward_one, MC_FUZZ_VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
                                      {NULL, 0}};
