@@ -46,9 +46,7 @@ const char *mc_fuzz_neutral_string(mc_attr id) {
   return id == MC_ATTR_MODE ? "blocks_first" : "valid";
 }
 
-/* Neutral: a block size or list element of 1, mode blocks_first, auto_pad
-   valid, or absent. */
-static bool attribute_neutral(const mc_attrs *a, mc_attr id) {
+bool mc_fuzz_attribute_neutral(const mc_attrs *a, mc_attr id) {
   if (!mc_attrs_present(a, id))
     return true;
   switch (mc_attr_kind_of(id)) {
@@ -93,9 +91,13 @@ void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fu
   for (int i = 1; i < r->req.n_inputs; i++)
     if (!side_input_neutral(r, i))
       c->not_neutral |= 1u << i;
-  for (int i = 0; i < mc_op_attr_count(r->req.op); i++)
-    if (!attribute_neutral(&r->req.attrs, mc_op_attr(r->req.op, i)))
+  const mc_fuzz_op_desc *op = mc_fuzz_op_of(r->req.op);
+  for (int i = 0; i < mc_op_attr_count(r->req.op); i++) {
+    const mc_attr id = mc_op_attr(r->req.op, i);
+    if (!(op && op->attribute_neutral ? op->attribute_neutral(r, id)
+                                      : mc_fuzz_attribute_neutral(&r->req.attrs, id)))
       c->not_neutral |= 1u << (MC_MAX_INPUTS + i);
+  }
 }
 
 bool mc_fuzz_cause_kept(const mc_fuzz_cause *was, const mc_fuzz_cause *now) {

@@ -38,7 +38,14 @@ typedef struct mc_fuzz_op_desc {
      names the ones that do). NULL: every value is the neutral one of
      BatchToSpace and SpaceToBatch, a block of 1, a crop or pad of 0. */
   bool (*side_neutral)(const mc_owned_request *r, int input);
+  /* Whether attribute id of r changes nothing. NULL: the generic rule,
+     mc_fuzz_attribute_neutral. */
+  bool (*attribute_neutral)(const mc_owned_request *r, mc_attr id);
 } mc_fuzz_op_desc;
+
+/* The generic rule: absent, an integer or every list element 1, mode
+   blocks_first, auto_pad valid (fuzz_cause.c). */
+bool mc_fuzz_attribute_neutral(const mc_attrs *a, mc_attr id);
 
 /* The descriptor of op, NULL for no operation. */
 const mc_fuzz_op_desc *mc_fuzz_op_of(mc_op op);

@@ -74,7 +74,35 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
   return true;
 }
 
-static const mc_fuzz_move moves[] = {{smaller_shuffle, 2 * MC_FUZZ_VALUE_VARIANTS}, {NULL, 0}};
+/* A negative axis counted from the front instead: kept only when the
+   failure does not need the sign (a normalisation bug keeps its -1). */
+static bool axis_from_front(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const int64_t axis = mc_attrs_int(&cur->req.attrs, MC_ATTR_AXIS), rank = cur->tensors[0].rank;
+  if (k > 0 || !mc_attrs_present(&cur->req.attrs, MC_ATTR_AXIS) || axis >= 0 || axis < -rank ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  mc_attrs_set_int(&cand->req.attrs, MC_ATTR_AXIS, axis + rank);
+  return true;
+}
 
-const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {
-    .large = large, .min_rank = 1, .drop_axis = drop_axis, .moves = moves};
+/* axis 0 of data of rank 1 names the one axis there is, as the default 1
+   names the channels of the usual layouts: neutral too, so that a failure
+   of [1, C] at axis 1 and one of [C] at axis 0 are one finding (the
+   shrinker takes the first to the second). -1 stays not neutral: a sign is
+   where axis normalisation goes wrong. */
+static bool attribute_neutral(const mc_owned_request *r, mc_attr id) {
+  const mc_attrs *a = &r->req.attrs;
+  if (id == MC_ATTR_AXIS && mc_attrs_present(a, id) && r->tensors[0].rank == 1 &&
+      mc_attrs_int(a, id) == 0)
+    return true;
+  return mc_fuzz_attribute_neutral(a, id);
+}
+
+static const mc_fuzz_move moves[] = {
+    {axis_from_front, 1}, {smaller_shuffle, 2 * MC_FUZZ_VALUE_VARIANTS}, {NULL, 0}};
+
+const mc_fuzz_op_desc mc_fuzz_shuffle_channels_1 = {.large = large,
+                                                    .min_rank = 1,
+                                                    .drop_axis = drop_axis,
+                                                    .moves = moves,
+                                                    .attribute_neutral = attribute_neutral};
