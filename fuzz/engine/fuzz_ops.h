@@ -63,6 +63,8 @@ bool mc_fuzz_refill(mc_owned_request *r, mc_type type, int rank, const int64_t *
 bool mc_fuzz_shrunk_value(int64_t v, int64_t floor_value, int j, int64_t *out);
 /* Removes element k of a 1-D side input. */
 bool mc_fuzz_drop_side_element(mc_tensor *t, int k);
+/* The shape of t without axis k, in shape; returns its rank. */
+int mc_fuzz_shape_without(const mc_tensor *t, int k, int64_t shape[MC_TENSOR_MAX_RANK]);
 
 /* BatchToSpace-2 and SpaceToBatch-2 (fuzz_shrink_batch.c): value i of side
    input `input`, or the neutral one; the moves they share, given how the

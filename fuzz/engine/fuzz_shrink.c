@@ -102,6 +102,14 @@ bool mc_fuzz_drop_side_element(mc_tensor *t, int k) {
   return true;
 }
 
+int mc_fuzz_shape_without(const mc_tensor *t, int k, int64_t shape[MC_TENSOR_MAX_RANK]) {
+  int rank = 0;
+  for (int a = 0; a < t->rank; a++)
+    if (a != k)
+      shape[rank++] = t->shape[a];
+  return rank;
+}
+
 static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   const mc_tensor *d = &cur->tensors[0];
   const mc_fuzz_op_desc *op = mc_fuzz_op_of(cur->req.op);
@@ -109,10 +117,7 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
       (op->drop_axis ? !op->drop_axis(cur, k, cand) : !mc_fuzz_clone(cur, cand)))
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
-  int rank = 0;
-  for (int a = 0; a < d->rank; a++)
-    if (a != k)
-      shape[rank++] = d->shape[a];
+  const int rank = mc_fuzz_shape_without(d, k, shape);
   for (int i = 1; !op->drop_axis && i < cand->req.n_inputs; i++)
     if (!mc_fuzz_drop_side_element(&cand->tensors[i], k))
       return false;

@@ -253,10 +253,7 @@ static bool drop_unit_axis(const mc_owned_request *cur, int k, mc_owned_request 
   if (cur->req.n_inputs > AXES || k >= d->rank || d->shape[k] != 1 || k >= n || n >= d->rank)
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
-  int rank = 0;
-  for (int a = 0; a < d->rank; a++)
-    if (a != k)
-      shape[rank++] = d->shape[a];
+  const int rank = mc_fuzz_shape_without(d, k, shape);
   if (!mc_fuzz_clone(cur, cand))
     return false;
   bool made = mc_fuzz_refill(cand, d->type, rank, shape);
