@@ -13,8 +13,8 @@ extern char **environ;
 
 /* The tuning variables a kernel call reads. They are read at every call,
    so that tests may change them between calls, and in one pass over the
-   environment: a getenv each scanned it four times, some 840 of the 7,800
-   instructions of a [1,8,8,8] call. */
+   environment: a getenv each scanned it up to four times, some 840 of the
+   7,800 instructions of a [1,8,8,8] call. */
 typedef struct tuning_env {
   const char *threads;      /* MOVCONF_THREADS */
   const char *parallel_min; /* MOVCONF_PARALLEL_MIN_BYTES */
