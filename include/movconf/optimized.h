@@ -10,7 +10,8 @@
      MOVCONF_STREAM_MIN_BYTES    outputs of at least this many bytes are
                                  written with streaming stores (default
                                  32 MiB; ExtractImagePatches only with unit
-                                 column strides)
+                                 column strides; Slice counts its output
+                                 twice, for the bytes it reads too)
      MOVCONF_SIMD                sse2: the baseline kernels even where the
                                  CPU has AVX2 (default: AVX2 kernels on
                                  x86-64 CPUs that have it) */

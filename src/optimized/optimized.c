@@ -124,12 +124,24 @@ static size_t parallel_min_bytes(const tuning_env *e) {
   return env_bytes(e->parallel_min, (size_t)1 << 18);
 }
 
-/* From this many output bytes on, the output is written with streaming
-   stores (stream.h): it would not stay in the caches anyway. The default is
-   the size of a large L3; MOVCONF_STREAM_MIN_BYTES overrides it, so that
-   tests can take the streaming paths on small requests. */
+/* From this many bytes on (streamed_bytes), the output is written with
+   streaming stores (stream.h): it would not stay in the caches anyway. The
+   default is the size of a large L3; MOVCONF_STREAM_MIN_BYTES overrides it,
+   so that tests can take the streaming paths on small requests. */
 static size_t stream_min_bytes(const tuning_env *e) {
   return env_bytes(e->stream_min, (size_t)32 << 20);
+}
+
+/* The bytes weighed against the streaming threshold. Slice reads at least
+   as many bytes as it writes, and its common rows (copies, reversed rows)
+   stream with no staging pass, so it counts both: its output is evicted by
+   its own reads once the two together fill the cache. The other kernels
+   count their output only: ShuffleChannels' 1-byte weaves, for one, stream
+   through the stage and lose to ordinary stores below the threshold. */
+static size_t streamed_bytes(const mc_opt_plan *plan, size_t out_bytes) {
+  if (plan->op == MC_OP_SLICE)
+    return out_bytes > SIZE_MAX / 2 ? SIZE_MAX : 2 * out_bytes;
+  return out_bytes;
 }
 
 /* ExtractImagePatches streams only with unit column strides, where each
@@ -137,7 +149,7 @@ static size_t stream_min_bytes(const tuning_env *e) {
    (stream.h) streams straight from the input. */
 static bool streams(const mc_opt_plan *plan, size_t out_bytes, const tuning_env *e) {
   return (plan->op != MC_OP_EXTRACT_IMAGE_PATCHES || plan->stride[1] == 1) &&
-         out_bytes >= stream_min_bytes(e);
+         streamed_bytes(plan, out_bytes) >= stream_min_bytes(e);
 }
 
 /* AVX2 kernels (kernels_avx2.c) when the CPU has AVX2, unless
