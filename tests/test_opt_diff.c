@@ -355,6 +355,49 @@ static void test_slice_reverse_into_offset(void) {
   free_store(&s);
 }
 
+/* SpaceToBatch with block 4 on the last axis of 4-byte elements, whatever
+   the random draw (its blocks stop at 3): the AVX2 kernels' 8-group steps,
+   whole and reaching into the pads, rows of whole steps and not, and an
+   inner padded axis for the zero rows. `into` > 0: also into a caller's
+   buffer `into` - 1 bytes past a 64-byte boundary, streamed (rows off the
+   32-byte boundaries take the stage). */
+static void s2b_four_ways_case(mc_type type, const int64_t *shape, const int64_t *begin,
+                               const int64_t *end, bool into) {
+  request_store s;
+  memset(&s, 0, sizeof s);
+  s.req = (mc_request){.op = MC_OP_SPACE_TO_BATCH, .n_inputs = 4, .attrs = mc_attrs_none()};
+  make_typed_data(&s, type, 3, shape);
+  make_side(&s, 0, 3, L(1, 2, 4));
+  make_side(&s, 1, 3, begin);
+  make_side(&s, 2, 3, end);
+  CHECK(agrees(&s.req));
+  mc_tensor want;
+  CHECK(mc_oracle_run(&s.req, CAP, &want, NULL) == MC_OK);
+  uint8_t *buffer = malloc(want.nbytes + 128);
+  setenv("MOVCONF_STREAM_MIN_BYTES", "0", 1);
+  static const size_t offsets[3] = {0, 4, 1};
+  for (int k = 0; into && k < 3; k++) {
+    mc_tensor at = want;
+    at.data = buffer + 64 - (uintptr_t)buffer % 64 + offsets[k];
+    at.allocation = NULL;
+    memset(buffer, 0xFF, want.nbytes + 128);
+    CHECK(mc_optimized_run_into(&s.req, 2, &at, NULL) == MC_OK);
+    CHECK(memcmp(at.data, want.data, want.nbytes) == 0);
+  }
+  unsetenv("MOVCONF_STREAM_MIN_BYTES");
+  free(buffer);
+  mc_tensor_free(&want);
+  free_store(&s);
+}
+
+static void test_space_to_batch_four_ways(void) {
+  s2b_four_ways_case(MC_F32, L(2, 5, 64), L(0, 1, 0), L(0, 0, 0), true);
+  s2b_four_ways_case(MC_I32, L(3, 7, 92), L(0, 1, 1), L(0, 2, 3), true);
+  s2b_four_ways_case(MC_U32, L(1, 4, 29), L(0, 0, 2), L(0, 0, 1), false);  /* 8 groups */
+  s2b_four_ways_case(MC_F32, L(2, 3, 20), L(0, 1, 1), L(0, 0, 3), false);  /* 6: not whole */
+  s2b_four_ways_case(MC_I32, L(1, 2, 3), L(0, 0, 13), L(0, 0, 16), false); /* 3 of 32 */
+}
+
 /* ShuffleChannels with the channels last, whatever the random draw: each
    outer index a G x K transpose of single elements (the weaves), for K
    below, at and beyond one AVX2 vector (the whole-row weaves' overlapping
@@ -605,6 +648,7 @@ int main(void) {
   test_simd_choice();
   test_slice_paths();
   test_shuffle_last_axis();
+  test_space_to_batch_four_ways();
   test_random_requests();
   return check_report();
 }

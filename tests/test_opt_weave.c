@@ -1,6 +1,7 @@
 /* The AVX2 weaves of src/optimized/weave_avx2.h against plain loops, on
    every group count from 0 to 70 (whole vectors and every tail) for 1- and
-   2-byte elements, and 4-byte ones for the whole-row weaves. Runs where the CPU has AVX2; elsewhere
+   2-byte elements, and 4-byte ones for the whole-row weaves and the 4-way
+   de-interleave. Runs where the CPU has AVX2; elsewhere
    it says so and checks nothing (the kernels then never call these). */
 #include <stdbool.h>
 #include <stdint.h>
@@ -96,6 +97,29 @@ static bool weave4_whole_agrees(int64_t esize, int64_t groups, bool stream) {
          got[4 * done * esize] == 0xEE;
 }
 
+/* The 4-way de-interleave of 4-byte elements, one 8-group step: way o's 8
+   elements, row[o][g] = in[4g + o], into four 32-byte aligned rows with
+   ordinary or streaming stores; the bytes after each row keep their fill. */
+static bool unweave4_32_agrees(bool stream) {
+  uint8_t in[128], want[4][32];
+  _Alignas(32) uint8_t got[4][64];
+  for (int64_t i = 0; i < (int64_t)sizeof in; i++)
+    in[i] = pattern(i);
+  for (int64_t g = 0; g < 8; g++)
+    for (int o = 0; o < 4; o++)
+      memcpy(want[o] + 4 * g, in + 4 * (4 * g + o), 4);
+  memset(got, 0xEE, sizeof got);
+  __m256i v[4];
+  mc_avx2_unweave4_32_step(in, v);
+  for (int o = 0; o < 4; o++)
+    mc_avx2_put_32(got[o], v[o], stream);
+  _mm_sfence();
+  bool same = true;
+  for (int o = 0; o < 4; o++)
+    same = same && memcmp(got[o], want[o], 32) == 0 && got[o][32] == 0xEE;
+  return same;
+}
+
 static int run_whole_weave_tests(void) {
   int failures = 0;
   for (int64_t groups = 0; groups <= MAX_GROUPS; groups++) {
@@ -104,6 +128,7 @@ static int run_whole_weave_tests(void) {
     if (groups % 4 == 0)
       failures += !weave4_whole_agrees(4, groups, true);
   }
+  failures += !unweave4_32_agrees(false) + !unweave4_32_agrees(true);
   return failures;
 }
 

@@ -47,32 +47,40 @@ mc_status mc_opt_validate_space_to_batch_2(const mc_request *req, mc_opt_plan *p
 /* ---- Kernel ---- */
 
 /* SpaceToBatch, first pass: output rows whose outer axes fall into the
-   padding of some axis 1..N-2 have no input row; they are all zeros. The
-   block offsets change only with the output batch: decoded once per batch. */
+   padding of some axis 1..N-2 have no input row; they are all zeros. Rows
+   are taken a run at a time, a run being the rows along axis N-2 under one
+   outer index: its block offsets and the outer axes are decoded once, and
+   the rows before and after its inside span, contiguous in the output, are
+   zeroed in one go each. */
 static void s2b_zero_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
   const mc_opt_plan *p = j->plan;
-  const int last = p->rank - 1;
+  const int last = p->rank - 1, inner = last - 1; /* inner >= 1 (s2b_has_zero_rows) */
   const int64_t width = p->out_shape[last], batch = p->in_shape[0];
-  int64_t o[MC_MAX_RANK], decoded = -1;
-  mc_row_walk w;
-  mc_row_walk_start(&w, last, p->out_shape, begin);
-  for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    if (w.idx[0] != decoded) {
-      int64_t offsets = w.idx[0] / batch / p->block[last];
-      for (int i = last - 1; i >= 1; i--) {
-        o[i] = offsets % p->block[i];
-        offsets /= p->block[i];
-      }
-      decoded = w.idx[0];
+  for (int64_t row = begin; row < end;) {
+    mc_row_walk w;
+    mc_row_walk_start(&w, last, p->out_shape, row);
+    int64_t o[MC_MAX_RANK], offsets = w.idx[0] / batch / p->block[last];
+    for (int i = last - 1; i >= 1; i--) {
+      o[i] = offsets % p->block[i];
+      offsets /= p->block[i];
     }
     bool inside = true;
-    for (int i = 1; i < last && inside; i++) {
+    for (int i = 1; i < inner && inside; i++) {
       int64_t x = w.idx[i] * p->block[i] + o[i] - p->begin[i];
       inside = x >= 0 && x < p->in_shape[i];
     }
-    if (!inside)
-      mc_row_zero(&j->io, j->out, row * width, 1, width);
+    const int64_t y = w.idx[inner], rows = p->out_shape[inner] - y;
+    const int64_t run = rows < end - row ? rows : end - row;
+    int64_t lo = y + run, hi = y + run; /* the inside span: none when outside */
+    if (inside)
+      mc_strided_inside(o[inner] - p->begin[inner], p->block[inner], p->in_shape[inner],
+                        p->out_shape[inner], &lo, &hi);
+    lo = lo < y ? y : lo > y + run ? y + run : lo;
+    hi = hi < lo ? lo : hi > y + run ? y + run : hi;
+    mc_row_zero(&j->io, j->out, row * width, 1, (lo - y) * width);
+    mc_row_zero(&j->io, j->out, (row + hi - y) * width, 1, (y + run - hi) * width);
+    row += run;
   }
 }
 
@@ -134,6 +142,69 @@ static void s2b_split_padded_row(const mc_row_stage *stage, const mc_kernel_job 
   mc_rows_deinterleave(&stage->job.io, stage->job.out, staged0, padded, 0, block, width);
 }
 
+#ifdef MC_KERNELS_AVX2
+/* in[x0 .. x0+32) of a 4-byte row of in_width elements into step, the
+   elements outside the row as zeros (the pads). */
+static void s2b_padded_step(uint8_t *step, const uint8_t *in, int64_t x0, int64_t in_width) {
+  const int64_t lo = x0 > 0 ? x0 : 0, hi = x0 + 32 < in_width ? x0 + 32 : in_width;
+  memset(step, 0, 128);
+  if (hi > lo)
+    memcpy(step + (lo - x0) * 4, in + lo * 4, (size_t)(hi - lo) * 4);
+}
+
+/* The 8-group step g of s2b_split_row4_avx2, way o's 8 elements in v[o]:
+   unwoven from the input row in itself, or from a padded copy of its 32
+   elements when it reaches into the pads. */
+static inline void s2b_step4_avx2(const uint8_t *in, int64_t g, int64_t pad, int64_t in_width,
+                                  __m256i *v) {
+  const int64_t x0 = 4 * g - pad; /* the step's first input element */
+  if (x0 >= 0 && x0 + 32 <= in_width) {
+    mc_avx2_unweave4_32_step(in + x0 * 4, v);
+    return;
+  }
+  _Alignas(32) uint8_t padded[128];
+  s2b_padded_step(padded, in, x0, in_width);
+  mc_avx2_unweave4_32_step(padded, v);
+}
+
+/* Block 4 of 4-byte elements: the 4 output rows of an input row are made 8
+   groups at a time in registers (weave_avx2.h) and stored straight into the
+   rows, streamed when the output streams: no stage, no padded copy of the
+   row. Two steps make a 64-byte line of each row, stored one row after the
+   other, so that each streamed line is written whole at once (four rows'
+   half lines open at a time ran slower than the stage). Needs rows of whole
+   steps (width % 8 == 0, checked by the caller) and, to stream, rows on
+   32-byte boundaries: false otherwise. */
+static bool s2b_split_row4_avx2(const mc_kernel_job *j, const int64_t *out0, int64_t src) {
+  const mc_opt_plan *p = j->plan;
+  const int last = p->rank - 1;
+  const int64_t width = p->out_shape[last], pad = p->begin[last], in_width = p->in_shape[last];
+  uint8_t *row[4];
+  for (int o = 0; o < 4; o++) {
+    row[o] = j->out + out0[o] * 4;
+    if (j->io.stream && ((uintptr_t)row[o] & 31) != 0)
+      return false;
+  }
+  const uint8_t *in = j->in + src * 4;
+  __m256i v[4], w[4];
+  int64_t g = 0;
+  for (; g + 16 <= width; g += 16) {
+    s2b_step4_avx2(in, g, pad, in_width, v);
+    s2b_step4_avx2(in, g + 8, pad, in_width, w);
+    for (int o = 0; o < 4; o++) {
+      mc_avx2_put_32(row[o] + g * 4, v[o], j->io.stream);
+      mc_avx2_put_32(row[o] + g * 4 + 32, w[o], j->io.stream);
+    }
+  }
+  if (g < width) { /* a last half line */
+    s2b_step4_avx2(in, g, pad, in_width, v);
+    for (int o = 0; o < 4; o++)
+      mc_avx2_put_32(row[o] + g * 4, v[o], j->io.stream);
+  }
+  return true;
+}
+#endif
+
 /* SpaceToBatch, second pass: input row (b, x_1..x_{N-2}) goes to the B_last
    output rows (((o_1..o_{N-2}, o) in mixed radix) * batch + b, y_1..y_{N-2})
    where x_i + PB_i = y_i*B_i + o_i. */
@@ -146,6 +217,9 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
   /* Groups g whose B elements x = g*B + o - PB all lie inside the row. */
   const int64_t f_lo = mc_ceil_div(pad, block), f_hi = (in_width + pad) / block;
   const bool woven = block <= MC_MAX_WAYS;
+#ifdef MC_KERNELS_AVX2
+  const bool by_steps = block == 4 && j->io.esize == 4 && width % 8 == 0;
+#endif
   mc_row_stage stage;
   /* Staged: the B_last output rows, then the input row padded to width*B. */
   mc_row_stage_init(&stage, j, woven ? 2 * block * width : INT64_MAX);
@@ -171,6 +245,10 @@ static void s2b_input_rows(void *ctx, int64_t begin, int64_t end) {
       else
         s2b_row_ends(j, at, src, o, f_lo, f_lo); /* every element by strided copies */
     }
+#ifdef MC_KERNELS_AVX2
+    if (by_steps && s2b_split_row4_avx2(j, out0, src))
+      continue;
+#endif
     if (stage.active) { /* the B_last rows are far apart: one run each */
       s2b_split_padded_row(&stage, j, staged0, src);
       for (int64_t o = 0; o < block; o++)

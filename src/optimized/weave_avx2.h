@@ -9,6 +9,7 @@
 #define MOVCONF_OPTIMIZED_WEAVE_AVX2_H
 
 #include <immintrin.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* r0[g] = in[2g], r1[g] = in[2g + 1] for elements of esize 1 or 2 bytes. */
@@ -120,6 +121,34 @@ static inline int64_t mc_avx2_weave4_32_stream(uint8_t *out, const uint8_t *cons
     g += 4;
   }
   return g;
+}
+
+/* The inverse of mc_avx2_weave4_32_step: from groups g..g+7 at in (4
+   4-byte elements each, a group per 128-bit lane of each load), way o's 8
+   elements in v[o]. The in-lane 4 x 4 transposes leave each way's even
+   groups in its low lane and the odd ones in its high lane; one permute
+   puts them in order. */
+static inline void mc_avx2_unweave4_32_step(const uint8_t *in, __m256i *v) {
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)in);
+  __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(in + 32));
+  __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(in + 64));
+  __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(in + 96));
+  __m256i ab_lo = _mm256_unpacklo_epi32(a, b), ab_hi = _mm256_unpackhi_epi32(a, b);
+  __m256i cd_lo = _mm256_unpacklo_epi32(c, d), cd_hi = _mm256_unpackhi_epi32(c, d);
+  v[0] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(ab_lo, cd_lo), order);
+  v[1] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(ab_lo, cd_lo), order);
+  v[2] = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi64(ab_hi, cd_hi), order);
+  v[3] = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi64(ab_hi, cd_hi), order);
+}
+
+/* 32 bytes at at: a streaming store (at 32-byte aligned) or an ordinary
+   one. */
+static inline void mc_avx2_put_32(uint8_t *at, __m256i v, bool stream) {
+  if (stream)
+    _mm256_stream_si256((__m256i *)(void *)at, v);
+  else
+    _mm256_storeu_si256((__m256i *)(void *)at, v);
 }
 
 /* The groups of one vector of mc_avx2_weave4_whole. */
