@@ -36,13 +36,31 @@ typedef struct mc_row_stage {
 
 /* Activates the stage when the job streams and `elements` fit at least once. */
 void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t elements);
+
+/* Streams out what is staged. Inline, so that the AVX2 kernels stream with
+   their 32-byte stores (mc_stream_lines): compiled once for the baseline,
+   the flush took 0.31 instructions per byte of BatchToSpace crops1's output,
+   a third of the kernel's. */
+static inline void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job) {
+  const int64_t esize = (int64_t)job->io.esize;
+  mc_stream_copy(job->out + stage->to * esize, stage->bytes, (size_t)(stage->filled * esize));
+  stage->filled = 0;
+}
+
 /* Room for n elements bound for output element `to`, which must continue
    the staged run (kernels claim the consecutive rows of their range); what is
    staged is streamed out first when they would not fit. Returns their stage
    offset. */
-int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n);
-/* Streams out what is staged. */
-void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job);
+static inline int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to,
+                                         int64_t n) {
+  if (stage->filled + n > stage->capacity)
+    mc_row_stage_flush(stage, job);
+  if (stage->filled == 0)
+    stage->to = to;
+  int64_t at = stage->filled;
+  stage->filled += n;
+  return at;
+}
 
 /* The kernels are compiled twice: for the baseline target (SSE2 on x86-64)
    and, by kernels_avx2.c, for AVX2, which run_kernel picks at run time.

@@ -81,22 +81,6 @@ void mc_row_stage_init(mc_row_stage *stage, const mc_kernel_job *job, int64_t el
   stage->to = 0;
 }
 
-int64_t mc_row_stage_claim(mc_row_stage *stage, const mc_kernel_job *job, int64_t to, int64_t n) {
-  if (stage->filled + n > stage->capacity)
-    mc_row_stage_flush(stage, job);
-  if (stage->filled == 0)
-    stage->to = to;
-  int64_t at = stage->filled;
-  stage->filled += n;
-  return at;
-}
-
-void mc_row_stage_flush(mc_row_stage *stage, const mc_kernel_job *job) {
-  const int64_t esize = (int64_t)job->io.esize;
-  mc_stream_copy(job->out + stage->to * esize, stage->bytes, (size_t)(stage->filled * esize));
-  stage->filled = 0;
-}
-
 static void row_major_strides(const int64_t *shape, int rank, int64_t *stride) {
   int64_t running = 1;
   for (int a = rank - 1; a >= 0; a--) {
