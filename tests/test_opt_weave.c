@@ -1,8 +1,9 @@
 /* The AVX2 weaves of src/optimized/weave_avx2.h against plain loops, on
    every group count from 0 to 70 (whole vectors and every tail) for 1- and
-   2-byte elements, and 4-byte ones for the whole-row weaves and the 4-way
-   de-interleave. Runs where the CPU has AVX2; elsewhere
-   it says so and checks nothing (the kernels then never call these). */
+   2-byte elements, and 4-byte ones for the whole-row weaves; the 4-way
+   de-interleave of 4-byte elements on its one 8-group step, with both kinds
+   of store. Runs where the CPU has AVX2; elsewhere it says so and checks
+   nothing (the kernels then never call these). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -193,10 +193,7 @@ static inline void slice_reverse_store(int64_t esize, uint8_t *to, const uint8_t
                                        bool stream) {
   const __m256i v =
       slice_reverse_vector(esize, _mm256_loadu_si256((const __m256i *)(const void *)low));
-  if (stream)
-    _mm256_stream_si256((__m256i *)(void *)to, v);
-  else
-    _mm256_storeu_si256((__m256i *)(void *)to, v);
+  mc_avx2_put_32(to, v, stream);
 }
 
 /* Rows of n elements, dst[r*n + k] = src[r*src_row - k] for k in [0, n),
