@@ -3,7 +3,8 @@
 # refuses what it cannot honour before running any case (exit
 # 2): a MOVCONF_THREADS the kernels would silently ignore, an output cap
 # beyond int64 (adapters read it as one), report paths that cannot be
-# written; and "-" puts a report on standard output, the table on stderr.
+# written, a 65th --case; and "-" puts a report on standard output, the
+# table on stderr. --case given again adds a pattern.
 # usage: run_options.sh MOVCONF SOURCE_DIR WORK_DIR
 set -u
 movconf=$1 src=$2 work=$3
@@ -66,5 +67,15 @@ expect "--junit -: standard output is the JUnit report" python3 -c 'import sys, 
 assert ET.parse(sys.argv[1]).getroot().get("tests") == "7"' "$work/stdout.xml"
 run --json - --junit - >/dev/null 2>"$work/both.txt"
 expect "--json - --junit -: exit 2" test $? -eq 2
+
+# --case given again adds a pattern: before, only the last one was kept.
+run --case 's2d/mock/1-*' --case 's2d/mock/2-*' >"$work/cases.txt" 2>&1
+expect "--case twice: cases that match either (2)" grep -Eq '^total +2 ' "$work/cases.txt"
+i=0 many=""
+while [ $i -le 64 ]; do many="$many --case x$i" && i=$((i + 1)); done
+# shellcheck disable=SC2086 # one word per option
+run $many >"$work/cases-many.txt" 2>&1
+expect "--case 65 times: exit 2, not $?" test $? -eq 2
+expect "--case 65 times: says why" grep -q "more than 64 times" "$work/cases-many.txt"
 
 expect_report

@@ -39,7 +39,8 @@ static const char run_usage_tail[] =
     "  --op OP                 only cases of one operation (BatchToSpace-2, batch_to_space_2,\n"
     "                          b2s...)\n"
     "  --type TYPE             only cases whose data input has this element type (f32, u4...)\n"
-    "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*')\n"
+    "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*');\n"
+    "                          given again, cases that match any of the GLOBs\n"
     "  --tier TIER             without PATHS: default (conformance/, under a second),\n"
     "                          large (conformance-large/: outputs to 2^24 elements, about\n"
     "                          15 s) or all (both)\n"
@@ -115,6 +116,7 @@ typedef struct run_options {
 #define DEFAULT_SLOW_SECONDS 2.0
 #define MAX_SLOW_SECONDS 86400.0
 #define MAX_TIME_LIMIT_SECONDS (7 * 86400.0)
+_Static_assert(MC_CASE_GLOBS_MAX == 64, "--case's message says 64");
 
 enum {
   OPT_OP = 256,
@@ -201,8 +203,10 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
     return (o->filter.type = mc_type_from_name(value)) == MC_TYPE_INVALID
                ? "takes an element type name (boolean, u8, ..., f32, u1, u4, i4)"
                : NULL;
-  case OPT_CASE:
-    o->filter.case_glob = value;
+  case OPT_CASE: /* each --case adds a pattern; before, the last one won */
+    if (o->filter.n_case_globs == MC_CASE_GLOBS_MAX)
+      return "is given more than 64 times";
+    o->filter.case_globs[o->filter.n_case_globs++] = value;
     return NULL;
   case OPT_WRITE_EXPECT:
     o->write_expect_path = optarg;

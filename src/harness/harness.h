@@ -394,10 +394,14 @@ int mc_expectations_write(const mc_run_report *r, const char *path, bool by_grou
 /* ---- running cases ---- */
 
 /* Which cases of a file run. */
+#define MC_CASE_GLOBS_MAX 64
 typedef struct mc_case_filter {
-  int op;                /* mc_op, or MC_OP_INVALID for all */
-  int type;              /* mc_type of the data input, or MC_TYPE_INVALID for all */
-  const char *case_glob; /* fnmatch pattern over case ids; NULL: all */
+  int op;   /* mc_op, or MC_OP_INVALID for all */
+  int type; /* mc_type of the data input, or MC_TYPE_INVALID for all */
+  /* fnmatch patterns over case ids (--case, given up to MC_CASE_GLOBS_MAX
+     times): a case matching any of them runs; none given: all. */
+  const char *case_globs[MC_CASE_GLOBS_MAX];
+  int n_case_globs;
   /* A further choice (run --shard), or NULL. */
   bool (*keep)(void *ctx, const mc_case *c);
   void *keep_ctx;

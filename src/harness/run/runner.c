@@ -41,12 +41,19 @@ mc_case_result *mc_report_new_result(mc_run_report *r) {
   return res;
 }
 
+static bool id_matches_a_glob(const char *id, const mc_case_filter *f) {
+  for (int i = 0; i < f->n_case_globs; i++)
+    if (fnmatch(f->case_globs[i], id, 0) == 0)
+      return true;
+  return f->n_case_globs == 0;
+}
+
 bool mc_case_selected(const mc_case *c, const mc_case_filter *f) {
   if (f->op >= 0 && (int)c->op != f->op)
     return false;
   if (f->type != MC_TYPE_INVALID && (c->n_inputs < 1 || (int)c->inputs[0].tensor.type != f->type))
     return false;
-  if (f->case_glob && fnmatch(f->case_glob, c->id, 0) != 0)
+  if (!id_matches_a_glob(c->id, f))
     return false;
   return !f->keep || f->keep(f->keep_ctx, c);
 }
