@@ -3,6 +3,7 @@
    Every expected value is written out from the definitions. */
 #include "check.h"
 #include "common/checked.h"
+#include "common/op_rows.h"
 #include "common/transfer.h"
 #include "movconf/ops.h"
 #include "movconf/tensor.h"
@@ -137,36 +138,30 @@ static void test_status_names(void) {
 
 /* ---- operations ---- */
 
+/* The rows of movconf/op_list.h, read here directly: names.c must give
+   each back through its accessors. */
 typedef struct expected_op {
   mc_op op;
   const char *name, *slug, *prefix;
-  int inputs;
+  int inputs, required;
   const char *input[MC_MAX_INPUTS];
+  int attrs;
+  const mc_attr *attr;
 } expected_op;
 
 static const expected_op expected_ops[] = {
-    {MC_OP_BATCH_TO_SPACE,
-     "BatchToSpace-2",
-     "batch_to_space_2",
-     "B2S",
-     4,
-     {"data", "block_shape", "crops_begin", "crops_end"}},
-    {MC_OP_SPACE_TO_BATCH,
-     "SpaceToBatch-2",
-     "space_to_batch_2",
-     "S2B",
-     4,
-     {"data", "block_shape", "pads_begin", "pads_end"}},
-    {MC_OP_SPACE_TO_DEPTH, "SpaceToDepth-1", "space_to_depth_1", "S2D", 1, {"data"}},
-    {MC_OP_DEPTH_TO_SPACE, "DepthToSpace-1", "depth_to_space_1", "D2S", 1, {"data"}},
-    {MC_OP_EXTRACT_IMAGE_PATCHES,
-     "ExtractImagePatches-3",
-     "extract_image_patches_3",
-     "EIP",
-     1,
-     {"data"}},
-    {MC_OP_SHUFFLE_CHANNELS, "ShuffleChannels-1", "shuffle_channels_1", "SC", 1, {"data"}},
-    {MC_OP_SLICE, "Slice-8", "slice_8", "SL", 5, {"data", "start", "stop", "step", "axes"}},
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+  {MC_OP_##NAME,                                                                                   \
+   name,                                                                                           \
+   #slug,                                                                                          \
+   prefix,                                                                                         \
+   MC_ROW_INPUT_COUNT(inputs),                                                                     \
+   required,                                                                                       \
+   {MC_ROW_LIST inputs},                                                                           \
+   MC_ROW_ATTR_COUNT(attrs),                                                                       \
+   MC_ROW_ATTRS(attrs) + 1},
+#include "movconf/op_list.h"
+#undef MC_OP_ROW
 };
 
 /* The case-id prefix: the clause prefix in lower case, cut to the buffer. */
@@ -193,11 +188,15 @@ static void test_ops(void) {
     CHECK_EQ_I64(mc_op_from_name(e->name), e->op);
     CHECK_EQ_I64(mc_op_from_name(e->slug), e->op);
     CHECK_EQ_I64(mc_op_input_count(e->op), e->inputs);
-    /* Only Slice-8's axes is optional. */
-    CHECK_EQ_I64(mc_op_required_input_count(e->op), e->op == MC_OP_SLICE ? 4 : e->inputs);
+    CHECK_EQ_I64(mc_op_required_input_count(e->op), e->required);
+    for (int count = 0; count <= MC_MAX_INPUTS; count++)
+      CHECK_EQ_I64(mc_op_input_count_ok(e->op, count), count >= e->required && count <= e->inputs);
     for (int k = 0; k < e->inputs; k++) {
       CHECK_STR(mc_op_input_name(e->op, k), e->input[k]);
     }
+    CHECK_EQ_I64(mc_op_attr_count(e->op), e->attrs);
+    for (int k = 0; k < e->attrs; k++)
+      CHECK_EQ_I64(mc_op_attr(e->op, k), e->attr[k]);
     CHECK(mc_op_input_name(e->op, e->inputs) == NULL);
     CHECK(mc_op_input_name(e->op, -1) == NULL);
   }
