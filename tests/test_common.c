@@ -3,6 +3,7 @@
    Every expected value is written out from the definitions. */
 #include "check.h"
 #include "common/checked.h"
+#include "common/op_rows.h"
 #include "common/transfer.h"
 #include "movconf/ops.h"
 #include "movconf/tensor.h"
@@ -137,38 +138,6 @@ static void test_status_names(void) {
 
 /* ---- operations ---- */
 
-typedef struct expected_op {
-  mc_op op;
-  const char *name, *slug, *prefix;
-  int inputs;
-  const char *input[MC_MAX_INPUTS];
-} expected_op;
-
-static const expected_op expected_ops[] = {
-    {MC_OP_BATCH_TO_SPACE,
-     "BatchToSpace-2",
-     "batch_to_space_2",
-     "B2S",
-     4,
-     {"data", "block_shape", "crops_begin", "crops_end"}},
-    {MC_OP_SPACE_TO_BATCH,
-     "SpaceToBatch-2",
-     "space_to_batch_2",
-     "S2B",
-     4,
-     {"data", "block_shape", "pads_begin", "pads_end"}},
-    {MC_OP_SPACE_TO_DEPTH, "SpaceToDepth-1", "space_to_depth_1", "S2D", 1, {"data"}},
-    {MC_OP_DEPTH_TO_SPACE, "DepthToSpace-1", "depth_to_space_1", "D2S", 1, {"data"}},
-    {MC_OP_EXTRACT_IMAGE_PATCHES,
-     "ExtractImagePatches-3",
-     "extract_image_patches_3",
-     "EIP",
-     1,
-     {"data"}},
-    {MC_OP_SHUFFLE_CHANNELS, "ShuffleChannels-1", "shuffle_channels_1", "SC", 1, {"data"}},
-    {MC_OP_SLICE, "Slice-8", "slice_8", "SL", 5, {"data", "start", "stop", "step", "axes"}},
-};
-
 /* The case-id prefix: the clause prefix in lower case, cut to the buffer. */
 static void test_case_prefix(void) {
   char buf[8];
@@ -182,25 +151,41 @@ static void test_case_prefix(void) {
   CHECK_STR(buf, "s");
 }
 
-static void test_ops(void) {
-  int n = (int)(sizeof expected_ops / sizeof expected_ops[0]);
-  CHECK_EQ_I64(n, MC_OP_COUNT);
-  for (int i = 0; i < n; i++) {
-    const expected_op *e = &expected_ops[i];
-    CHECK_STR(mc_op_name(e->op), e->name);
-    CHECK_STR(mc_op_slug(e->op), e->slug);
-    CHECK_STR(mc_op_clause_prefix(e->op), e->prefix);
-    CHECK_EQ_I64(mc_op_from_name(e->name), e->op);
-    CHECK_EQ_I64(mc_op_from_name(e->slug), e->op);
-    CHECK_EQ_I64(mc_op_input_count(e->op), e->inputs);
-    /* Only Slice-8's axes is optional. */
-    CHECK_EQ_I64(mc_op_required_input_count(e->op), e->op == MC_OP_SLICE ? 4 : e->inputs);
-    for (int k = 0; k < e->inputs; k++) {
-      CHECK_STR(mc_op_input_name(e->op, k), e->input[k]);
-    }
-    CHECK(mc_op_input_name(e->op, e->inputs) == NULL);
-    CHECK(mc_op_input_name(e->op, -1) == NULL);
+/* One row of movconf/op_list.h (inputs and attributes unwrapped): names.c
+   must give it back through every accessor. */
+static void check_op_row(mc_op op, const char *name, const char *slug, const char *prefix,
+                         int inputs, int required, const char *const *input, int attrs,
+                         const mc_attr *attr) {
+  CHECK_STR(mc_op_name(op), name);
+  CHECK_STR(mc_op_slug(op), slug);
+  CHECK_STR(mc_op_clause_prefix(op), prefix);
+  CHECK_EQ_I64(mc_op_from_name(name), op);
+  CHECK_EQ_I64(mc_op_from_name(slug), op);
+  CHECK_EQ_I64(mc_op_input_count(op), inputs);
+  CHECK_EQ_I64(mc_op_required_input_count(op), required);
+  for (int count = 0; count <= MC_MAX_INPUTS; count++)
+    CHECK_EQ_I64(mc_op_input_count_ok(op, count), count >= required && count <= inputs);
+  for (int k = 0; k < inputs; k++) {
+    CHECK_STR(mc_op_input_name(op, k), input[k]);
   }
+  CHECK(mc_op_input_name(op, inputs) == NULL);
+  CHECK(mc_op_input_name(op, -1) == NULL);
+  CHECK_EQ_I64(mc_op_attr_count(op), attrs);
+  for (int k = 0; k < attrs; k++)
+    CHECK_EQ_I64(mc_op_attr(op, k), attr[k]);
+}
+
+static void test_ops(void) {
+  int rows = 0;
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+  CHECK_EQ_I64(MC_OP_##NAME, rows);                                                                \
+  rows++;                                                                                          \
+  check_op_row(MC_OP_##NAME, name, #slug, prefix, MC_ROW_INPUT_COUNT(inputs), required,            \
+               (const char *const[]){MC_ROW_LIST inputs}, MC_ROW_ATTR_COUNT(attrs),                \
+               MC_ROW_ATTRS(attrs) + 1);
+#include "movconf/op_list.h"
+#undef MC_OP_ROW
+  CHECK_EQ_I64(rows, MC_OP_COUNT);
   CHECK_EQ_I64(mc_op_from_name("BatchToSpace"), MC_OP_INVALID);
   CHECK_EQ_I64(mc_op_from_name("B2S"), MC_OP_INVALID);
   CHECK_EQ_I64(mc_op_from_name(NULL), MC_OP_INVALID);

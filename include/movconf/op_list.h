@@ -1,21 +1,51 @@
-/* The operations movconf knows: one line per operation, in enum order (the
+/* The operations movconf knows: one row per operation, in enum order (the
    numbers cross the plugin ABI and fuzz bytes: append, never reorder).
-   MC_OP(NAME, slug) gives the enum suffix (MC_OP_<NAME>) and the slug that
-   names every file of the operation and every hook of every layer's table
-   (docs/adding-an-operation.md): mc_oracle_<slug>, mc_opt_validate_<slug>,
-   mc_kernel_<slug>[_avx2], mc_gen_<slug>, mc_fuzz_<slug>,
-   mc_fuzz_layout_<slug>, mc_roundtrip_<slug>. Each includer defines MC_OP
-   for what it builds (the enum, declarations, a table's rows), includes
-   this file and undefines MC_OP: no include guard, on purpose. */
+
+   MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs):
+     NAME      the enum suffix, MC_OP_<NAME>
+     slug      names every file of the operation and every hook of every
+               layer's table (docs/adding-an-operation.md): mc_oracle_<slug>,
+               mc_opt_validate_<slug>, mc_kernel_<slug>[_avx2], mc_gen_<slug>,
+               mc_bytes_<slug>, mc_fuzz_<slug>, mc_roundtrip_<slug>
+     name      OpenVINO's name and opset version: case files, the adapter
+               protocol, the plugin ABI, reports
+     prefix    of its clause ids (B2S-V1) and, in lower case, its case ids
+     inputs    its input names in order, in parentheses
+     required  how many of them a request must have; the rest, trailing,
+               are optional (absent means the default)
+     attrs     its attribute ids (enum mc_attr, ops.h) in parentheses, () for
+               none
+
+   Each includer defines MC_OP_ROW, or only MC_OP(NAME, slug) when the enum
+   suffix and slug are all it needs, for what it builds (the enum,
+   declarations, a table's rows), includes this file and undefines what it
+   defined: no include guard, on purpose. `movconf help operations --json`
+   prints the list; tools/check_op_list.py checks the tables outside C
+   against it. */
+#ifndef MC_OP_ROW
 #ifndef MC_OP
-#error "define MC_OP(NAME, slug) before including movconf/op_list.h"
+#error "define MC_OP(NAME, slug) or MC_OP_ROW(...) before including movconf/op_list.h"
+#endif
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs) MC_OP(NAME, slug)
+#define MC_OP_ROW_FROM_MC_OP
 #endif
 /* clang-format off */
-MC_OP(BATCH_TO_SPACE, batch_to_space_2)
-MC_OP(SPACE_TO_BATCH, space_to_batch_2)
-MC_OP(SPACE_TO_DEPTH, space_to_depth_1)
-MC_OP(DEPTH_TO_SPACE, depth_to_space_1)
-MC_OP(EXTRACT_IMAGE_PATCHES, extract_image_patches_3)
-MC_OP(SHUFFLE_CHANNELS, shuffle_channels_1)
-MC_OP(SLICE, slice_8)
+MC_OP_ROW(BATCH_TO_SPACE, batch_to_space_2, "BatchToSpace-2", "B2S",
+          ("data", "block_shape", "crops_begin", "crops_end"), 4, ())
+MC_OP_ROW(SPACE_TO_BATCH, space_to_batch_2, "SpaceToBatch-2", "S2B",
+          ("data", "block_shape", "pads_begin", "pads_end"), 4, ())
+MC_OP_ROW(SPACE_TO_DEPTH, space_to_depth_1, "SpaceToDepth-1", "S2D",
+          ("data"), 1, (MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE))
+MC_OP_ROW(DEPTH_TO_SPACE, depth_to_space_1, "DepthToSpace-1", "D2S",
+          ("data"), 1, (MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE))
+MC_OP_ROW(EXTRACT_IMAGE_PATCHES, extract_image_patches_3, "ExtractImagePatches-3", "EIP",
+          ("data"), 1, (MC_ATTR_SIZES, MC_ATTR_STRIDES, MC_ATTR_RATES, MC_ATTR_AUTO_PAD))
+MC_OP_ROW(SHUFFLE_CHANNELS, shuffle_channels_1, "ShuffleChannels-1", "SC",
+          ("data"), 1, (MC_ATTR_AXIS, MC_ATTR_GROUP))
+MC_OP_ROW(SLICE, slice_8, "Slice-8", "SL",
+          ("data", "start", "stop", "step", "axes"), 4, ())
 /* clang-format on */
+#ifdef MC_OP_ROW_FROM_MC_OP
+#undef MC_OP_ROW
+#undef MC_OP_ROW_FROM_MC_OP
+#endif

@@ -18,6 +18,8 @@ int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
 int mc_cmd_show(int argc, char **argv);
+/* movconf help operations [--json] (src/cli/operations.c), argv past "operations". */
+int mc_cmd_help_operations(int argc, char **argv);
 /* movconf report: merge (src/cli/report.c), html (src/cli/report_html.c). */
 int mc_cmd_report(int argc, char **argv);
 int mc_cmd_report_merge(int argc, char **argv);

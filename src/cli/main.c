@@ -4,13 +4,12 @@
 
 #include "cli/cli.h"
 #include "harness/impl/child.h"
-#include "movconf/ops.h"
 #include "movconf/version.h"
 
 static const char usage[] =
     "movconf " MOVCONF_VERSION " - conformance suite for OpenVINO data-movement operations\n"
     "(BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1, DepthToSpace-1, ExtractImagePatches-3,\n"
-    "ShuffleChannels-1)\n"
+    "ShuffleChannels-1, Slice-8)\n"
     "\n"
     "usage: movconf <command> [options]\n"
     "\n"
@@ -31,7 +30,8 @@ static const char usage[] =
     "                          of run and bench reports\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "  help operations         the operations, one a line: name, slug (the name of its\n"
-    "                          files and folders) and clause prefix, separated by tabs\n"
+    "                          files and folders) and clause prefix, separated by tabs;\n"
+    "                          with --json, also their inputs and attributes\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
     "Exit status: 0 all good, 1 a case failed or a file is invalid, 2 usage error.\n";
@@ -39,15 +39,6 @@ static const char usage[] =
 static int print_usage(FILE *to, int status) {
   fputs(usage, to);
   return status;
-}
-
-/* For scripts (tests/completeness.sh, docs/adding-an-operation.md): the
-   operation table of src/common/names.c as movconf knows it. */
-static int print_operations(void) {
-  for (int op = 0; op < MC_OP_COUNT; op++)
-    printf("%s\t%s\t%s\n", mc_op_name((mc_op)op), mc_op_slug((mc_op)op),
-           mc_op_clause_prefix((mc_op)op));
-  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -66,7 +57,7 @@ int main(int argc, char **argv) {
     if (argc < 3)
       return print_usage(stdout, 0);
     if (strcmp(argv[2], "operations") == 0)
-      return print_operations();
+      return mc_cmd_help_operations(argc - 3, argv + 3);
     help_argv[0] = argv[2];
     argc = 2;
     argv = help_argv;

@@ -1,6 +1,7 @@
 /* Name tables: element types, status codes and operations. Names are the
    stable strings case files and reports use, so they live in one place. */
 #include "common/names_test.h"
+#include "common/op_rows.h"
 #include "movconf/ops.h"
 #include "movconf/types.h"
 
@@ -138,8 +139,6 @@ int mc_status_from_name(const char *name) {
   return -1;
 }
 
-#define MC_OP_MAX_ATTRS 4
-
 typedef struct op_info {
   const char *name;
   const char *slug;
@@ -148,65 +147,32 @@ typedef struct op_info {
   int required_inputs; /* the rest, trailing, are optional */
   const char *inputs[MC_MAX_INPUTS];
   int attr_count;
-  mc_attr attrs[MC_OP_MAX_ATTRS];
+  const mc_attr *attrs;
 } op_info;
 
 static const op_info op_table[] = {
-    [MC_OP_BATCH_TO_SPACE] = {"BatchToSpace-2",
-                              "batch_to_space_2",
-                              "B2S",
-                              4,
-                              4,
-                              {"data", "block_shape", "crops_begin", "crops_end"},
-                              0,
-                              {0}},
-    [MC_OP_SPACE_TO_BATCH] = {"SpaceToBatch-2",
-                              "space_to_batch_2",
-                              "S2B",
-                              4,
-                              4,
-                              {"data", "block_shape", "pads_begin", "pads_end"},
-                              0,
-                              {0}},
-    [MC_OP_SPACE_TO_DEPTH] = {"SpaceToDepth-1",
-                              "space_to_depth_1",
-                              "S2D",
-                              1,
-                              1,
-                              {"data"},
-                              2,
-                              {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
-    [MC_OP_DEPTH_TO_SPACE] = {"DepthToSpace-1",
-                              "depth_to_space_1",
-                              "D2S",
-                              1,
-                              1,
-                              {"data"},
-                              2,
-                              {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE}},
-    [MC_OP_EXTRACT_IMAGE_PATCHES] = {"ExtractImagePatches-3",
-                                     "extract_image_patches_3",
-                                     "EIP",
-                                     1,
-                                     1,
-                                     {"data"},
-                                     4,
-                                     {MC_ATTR_SIZES, MC_ATTR_STRIDES, MC_ATTR_RATES,
-                                      MC_ATTR_AUTO_PAD}},
-    [MC_OP_SHUFFLE_CHANNELS] = {"ShuffleChannels-1",
-                                "shuffle_channels_1",
-                                "SC",
-                                1,
-                                1,
-                                {"data"},
-                                2,
-                                {MC_ATTR_AXIS, MC_ATTR_GROUP}},
-    [MC_OP_SLICE] =
-        {"Slice-8", "slice_8", "SL", 5, 4, {"data", "start", "stop", "step", "axes"}, 0, {0}},
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+  [MC_OP_##NAME] = {name,                                                                          \
+                    #slug,                                                                         \
+                    prefix,                                                                        \
+                    MC_ROW_INPUT_COUNT(inputs),                                                    \
+                    required,                                                                      \
+                    {MC_ROW_LIST inputs},                                                          \
+                    MC_ROW_ATTR_COUNT(attrs),                                                      \
+                    MC_ROW_ATTRS(attrs) + 1 /* past the placeholder */},
+#include "movconf/op_list.h"
+#undef MC_OP_ROW
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,
                "op_table must describe every mc_op");
+/* A row's inputs fit the request and its required ones are a prefix of them. */
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+  _Static_assert(MC_ROW_INPUT_COUNT(inputs) <= MC_MAX_INPUTS && (required) >= 1 &&                 \
+                     (required) <= MC_ROW_INPUT_COUNT(inputs),                                     \
+                 #slug ": 1 <= required inputs <= inputs <= MC_MAX_INPUTS");
+#include "movconf/op_list.h"
+#undef MC_OP_ROW
 
 static const op_info *op_get(mc_op op) {
   if ((int)op < 0 || op >= MC_OP_COUNT) {
