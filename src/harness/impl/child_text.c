@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/safe_text.h"
 #include "common/text.h"
-#include "harness/harness.h"
 #include "harness/impl/child.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted
