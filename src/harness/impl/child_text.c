@@ -13,7 +13,7 @@
 #include "common/clock.h"
 #include "common/safe_text.h"
 #include "common/text.h"
-#include "harness/impl/child.h"
+#include "harness/impl/child_pipe.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted
    implementation; a run has one, a differential fuzz campaign two). */

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_pipe.h"
 #include "harness/impl/child_text.h"
 #include "harness/impl/sanitize.h"
 #include "harness/impl/shm_region.h"
