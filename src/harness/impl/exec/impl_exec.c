@@ -7,14 +7,16 @@
    reported as a crash or a timeout, and a fresh adapter is started for the
    next case. Nothing the adapter writes makes movconf allocate more than
    one reply line of bounded length (a function of the output cap). */
+#include "harness/impl/exec/impl_exec.h"
 #include "common/clock.h"
 #include "common/text.h"
+#include "harness/impl/carried.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_pipe.h"
 #include "harness/impl/child_text.h"
+#include "harness/impl/exec/reply_text.h"
+#include "harness/impl/exec/shm_region.h"
 #include "harness/impl/sanitize.h"
-#include "harness/impl/shm_region.h"
-#include "harness/internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
