@@ -10,7 +10,9 @@
 #include "common/clock.h"
 #include "common/text.h"
 #include "harness/impl/child.h"
-#include "harness/impl/exec/impl_exec.h"
+
+/* Protocol name and version the adapter's handshake must announce. */
+#define MC_ADAPTER_PROTOCOL "movconf-adapter/1"
 
 /* The handshake is small; a longer first line is not one. */
 #define HANDSHAKE_MAX_BYTES ((size_t)1 << 20)

@@ -6,9 +6,6 @@
 
 #include "harness/harness.h"
 
-/* Protocol name and version the adapter's handshake must announce. */
-#define MC_ADAPTER_PROTOCOL "movconf-adapter/1"
-
 /* exec:'COMMAND ARGS' (impl_exec.c): starts command with /bin/sh -c, speaking
    the JSON Lines protocol of spec/adapter-protocol.md, and reads its
    handshake. NULL and a message in err when it cannot start or its
