@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "movconf/optimized.h"
+#include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
 /* Under --payload auto, requests whose tensors come to less than this go
@@ -22,7 +22,7 @@ static size_t request_bytes(const mc_request *req, size_t max_output_bytes) {
   int rank;
   int64_t shape[MC_TENSOR_MAX_RANK], count;
   mc_error err;
-  if (mc_optimized_output_shape(req, max_output_bytes, &type, &rank, shape, &err) == MC_OK &&
+  if (mc_oracle_output_shape(req, max_output_bytes, &type, &rank, shape, &err) == MC_OK &&
       mc_shape_elements(rank, shape, &count) && mc_storage_bytes(type, count, &out))
     total = out > SIZE_MAX - total ? SIZE_MAX : total + out;
   return total;
