@@ -3,7 +3,7 @@
    MOVCONF_FUZZ_PLUGIN, or else from fuzz_plugin_diff.plugin.so beside this
    executable (where fuzz/build.sh puts it for OSS-Fuzz and ClusterFuzzLite,
    which set no variables). The plugin is handed each request exactly as
-   `movconf run --impl plugin:PATH` hands it (src/cli/plugin_call.c), but
+   `movconf run --impl plugin:PATH` hands it (src/harness/impl/plugin/plugin_call.c), but
    without the isolating child process, so that the fuzzer sees the
    plugin's coverage and crashes directly. Checks: the same accept/reject
    decision as the oracle (and the same error name when the plugin names
@@ -16,7 +16,7 @@
 
 #include "fuzz/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
-#include "harness/impl/plugin_call.h"
+#include "harness/impl/plugin/plugin_call.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

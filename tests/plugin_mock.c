@@ -74,8 +74,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "attr_view.h"                /* examples/plugin_movconf */
-#include "harness/impl/plugin_wire.h" /* the child's replies, which stale-reply forges */
+#include "attr_view.h"                       /* examples/plugin_movconf */
+#include "harness/impl/plugin/plugin_wire.h" /* the child's replies, which stale-reply forges */
 #include "movconf/oracle.h"
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"

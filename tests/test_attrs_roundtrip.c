@@ -13,8 +13,8 @@
 #include "check.h"
 #include "common/names_test.h"
 #include "fuzz/bytes/fuzz_bytes.h"
-#include "harness/impl/plugin_call.h"
-#include "harness/impl/plugin_wire.h"
+#include "harness/impl/plugin/plugin_call.h"
+#include "harness/impl/plugin/plugin_wire.h"
 #include "movconf/tensor.h"
 
 static const mc_attr four_attrs[] = {MC_ATTR_BLOCK_SIZE, MC_ATTR_MODE, MC_ATTR_AXIS, MC_ATTR_GROUP};

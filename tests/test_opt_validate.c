@@ -1,7 +1,8 @@
 /* The optimized validation (mc_opt_validate) against the literal oracle:
    every conformance case, then a seeded stream of hostile requests for all
    five operations. Both must give the same status and clause, and on
-   success the same output shape and byte size. */
+   success the same output shape and byte size. The oracle's shape alone
+   (mc_oracle_output_shape) must say what its run says. */
 #include <stdlib.h>
 #include <time.h>
 
@@ -55,6 +56,18 @@ static outcome run_oracle(const mc_request *req, size_t cap) {
   return o;
 }
 
+static outcome run_oracle_shape(const mc_request *req, size_t cap) {
+  outcome o = {0};
+  mc_error err;
+  int64_t elements;
+  o.status = mc_oracle_output_shape(req, cap, &o.type, &o.rank, o.shape, &err);
+  o.clause = err.clause;
+  memcpy(o.message, err.message, sizeof o.message);
+  if (o.status == MC_OK && mc_shape_elements(o.rank, o.shape, &elements))
+    mc_storage_bytes(o.type, elements, &o.nbytes);
+  return o;
+}
+
 static outcome run_validate(const mc_request *req, size_t cap, mc_opt_plan *plan) {
   outcome o = {0};
   mc_error err;
@@ -79,17 +92,28 @@ static bool plan_consistent(const mc_opt_plan *plan) {
          bytes == plan->out_bytes;
 }
 
-static bool outcomes_agree(const outcome *oracle, const outcome *mine, const mc_opt_plan *plan) {
-  if (oracle->status != mine->status || !same_clause(oracle->clause, mine->clause))
+/* The same status and clause, and on success the same type, shape and
+   byte size. */
+static bool same_outcome(const outcome *a, const outcome *b) {
+  if (a->status != b->status || !same_clause(a->clause, b->clause))
     return false;
-  if (oracle->status != MC_OK)
+  if (a->status != MC_OK)
     return true;
-  if (oracle->rank != mine->rank || oracle->nbytes != mine->nbytes || oracle->type != mine->type)
+  if (a->rank != b->rank || a->nbytes != b->nbytes || a->type != b->type)
     return false;
-  for (int i = 0; i < oracle->rank; i++)
-    if (oracle->shape[i] != mine->shape[i])
+  for (int i = 0; i < a->rank; i++)
+    if (a->shape[i] != b->shape[i])
       return false;
-  return plan_consistent(plan);
+  return true;
+}
+
+static bool outcomes_agree(const outcome *oracle, const outcome *mine, const mc_opt_plan *plan) {
+  return same_outcome(oracle, mine) && (oracle->status != MC_OK || plan_consistent(plan));
+}
+
+/* The oracle's shape alone against its run: the same outcome and message. */
+static bool shape_agrees(const outcome *run, const outcome *shape) {
+  return same_outcome(run, shape) && strcmp(run->message, shape->message) == 0;
 }
 
 static void print_outcome(const char *who, const outcome *o) {
@@ -184,10 +208,11 @@ static bool compare_request(const mc_request *req, size_t cap, tally *tl, const 
     mine = run_validate(req, cap, &plan);
   }
   outcome oracle = run_oracle(req, cap);
+  outcome shape = run_oracle_shape(req, cap);
   tl->compared++;
   if (oracle.status >= 0 && oracle.status < MC_STATUS_COUNT)
     tl->status_seen[oracle.status]++;
-  if (outcomes_agree(&oracle, &mine, &plan))
+  if (outcomes_agree(&oracle, &mine, &plan) && shape_agrees(&oracle, &shape))
     return true;
   tl->mismatches++;
   if (tl->mismatches <= MAX_SHOWN_MISMATCHES) {
@@ -195,6 +220,7 @@ static bool compare_request(const mc_request *req, size_t cap, tally *tl, const 
     dump_request(req, cap);
     print_outcome("oracle", &oracle);
     print_outcome("validate", &mine);
+    print_outcome("shape", &shape);
   }
   return false;
 }
@@ -222,15 +248,17 @@ static void compare_conformance_cases(void) {
       mc_opt_plan plan;
       outcome mine = run_validate(&req, CAP, &plan);
       outcome oracle = run_oracle(&req, CAP);
+      outcome shape = run_oracle_shape(&req, CAP);
       tl.compared++;
       tl.status_seen[oracle.status]++;
-      bool agree = outcomes_agree(&oracle, &mine, &plan);
+      bool agree = outcomes_agree(&oracle, &mine, &plan) && shape_agrees(&oracle, &shape);
       CHECK(agree);
       if (!agree) {
         fprintf(stderr, "MISMATCH case %s in %s\n", file.cases[c].id, files.paths[f]);
         dump_request(&req, CAP);
         print_outcome("oracle", &oracle);
         print_outcome("validate", &mine);
+        print_outcome("shape", &shape);
       }
     }
     mc_case_file_free(&file);

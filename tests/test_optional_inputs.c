@@ -13,7 +13,7 @@
 #include "check.h"
 #include "fuzz/bytes/fuzz_bytes.h"
 #include "harness/harness.h"
-#include "harness/impl/plugin_call.h"
+#include "harness/impl/plugin/plugin_call.h"
 #include "movconf/tensor.h"
 
 /* ---- a Slice-8 request: data u8 [2,3], start 11, stop 22, step 33, axes 44 ---- */

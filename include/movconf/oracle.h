@@ -11,4 +11,10 @@
 mc_status mc_oracle_run(const mc_request *req, size_t max_output_bytes, mc_tensor *out,
                         mc_error *err);
 
+/* The output's type, rank and shape by the operation's own rule, after the
+   same checks as mc_oracle_run, without computing the output (nothing is
+   allocated for it): MC_OK, or the error mc_oracle_run would give. */
+mc_status mc_oracle_output_shape(const mc_request *req, size_t max_output_bytes, mc_type *type,
+                                 int *rank, int64_t *shape, mc_error *err);
+
 #endif

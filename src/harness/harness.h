@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cases/cases.h"
+#include "common/safe_text.h"
 #include "movconf/ops.h"
 
 /* ---- implementations under test ---- */
@@ -263,26 +264,8 @@ typedef struct mc_shard_info {
    returns false when it cannot. */
 bool mc_write_text_file(const char *path, const char *text);
 
-/* Text an implementation supplied (or any text bound for a report), made
-   safe for a terminal, JSON and XML 1.0: valid UTF-8 is kept except that
-   a backslash becomes \\, control characters become \n, \r, \t or \xHH,
-   C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
-   of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
-char *mc_safe_text(const char *text);
-/* The text mc_safe_text made safe, back as it was (a report read again,
-   e.g. by report merge, is written as the run wrote it). Heap. */
-char *mc_unsafe_text(const char *safe);
-/* From here on, every byte written through stdout and stderr follows the
-   rule of mc_safe_text, except that newlines, tabs, carriage returns and
-   backslashes stay (movconf's own layout): no text that came from outside
-   can reach a terminal or a log as an escape sequence or invalid UTF-8,
-   whichever command or layer printed it. A write the descriptor refuses
-   for now (O_NONBLOCK set by a process sharing it) waits instead of
-   failing. Called once by main(), before anything is written. */
-void mc_safe_standard_streams(void);
-/* In a child that runs an implementation: stdout and stderr unfiltered
-   again (what the child writes is relayed, and made safe, by the runner). */
-void mc_plain_standard_streams(void);
+/* Text made safe for reports and terminals (mc_safe_text and the standard
+   streams): common/safe_text.h, included above for every user of the harness. */
 
 /* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);

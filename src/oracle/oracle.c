@@ -90,12 +90,29 @@ mc_status mc_oracle_run(const mc_request *req, size_t max_output_bytes, mc_tenso
   return s;
 }
 
+/* The marks mc_oracle_output_shape leaves in its output tensor's
+   allocation (never freed: the tensor holds no data): asked, the operation
+   is to stop at its output's allocation; given, it did, with the shape. */
+static char shape_asked, shape_given;
+
+/* MC-L3 and MC-L4 on an output that is not allocated, as mc_tensor_alloc
+   checks them. */
+static mc_status output_fits(mc_type type, int rank, const int64_t *shape, size_t cap) {
+  int64_t count;
+  size_t bytes;
+  if (!mc_shape_elements(rank, shape, &count) || !mc_storage_bytes(type, count, &bytes))
+    return MC_E_SHAPE_OVERFLOW;
+  return bytes > cap ? MC_E_OUTPUT_TOO_LARGE : MC_OK;
+}
+
 mc_status mc_oracle_alloc_output(mc_tensor *out, mc_type type, int rank, const int64_t *shape,
                                  size_t cap, mc_error *err) {
-  mc_status s = mc_tensor_alloc(out, type, rank, shape, cap);
+  bool shape_only = out->allocation == &shape_asked;
+  mc_status s = shape_only ? output_fits(type, rank, shape, cap)
+                           : mc_tensor_alloc(out, type, rank, shape, cap);
   switch (s) {
   case MC_OK:
-    return MC_OK;
+    break;
   case MC_E_SHAPE_OVERFLOW:
     return mc_fail(err, s, "MC-L3", "the output element count overflows int64");
   case MC_E_OUTPUT_TOO_LARGE:
@@ -103,4 +120,29 @@ mc_status mc_oracle_alloc_output(mc_tensor *out, mc_type type, int rank, const i
   default:
     return mc_fail(err, s, NULL, "cannot allocate the output");
   }
+  if (!shape_only)
+    return MC_OK;
+  *out = (mc_tensor){.type = type, .rank = rank, .allocation = &shape_given};
+  memcpy(out->shape, shape, (size_t)rank * sizeof *shape);
+  return MC_E_INVALID_ARGUMENT; /* any status but MC_OK: the operation stops before its steps */
+}
+
+mc_status mc_oracle_output_shape(const mc_request *req, size_t max_output_bytes, mc_type *type,
+                                 int *rank, int64_t *shape, mc_error *err) {
+  mc_error_clear(err);
+  if (!req)
+    return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "no request given");
+  mc_tensor out = {.allocation = &shape_asked};
+  mc_status s = check_request_form(req, err);
+  if (s == MC_OK)
+    s = check_common_clauses(req, err);
+  if (s == MC_OK)
+    s = oracle_by_op[req->op](req, max_output_bytes, &out, err);
+  if (out.allocation != &shape_given)
+    return s == MC_OK ? mc_fail(err, MC_E_INVALID_ARGUMENT, NULL, "no output shape given") : s;
+  mc_error_clear(err);
+  *type = out.type;
+  *rank = out.rank;
+  memcpy(shape, out.shape, (size_t)out.rank * sizeof *shape);
+  return MC_OK;
 }

@@ -19,7 +19,9 @@
 bool mc_oracle_has_op(mc_op op);
 
 /* Allocates the output after the last MC-L3 (element count) and MC-L4
-   (byte cap) checks; prefix is the op's clause prefix for messages. */
+   (byte cap) checks. Every operation calls it once, after its validity
+   clauses and before its first step, and returns at once when it fails:
+   mc_oracle_output_shape stops each operation there. */
 mc_status mc_oracle_alloc_output(mc_tensor *out, mc_type type, int rank, const int64_t *shape,
                                  size_t cap, mc_error *err);
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness/harness.h"
-#include "harness/impl/plugin_call.h"
+#include "harness/impl/plugin/plugin_call.h"
 #include "movconf/tensor.h"
 
 struct mc_bench_impl {

@@ -9,11 +9,6 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* pipe(2) with both ends above the standard descriptors (when movconf
-   runs with one of them closed, pipe() can hand them out) and
-   close-on-exec. False with errno when it cannot be made. */
-bool mc_child_pipe(int fds[2]);
-
 /* Waits up to grace seconds for pid to end, without reaping it (so that
    its process group can still be signalled). True with *info filled when
    it has ended. */

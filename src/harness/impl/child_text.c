@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/safe_text.h"
 #include "common/text.h"
-#include "harness/harness.h"
-#include "harness/impl/child.h"
+#include "harness/impl/child_pipe.h"
 
 /* The open relays, read by every mc_child_poll (one per hosted
    implementation; a run has one, a differential fuzz campaign two). */

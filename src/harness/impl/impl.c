@@ -1,11 +1,13 @@
 /* The built-in implementations and the --impl dispatcher. */
-#include "harness/internal.h"
+#include "harness/harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "harness/impl/exec/impl_exec.h"
+#include "harness/impl/plugin/impl_plugin.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
@@ -86,18 +88,6 @@ mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *er
   if (!impl)
     snprintf(err, errlen, "out of memory");
   return impl;
-}
-
-bool mc_impl_request_carried(const mc_request *req, const char *to_whom, mc_impl_result *r) {
-  bool ok = mc_op_input_count_ok(req->op, req->n_inputs);
-  for (int i = 0; ok && i < req->n_inputs; i++)
-    ok = req->inputs[i] && (req->inputs[i]->data || req->inputs[i]->nbytes == 0);
-  if (!ok) {
-    r->outcome = MC_OUTCOME_REJECTED;
-    r->status = MC_E_INVALID_ARGUMENT;
-    snprintf(r->message, sizeof r->message, "malformed request: not sent to the %s", to_whom);
-  }
-  return ok;
 }
 
 void mc_impl_close(mc_impl *impl) {

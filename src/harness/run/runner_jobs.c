@@ -26,6 +26,7 @@
 #include "common/text.h"
 #include "common/transfer.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_pipe.h"
 #include "harness/internal.h"
 
 enum {

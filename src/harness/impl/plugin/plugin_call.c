@@ -1,6 +1,6 @@
 /* Loading a plugin, presenting a request to it and checking the output it
    announces: see plugin_call.h. */
-#include "harness/impl/plugin_call.h"
+#include "harness/impl/plugin/plugin_call.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* The attributes of a request across the plugin host's socket: see
    plugin_wire.h. */
-#include "harness/impl/plugin_wire.h"
+#include "harness/impl/plugin/plugin_wire.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Text an implementation supplied, made safe for every report: see
-   mc_safe_text in harness.h; and every byte movconf writes to stdout and
+   mc_safe_text in safe_text.h; and every byte movconf writes to stdout and
    stderr (mc_safe_standard_streams). */
 #define _GNU_SOURCE /* fopencookie */
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/safe_text.h"
 #include "common/text.h"
 #include "common/transfer.h"
-#include "harness/harness.h"
 
 enum { INCOMPLETE = (size_t)-1 };
 

@@ -1,6 +1,6 @@
 /* Stack frames for crash reports: see frames.h. */
 #define _GNU_SOURCE /* dladdr */
-#include "harness/impl/frames.h"
+#include "harness/impl/plugin/frames.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>

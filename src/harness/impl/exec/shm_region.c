@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* memfd_create, F_ADD_SEALS */
-#include "harness/impl/shm_region.h"
+#include "harness/impl/exec/shm_region.h"
 
 #include <errno.h>
 #include <fcntl.h>

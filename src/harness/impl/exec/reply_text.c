@@ -1,10 +1,10 @@
 /* A process adapter's reply line, prepared for cJSON within a bounded
-   amount of memory: see internal.h. */
+   amount of memory: see reply_text.h. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/internal.h"
+#include "harness/impl/exec/reply_text.h"
 
 static bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n';

@@ -18,11 +18,12 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "harness/impl/carried.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_text.h"
-#include "harness/impl/plugin_wire.h"
+#include "harness/impl/plugin/impl_plugin.h"
+#include "harness/impl/plugin/plugin_wire.h"
 #include "harness/impl/sanitize.h"
-#include "harness/internal.h"
 #include "movconf/tensor.h"
 
 /* How long a child that closed its socket gets to exit before it is killed. */
