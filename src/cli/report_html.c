@@ -27,7 +27,10 @@ static const char html_usage[] =
     "    unwritten or taken from another place\n"
     "  bench reports (movconf bench --json): each workload's GB/s as a bar\n"
     "    with the ceiling's mark (streaming stores) and memcpy's\n"
-    "Every text from a report is HTML-escaped.\n"
+    "A report is taken as untrusted (anyone can craft one): every text from it is\n"
+    "HTML-escaped, its control characters and bidirectional overrides shown escaped\n"
+    "(\\x1b, \\u202e), and the page's Content-Security-Policy forbids any script and\n"
+    "any fetch.\n"
     "\n"
     "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
     "                     standard output\n"
@@ -40,7 +43,9 @@ static const char html_usage[] =
 
 /* ---- escaping ---- */
 
-static void put_escaped(mc_text *t, const char *s) {
+/* Markup's five special characters as entities: text that can neither
+   open an element nor leave an attribute's quotes. */
+static void put_html_text(mc_text *t, const char *s) {
   for (; s && *s; s++) {
     switch (*s) {
     case '&':
@@ -62,6 +67,15 @@ static void put_escaped(mc_text *t, const char *s) {
       mc_text_put(t, s, 1);
     }
   }
+}
+
+/* Every text read from a report goes through here: anyone opening a pull
+   request can craft the report, so its controls and bidirectional
+   overrides are shown escaped (mc_safe_report_text), then its markup. */
+static void put_escaped(mc_text *t, const char *s) {
+  char *safe = mc_safe_report_text(s);
+  put_html_text(t, safe);
+  free(safe);
 }
 
 /* A member of a report read back; "" when absent, so pages print nothing. */
@@ -191,6 +205,12 @@ static const char page_style[] =
     "padding:0 6px;margin-right:6px;border:1px solid #ccc}"
     ".legend .ok{background:#e3f4e6}.legend .wrong{background:#f6b7b0}.legend "
     ".unwritten{background:#c9c9c9}.legend .moved{background:#ffe08a}";
+
+/* What the page may load and run: nothing but its own inline CSS (the
+   <style> element and style attributes). No script, no fetch, no form,
+   no <base>: markup that escaped the escaping would still do nothing. */
+#define PAGE_POLICY                                                                                \
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 /* A background for a pass rate: green only when every supported case
    passed; below, amber to red (a conformance suite at 97% is failing). */
@@ -347,6 +367,16 @@ static void put_cell_text(mc_text *t, const char *value) {
   mc_text_put(t, "&hellip;", 8);
 }
 
+/* The class of a returned cell: its state when it is one a picture has
+   (spec/runner.md), else "wrong" (a report someone crafted). */
+static const char *state_class(const char *state) {
+  static const char *const states[] = {"ok", "wrong", "unwritten", "moved"};
+  for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+    if (strcmp(state, states[i]) == 0)
+      return states[i];
+  return "wrong";
+}
+
 /* The picture of a wrong output (a "picture" member, spec/runner.md): the
    expected and the returned slice, each cell classed by what it is. */
 static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
@@ -368,7 +398,7 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
     for (int j = 0; j < cJSON_GetArraySize(row); j++) {
       const char *s = cJSON_GetStringValue(cJSON_GetArrayItem(srow, j));
       const char *f = cJSON_GetStringValue(cJSON_GetArrayItem(frow, j));
-      const char *cls = !got || !s ? "ok" : s;
+      const char *cls = !got || !s ? "ok" : state_class(s);
       const char *value = cJSON_GetStringValue(cJSON_GetArrayItem(row, j));
       mc_text_printf(t, "<td class=\"%s\" title=\"", cls);
       put_escaped(t, value);
@@ -500,7 +530,9 @@ static void put_failures(mc_text *t, const report *r, int impl) {
       k++;
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
     put_escaped(t, string_of(list[i].c, "op"));
-    mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
+    mc_text_put(t, ": ", 2);
+    put_escaped(t, group_of(list[i].c));
+    mc_text_printf(t, " (%d case%s)</h3>\n", k - i, k - i == 1 ? "" : "s");
     int shown = most_pictured(list, i, k); /* first, expanded */
     put_case(t, list[shown].c, true);
     for (; i < k; i++)
@@ -609,6 +641,7 @@ static void put_bench(mc_text *t, const report *r) {
 static void put_page(mc_text *t, const report *reports, int n) {
   mc_text_printf(t,
                  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta http-equiv=\"Content-Security-Policy\" content=\"" PAGE_POLICY "\">"
                  "<meta name=\"viewport\" content=\"width=device-width\">"
                  "<title>movconf report</title><style>%s</style></head><body>\n"
                  "<h1>movconf report</h1><p class=\"meta\">made by movconf " MOVCONF_VERSION
