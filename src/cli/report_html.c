@@ -30,7 +30,9 @@ static const char html_usage[] =
     "A report is taken as untrusted (anyone can craft one): every text from it is\n"
     "HTML-escaped, its control characters and bidirectional overrides shown escaped\n"
     "(\\x1b, \\u202e), and the page's Content-Security-Policy forbids any script and\n"
-    "any fetch.\n"
+    "any fetch. Pictures are capped when a report is read: at most 16 x 16 cells\n"
+    "(what movconf writes), each text cut at 256 bytes, and a picture of more than\n"
+    "64 KiB of JSON left out (the page says so).\n"
     "\n"
     "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
     "                     standard output\n"
@@ -83,6 +85,124 @@ static const char *string_of(const cJSON *obj, const char *key) {
   return mc_json_member_string(obj, key, "");
 }
 
+/* ---- pictures capped on read ---- */
+
+/* A picture movconf writes is at most MC_PICTURE_EDGE x MC_PICTURE_EDGE
+   cells of short texts, about 13 kB (spec/runner.md); a crafted report can
+   hold one of millions of cells, which cJSON would take gigabytes to hold
+   and the page would draw whole. So, before parsing, a picture whose JSON
+   text is longer than PICTURE_MAX_BYTES is replaced (in place, padded with
+   blanks) by {"omitted_bytes": N}; after, every picture is cut to
+   MC_PICTURE_EDGE rows and columns, each cell to PICTURE_CELL_BYTES. */
+#define PICTURE_MAX_BYTES ((size_t)64 << 10)
+#define PICTURE_CELL_BYTES 256
+
+/* The end of the JSON string whose opening quote is at text[i]: the index
+   after its closing quote (len when it has none). */
+static size_t string_end(const char *text, size_t len, size_t i) {
+  for (i++; i < len && text[i] != '"'; i++)
+    if (text[i] == '\\')
+      i++;
+  return i < len ? i + 1 : len;
+}
+
+static size_t skip_blanks(const char *text, size_t len, size_t i) {
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    i++;
+  return i;
+}
+
+/* The end of the object or array that opens at text[i]. */
+static size_t container_end(const char *text, size_t len, size_t i) {
+  size_t depth = 0;
+  for (; i < len; i++) {
+    if (text[i] == '"')
+      i = string_end(text, len, i) - 1;
+    else if (text[i] == '{' || text[i] == '[')
+      depth++;
+    else if ((text[i] == '}' || text[i] == ']') && --depth == 0)
+      return i + 1;
+  }
+  return len;
+}
+
+/* A member name that may be "picture": spelt so, or with escapes (which
+   movconf never writes in a name, so only a crafted report has them). */
+static bool may_name_picture(const char *name, size_t n) {
+  return (n == 7 && memcmp(name, "picture", 7) == 0) || memchr(name, '\\', n) != NULL;
+}
+
+static void omit_large_pictures(char *text, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] != '"')
+      continue;
+    size_t end = string_end(text, len, i), value = skip_blanks(text, len, end);
+    bool member = value < len && text[value] == ':';
+    if (member && may_name_picture(text + i + 1, end - i - 2)) {
+      value = skip_blanks(text, len, value + 1);
+      size_t stop = value < len && (text[value] == '{' || text[value] == '[')
+                        ? container_end(text, len, value)
+                        : value;
+      if (stop - value > PICTURE_MAX_BYTES) {
+        int n = snprintf(text + value, stop - value, "{\"omitted_bytes\":%zu}", stop - value);
+        memset(text + value + n, ' ', stop - value - (size_t)n);
+      }
+    }
+    i = end - 1;
+  }
+}
+
+/* Drops the items of array after its first keep. */
+static void truncate_array(cJSON *array, int keep) {
+  cJSON *drop = cJSON_IsArray(array) ? array->child : NULL;
+  for (int i = 0; drop && i < keep; i++)
+    drop = drop->next;
+  if (!drop)
+    return;
+  if (drop == array->child) {
+    array->child = NULL;
+  } else {
+    array->child->prev = drop->prev; /* the first item's prev is the last */
+    drop->prev->next = NULL;
+  }
+  drop->prev = NULL;
+  cJSON_Delete(drop); /* it and every item after it */
+}
+
+/* A text of at most PICTURE_CELL_BYTES, cut at a character's start. */
+static void cut_string(cJSON *item) {
+  char *s = cJSON_GetStringValue(item);
+  size_t n = s ? strlen(s) : 0;
+  if (n <= PICTURE_CELL_BYTES)
+    return;
+  size_t cut = PICTURE_CELL_BYTES;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+    cut--;
+  s[cut] = '\0';
+}
+
+static void cap_picture(cJSON *pic) {
+  static const char *const grids[] = {"expected", "got", "state", "from"};
+  for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, grids[g]), *row, *cell;
+    truncate_array(rows, MC_PICTURE_EDGE);
+    cJSON_ArrayForEach(row, (cJSON_IsArray(rows) ? rows : NULL)) {
+      truncate_array(row, MC_PICTURE_EDGE);
+      cJSON_ArrayForEach(cell, (cJSON_IsArray(row) ? row : NULL)) {
+        cut_string(cell);
+      }
+    }
+  }
+  cut_string(cJSON_GetObjectItemCaseSensitive(pic, "slice"));
+}
+
+static void cap_pictures(cJSON *root) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cases")) {
+    cap_picture(cJSON_GetObjectItemCaseSensitive(c, "picture"));
+  }
+}
+
 /* ---- the reports read ---- */
 
 typedef enum report_kind { REPORT_RUN, REPORT_BENCH } report_kind;
@@ -106,8 +226,10 @@ static int read_report(const char *path, report *r) {
     return 2;
   }
   r->path = path;
+  omit_large_pictures(text, len);
   r->root = cJSON_ParseWithLength(text, len);
   free(text);
+  cap_pictures(r->root);
   bool run = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "cases")) &&
              cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root, "summary"));
   bool bench = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "workloads"));
@@ -418,6 +540,13 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
 static void put_picture(mc_text *t, const cJSON *pic) {
   if (!cJSON_IsObject(pic))
     return;
+  if (cJSON_GetObjectItemCaseSensitive(pic, "omitted_bytes")) {
+    mc_text_printf(t,
+                   "<p class=\"picture\">picture left out: %.0f bytes in the report, more than "
+                   "the %zu a picture can take</p>",
+                   mc_json_member_number(pic, "omitted_bytes"), PICTURE_MAX_BYTES);
+    return;
+  }
   mc_text_printf(t, "<div class=\"picture\"><p>");
   put_escaped(t, string_of(pic, "slice"));
   mc_text_printf(t, "</p><div class=\"pics\">");
