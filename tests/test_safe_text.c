@@ -1,9 +1,10 @@
 /* The safe text every report and stream goes through (mc_safe_text and
    mc_safe_report_text): controls and bidirectional overrides escaped,
-   back as they were with mc_unsafe_text. */
+   back as they were with mc_unsafe_text; and report html's escaping. */
 #include <stdlib.h>
 
 #include "check.h"
+#include "common/text.h"
 #include "harness/harness.h"
 
 /* text made safe by make equals want, and mc_unsafe_text gives back raw. */
@@ -46,8 +47,18 @@ static void report_text_keeps_backslashes(void) {
   check_safe(mc_safe_text, "a\\b\n", "a\\\\b\\n", "a\\b\n");
 }
 
+/* On the page, a report's text can neither open an element nor leave an
+   attribute's quotes, and its controls show escaped. */
+static void page_text_is_escaped(void) {
+  mc_text t = {0};
+  mc_html_put_report_text(&t, "x\"><script>a='&'</script>\xe2\x80\xae\x1b\\n");
+  CHECK_STR(t.p, "x&quot;&gt;&lt;script&gt;a=&#39;&amp;&#39;&lt;/script&gt;\\u202e\\x1b\\n");
+  mc_text_free(&t);
+}
+
 int main(void) {
   bidi_controls_are_escaped();
   report_text_keeps_backslashes();
+  page_text_is_escaped();
   return check_report();
 }

@@ -1,5 +1,7 @@
 /* movconf report html: run and bench JSON reports as one self-contained
-   HTML page (inline CSS, no script, no external reference). */
+   HTML page (inline CSS, no script, no external reference). A report may
+   have been crafted by anyone: every text of it is escaped, its pictures
+   capped, and the page's policy forbids script and fetches. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -8,38 +10,10 @@
 #include <string.h>
 
 #include "cases/json.h"
-#include "cli/cli.h"
 #include "common/clauses.h"
+#include "common/text.h"
+#include "harness/harness.h"
 #include "movconf/version.h"
-
-static const char html_usage[] =
-    "usage: movconf report html REPORT.json... -o FILE\n"
-    "\n"
-    "Renders JSON reports as one self-contained HTML page (inline CSS, no script,\n"
-    "nothing fetched from the network), for people to look at:\n"
-    "  run reports (movconf run --json), one per implementation: a matrix of\n"
-    "    operations x implementations with pass rates, the verdict counts per\n"
-    "    operation, and the failures grouped by operation and verdict as in the\n"
-    "    terminal report, each expandable to its file, inputs, attributes,\n"
-    "    clauses (with their text), origin and detail; a wrong-output case with\n"
-    "    a \"picture\" (spec/runner.md) shows the expected and the returned\n"
-    "    elements around the first difference, each marked correct, wrong,\n"
-    "    unwritten or taken from another place\n"
-    "  bench reports (movconf bench --json): each workload's GB/s as a bar\n"
-    "    with the ceiling's mark (streaming stores) and memcpy's\n"
-    "A report is taken as untrusted (anyone can craft one): every text from it is\n"
-    "HTML-escaped, its control characters and bidirectional overrides shown escaped\n"
-    "(\\x1b, \\u202e), and the page's Content-Security-Policy forbids any script and\n"
-    "any fetch. Pictures are capped when a report is read: at most 16 x 16 cells\n"
-    "(what movconf writes), each text cut at 256 bytes, and a picture of more than\n"
-    "64 KiB of JSON left out (the page says so).\n"
-    "\n"
-    "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
-    "                     standard output\n"
-    "  -h, --help         show this text\n"
-    "\n"
-    "Exit status: 0 when the page was written; 2 on a usage error or a report that\n"
-    "cannot be read or is neither a run nor a bench report.\n";
 
 #define MAX_REPORT_BYTES ((size_t)1 << 30)
 
@@ -71,10 +45,8 @@ static void put_html_text(mc_text *t, const char *s) {
   }
 }
 
-/* Every text read from a report goes through here: anyone opening a pull
-   request can craft the report, so its controls and bidirectional
-   overrides are shown escaped (mc_safe_report_text), then its markup. */
-static void put_escaped(mc_text *t, const char *s) {
+/* Every text read from a report goes through here (see harness.h). */
+void mc_html_put_report_text(mc_text *t, const char *s) {
   char *safe = mc_safe_report_text(s);
   put_html_text(t, safe);
   free(safe);
@@ -371,12 +343,12 @@ static void put_impl_name(mc_text *t, const report *r) {
   const char *name = string_of(r->root, "implementation");
   const char *rest = strstr(name, " (");
   char *head = mc_strdupf("%.*s", rest ? (int)(rest - name) : (int)strlen(name), name);
-  put_escaped(t, head);
+  mc_html_put_report_text(t, head);
   free(head);
   mc_text_printf(t, "<div class=\"sub\">");
-  put_escaped(t, rest ? rest + 1 : "");
+  mc_html_put_report_text(t, rest ? rest + 1 : "");
   mc_text_printf(t, "%s", rest ? " " : "");
-  put_escaped(t, r->path);
+  mc_html_put_report_text(t, r->path);
   mc_text_printf(t, "</div>");
 }
 
@@ -437,7 +409,7 @@ static void put_field(mc_text *t, const char *name, const char *value) {
   if (!value || !*value)
     return;
   mc_text_printf(t, "<dt>%s</dt><dd>", name);
-  put_escaped(t, value);
+  mc_html_put_report_text(t, value);
   mc_text_put(t, "</dd>", 5);
 }
 
@@ -451,9 +423,9 @@ static void put_clauses(mc_text *t, const char *list) {
   for (char *id = strtok_r(copy, ", ", &save); id; id = strtok_r(NULL, ", ", &save)) {
     const mc_clause *clause = mc_clause_find(id);
     mc_text_printf(t, "<div><b>");
-    put_escaped(t, id);
+    mc_html_put_report_text(t, id);
     mc_text_printf(t, "</b> ");
-    put_escaped(t, clause ? clause->summary : "");
+    mc_html_put_report_text(t, clause ? clause->summary : "");
     mc_text_printf(t, "</div>");
   }
   free(copy);
@@ -477,14 +449,14 @@ static const char *group_of(const cJSON *c) {
 static void put_cell_text(mc_text *t, const char *value) {
   size_t n = value ? strlen(value) : 0;
   if (n <= CELL_CHARS + 1) {
-    put_escaped(t, value);
+    mc_html_put_report_text(t, value);
     return;
   }
   size_t cut = CELL_CHARS;
   while (cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
     cut--;
   char *head = mc_strdupf("%.*s", (int)cut, value);
-  put_escaped(t, head);
+  mc_html_put_report_text(t, head);
   free(head);
   mc_text_put(t, "&hellip;", 8);
 }
@@ -523,10 +495,10 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
       const char *cls = !got || !s ? "ok" : state_class(s);
       const char *value = cJSON_GetStringValue(cJSON_GetArrayItem(row, j));
       mc_text_printf(t, "<td class=\"%s\" title=\"", cls);
-      put_escaped(t, value);
+      mc_html_put_report_text(t, value);
       if (got && f) {
         mc_text_put(t, " from ", 6);
-        put_escaped(t, f);
+        mc_html_put_report_text(t, f);
       }
       mc_text_put(t, "\">", 2);
       put_cell_text(t, value);
@@ -548,7 +520,7 @@ static void put_picture(mc_text *t, const cJSON *pic) {
     return;
   }
   mc_text_printf(t, "<div class=\"picture\"><p>");
-  put_escaped(t, string_of(pic, "slice"));
+  mc_html_put_report_text(t, string_of(pic, "slice"));
   mc_text_printf(t, "</p><div class=\"pics\">");
   put_slice(t, pic, "expected");
   put_slice(t, pic, "got");
@@ -564,11 +536,11 @@ static void put_case(mc_text *t, const cJSON *c, bool open) {
   bool xfail = strcmp(group, "xfail") == 0;
   mc_text_printf(t, "<details class=\"case%s\"%s><summary><span class=\"verdict\">",
                  xfail ? " xfail" : "", open ? " open" : "");
-  put_escaped(t, string_of(c, "verdict"));
+  mc_html_put_report_text(t, string_of(c, "verdict"));
   mc_text_put(t, "</span>", 7);
-  put_escaped(t, string_of(c, "id"));
+  mc_html_put_report_text(t, string_of(c, "id"));
   mc_text_printf(t, "<span class=\"inputs\">");
-  put_escaped(t, string_of(c, "inputs"));
+  mc_html_put_report_text(t, string_of(c, "inputs"));
   mc_text_printf(t, "</span></summary><dl>");
   put_field(t, "file", string_of(c, "file"));
   put_field(t, "type", string_of(c, "type"));
@@ -658,9 +630,9 @@ static void put_failures(mc_text *t, const report *r, int impl) {
     while (k < n && list[k].rank == list[i].rank)
       k++;
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
-    put_escaped(t, string_of(list[i].c, "op"));
+    mc_html_put_report_text(t, string_of(list[i].c, "op"));
     mc_text_put(t, ": ", 2);
-    put_escaped(t, group_of(list[i].c));
+    mc_html_put_report_text(t, group_of(list[i].c));
     mc_text_printf(t, " (%d case%s)</h3>\n", k - i, k - i == 1 ? "" : "s");
     int shown = most_pictured(list, i, k); /* first, expanded */
     put_case(t, list[shown].c, true);
@@ -678,7 +650,7 @@ static void put_list(mc_text *t, const char *heading, const cJSON *items, const 
   const cJSON *item;
   cJSON_ArrayForEach(item, items) {
     mc_text_put(t, "<li>", 4);
-    put_escaped(t, key ? string_of(item, key) : cJSON_GetStringValue(item));
+    mc_html_put_report_text(t, key ? string_of(item, key) : cJSON_GetStringValue(item));
     mc_text_put(t, "</li>", 5);
   }
   mc_text_printf(t, "</ul>\n");
@@ -688,12 +660,12 @@ static void put_run(mc_text *t, const report *r, int impl) {
   mc_text_printf(t, "<h2 data-impl=\"%d\">", impl);
   put_impl_name(t, r);
   mc_text_printf(t, "</h2>\n<p class=\"meta\">movconf ");
-  put_escaped(t, string_of(r->root, "movconf_version"));
+  mc_html_put_report_text(t, string_of(r->root, "movconf_version"));
   const char *stopped =
       string_of(cJSON_GetObjectItemCaseSensitive(r->root, "summary"), "stopped_early");
   if (*stopped) {
     mc_text_printf(t, " &middot; <b>");
-    put_escaped(t, stopped);
+    mc_html_put_report_text(t, stopped);
     mc_text_printf(t, "</b>");
   }
   mc_text_printf(t, "</p>\n");
@@ -724,9 +696,9 @@ static void put_bar(mc_text *t, double gbps, double ceiling, double memcpy_gbps)
 static void put_bench_row(mc_text *t, const cJSON *w) {
   double ceiling = mc_json_member_number(w, "ceiling_gb_per_s");
   mc_text_printf(t, "<tr class=\"workload\"><td class=\"wl\">");
-  put_escaped(t, string_of(w, "id"));
+  mc_html_put_report_text(t, string_of(w, "id"));
   mc_text_printf(t, "</td><td>");
-  put_escaped(t, string_of(w, "status"));
+  mc_html_put_report_text(t, string_of(w, "status"));
   mc_text_printf(t, "</td><td>%.2f</td><td>%.2f</td><td>%.0f%%</td><td>",
                  mc_json_member_number(w, "gb_per_s"), ceiling,
                  100.0 * mc_json_member_number(w, "ceiling_ratio"));
@@ -737,9 +709,9 @@ static void put_bench_row(mc_text *t, const cJSON *w) {
   if (!cJSON_IsObject(impl))
     return;
   mc_text_printf(t, "<tr class=\"impl\"><td class=\"wl\">&nbsp;&nbsp;");
-  put_escaped(t, string_of(impl, "name"));
+  mc_html_put_report_text(t, string_of(impl, "name"));
   mc_text_printf(t, "</td><td>");
-  put_escaped(t, string_of(impl, "status"));
+  mc_html_put_report_text(t, string_of(impl, "status"));
   mc_text_printf(t, "</td><td>%.2f</td><td></td><td>%.0f%%</td><td>",
                  mc_json_member_number(impl, "gb_per_s"),
                  100.0 * mc_json_member_number(impl, "ceiling_ratio"));
@@ -749,7 +721,7 @@ static void put_bench_row(mc_text *t, const cJSON *w) {
 
 static void put_bench(mc_text *t, const report *r) {
   mc_text_printf(t, "<h2>Performance: ");
-  put_escaped(t, r->path);
+  mc_html_put_report_text(t, r->path);
   mc_text_printf(t,
                  "</h2>\n<p class=\"meta\">%.0f threads%s &middot; bar: GB/s; red mark: "
                  "the ceiling (multithreaded streaming stores of the same traffic); black "
@@ -792,61 +764,17 @@ static void put_page(mc_text *t, const report *reports, int n) {
   mc_text_printf(t, "</body></html>\n");
 }
 
-static int write_page(const char *path, const report *reports, int n) {
-  mc_text page = {0};
-  put_page(&page, reports, n);
-  bool ok = !page.oom;
-  if (ok && strcmp(path, "-") == 0)
-    ok = fwrite(page.p, 1, page.len, stdout) == page.len && fflush(stdout) == 0;
-  else if (ok)
-    ok = mc_write_text_file(path, page.p);
-  else
-    fprintf(stderr, "movconf report html: out of memory\n");
-  mc_text_free(&page);
-  return ok ? 0 : 2;
-}
-
-int mc_cmd_report_html(int argc, char **argv) {
-  static const struct option options[] = {{"output", required_argument, NULL, 'o'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-  const char *output = NULL;
-  int opt;
-  while ((opt = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(html_usage, stdout);
-      return 0;
-    }
-    if (opt == 'o')
-      output = optarg;
-    else
-      return mc_option_error("report html", argv[optind - 1], options);
-  }
-  int n = argc - optind;
-  if (n < 1 || !output) {
-    fprintf(stderr, "movconf report html: %s\n",
-            n < 1 ? "name at least one JSON report"
-                  : "-o FILE is required (- for standard output)");
-    return mc_usage_error("report html");
-  }
-  mc_named_file *inputs = mc_realloc_or_abort(NULL, sizeof *inputs * (size_t)n);
-  for (int i = 0; i < n; i++)
-    inputs[i] = (mc_named_file){"the report", argv[optind + i]};
-  mc_named_file out = {"-o", output};
-  int status = mc_check_outputs("report html", &out, 1, inputs, n);
-  free(inputs);
-  if (status >= 0)
-    return status;
+bool mc_report_html(char *const *paths, int n, mc_text *page) {
   report *reports = mc_realloc_or_abort(NULL, sizeof *reports * (size_t)n);
-  int loaded = 0;
+  int loaded = 0, status = -1;
   for (; loaded < n && status < 0; loaded++)
-    status = read_report(argv[optind + loaded], &reports[loaded]);
+    status = read_report(paths[loaded], &reports[loaded]);
   if (status < 0)
-    status = write_page(output, reports, n);
+    put_page(page, reports, n);
   else
     loaded--; /* the one that failed holds nothing */
   for (int i = 0; i < loaded; i++)
     cJSON_Delete(reports[i].root);
   free(reports);
-  return status;
+  return status < 0;
 }
