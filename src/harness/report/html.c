@@ -22,26 +22,14 @@
 /* Markup's five special characters as entities: text that can neither
    open an element nor leave an attribute's quotes. */
 static void put_html_text(mc_text *t, const char *s) {
+  static const char *const entities[256] = {
+      ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;"};
   for (; s && *s; s++) {
-    switch (*s) {
-    case '&':
-      mc_text_put(t, "&amp;", 5);
-      break;
-    case '<':
-      mc_text_put(t, "&lt;", 4);
-      break;
-    case '>':
-      mc_text_put(t, "&gt;", 4);
-      break;
-    case '"':
-      mc_text_put(t, "&quot;", 6);
-      break;
-    case '\'':
-      mc_text_put(t, "&#39;", 5);
-      break;
-    default:
+    const char *entity = entities[(unsigned char)*s];
+    if (entity)
+      mc_text_put(t, entity, strlen(entity));
+    else
       mc_text_put(t, s, 1);
-    }
   }
 }
 
