@@ -20,15 +20,13 @@ int mc_cmd_fuzz(int argc, char **argv);
 int mc_cmd_show(int argc, char **argv);
 /* movconf help operations [--json] (src/cli/operations.c), argv past "operations". */
 int mc_cmd_help_operations(int argc, char **argv);
-/* movconf report: merge (src/cli/report.c), html (src/cli/report_html.c). */
+/* movconf report merge and html (src/cli/report.c; the work is the
+   harness's, src/harness/report/). */
 int mc_cmd_report(int argc, char **argv);
-int mc_cmd_report_merge(int argc, char **argv);
-int mc_cmd_report_html(int argc, char **argv);
 
 /* run --shard K/N (src/cli/shard.c): the selected cases, each given to one
    of N shards, heaviest first to the lightest shard so far (cost: the
    elements a case moves in and out); deterministic and disjoint. */
-#define MC_MAX_SHARDS 1024
 typedef struct mc_shard_plan {
   mc_shard_info info;
   struct shard_entry *entries; /* sorted by id */

@@ -43,11 +43,28 @@ static size_t utf8_sequence(const unsigned char *s, size_t n, uint32_t *cp) {
   return len;
 }
 
+/* What a text keeps as it is besides the characters shown as they are. */
+typedef enum keep_mode {
+  KEEP_NOTHING,   /* mc_safe_text */
+  KEEP_LAYOUT,    /* the standard streams: newline, tab, carriage return and
+                     backslash are movconf's own layout */
+  KEEP_BACKSLASH, /* a report read back: its backslashes start the escapes
+                     the run wrote */
+} keep_mode;
+
+/* Bidirectional formatting characters: raw, they reorder the text around
+   them on a terminal or a page (an id that reads as another). */
+static bool is_bidi_control(uint32_t cp) {
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* The escape that stands for code point cp, or NULL when the character is
-   shown as it is. keep_layout: newline, tab, carriage return and backslash
-   are movconf's own layout and stay. */
-static const char *escape_for(uint32_t cp, bool keep_layout, char *buf, size_t n) {
-  if (keep_layout && (cp == '\\' || cp == '\n' || cp == '\t' || cp == '\r'))
+   shown as it is. */
+static const char *escape_for(uint32_t cp, keep_mode keep, char *buf, size_t n) {
+  if (keep == KEEP_LAYOUT && (cp == '\\' || cp == '\n' || cp == '\t' || cp == '\r'))
+    return NULL;
+  if (keep == KEEP_BACKSLASH && cp == '\\')
     return NULL;
   if (cp == '\\')
     return "\\\\";
@@ -61,8 +78,9 @@ static const char *escape_for(uint32_t cp, bool keep_layout, char *buf, size_t n
     snprintf(buf, n, "\\x%02x", (unsigned)cp);
     return buf;
   }
-  /* C1 controls (a terminal may act on them) and the noncharacters XML 1.0 forbids. */
-  if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF) {
+  /* C1 controls (a terminal may act on them), the noncharacters XML 1.0
+     forbids and the bidirectional controls. */
+  if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF || is_bidi_control(cp)) {
     snprintf(buf, n, "\\u%04x", (unsigned)cp);
     return buf;
   }
@@ -73,7 +91,7 @@ static const char *escape_for(uint32_t cp, bool keep_layout, char *buf, size_t n
    the longest escape, \u0085, is six bytes for two); returns its length.
    *used: the bytes taken, fewer than n when the last ones start a sequence
    that more_may_come may complete. */
-static size_t escape_bytes(const unsigned char *s, size_t n, bool keep_layout, bool more_may_come,
+static size_t escape_bytes(const unsigned char *s, size_t n, keep_mode keep, bool more_may_come,
                            char *out, size_t *used) {
   size_t i = 0, o = 0;
   while (i < n) {
@@ -82,8 +100,7 @@ static size_t escape_bytes(const unsigned char *s, size_t n, bool keep_layout, b
     if (len == INCOMPLETE && more_may_come)
       break;
     char buf[16];
-    const char *escape =
-        len && len != INCOMPLETE ? escape_for(cp, keep_layout, buf, sizeof buf) : NULL;
+    const char *escape = len && len != INCOMPLETE ? escape_for(cp, keep, buf, sizeof buf) : NULL;
     if (len == 0 || len == INCOMPLETE) {
       o += (size_t)sprintf(out + o, "\\x%02x", s[i]); /* a byte that is not UTF-8 */
       len = 1;
@@ -101,12 +118,20 @@ static size_t escape_bytes(const unsigned char *s, size_t n, bool keep_layout, b
   return o;
 }
 
-char *mc_safe_text(const char *text) {
+static char *escaped_copy(const char *text, keep_mode keep) {
   const unsigned char *s = (const unsigned char *)(text ? text : "");
   size_t len = strlen((const char *)s), used;
   char *out = mc_realloc_or_abort(NULL, len * 6 + 1);
-  out[escape_bytes(s, len, false, false, out, &used)] = '\0';
+  out[escape_bytes(s, len, keep, false, out, &used)] = '\0';
   return out;
+}
+
+char *mc_safe_text(const char *text) {
+  return escaped_copy(text, KEEP_NOTHING);
+}
+
+char *mc_safe_report_text(const char *text) {
+  return escaped_copy(text, KEEP_BACKSLASH);
 }
 
 /* ---- standard streams ---- */
@@ -129,7 +154,7 @@ static bool filter_write(safe_stream *s, const char *data, size_t n, bool more_m
     memcpy(in, s->held, s->n_held);
     memcpy(in + s->n_held, data, take);
     size_t have = s->n_held + take;
-    size_t o = escape_bytes(in, have, true, more_may_come || take < n, out, &used);
+    size_t o = escape_bytes(in, have, KEEP_LAYOUT, more_may_come || take < n, out, &used);
     s->n_held = have - used; /* at most 3: a sequence's start */
     memcpy(s->held, in + used, s->n_held);
     if (!mc_transfer_all(s->fd, out, o, MC_TRANSFER_WRITE, 0))

@@ -9,9 +9,14 @@
 /* Text an implementation supplied (or any text bound for a report), made
    safe for a terminal, JSON and XML 1.0: valid UTF-8 is kept except that
    a backslash becomes \\, control characters become \n, \r, \t or \xHH,
-   C1 controls and U+FFFE/U+FFFF become \uHHHH; every byte that is not part
-   of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
+   C1 controls, U+FFFE/U+FFFF and the bidirectional controls (U+061C,
+   U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) become \uHHHH; every byte
+   that is not part of well-formed UTF-8 becomes \xHH. Heap; never NULL. */
 char *mc_safe_text(const char *text);
+/* Text read back from a report, which anyone may have crafted, made safe
+   as mc_safe_text does except that a backslash stays: a report movconf
+   wrote holds text mc_safe_text made safe, shown as it is. Heap. */
+char *mc_safe_report_text(const char *text);
 /* The text mc_safe_text made safe, back as it was (a report read again,
    e.g. by report merge, is written as the run wrote it). Heap. */
 char *mc_unsafe_text(const char *safe);

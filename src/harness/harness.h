@@ -253,6 +253,7 @@ typedef struct mc_run_report {
 
 /* A run of one shard of a selection (run --shard K/N): recorded in the
    JSON report so that report merge can join the shards of one selection. */
+#define MC_MAX_SHARDS 1024 /* N of run --shard K/N */
 typedef struct mc_shard_info {
   int index, count;   /* K and N, 1 <= K <= N */
   char selection[17]; /* hex hash of the selected case ids, in order, and N */
@@ -302,6 +303,34 @@ const char *mc_summary_key_name(mc_summary_key key);
    failed (cases that make the run fail) and xfail (expected failures),
    most failed first, then by value. */
 void mc_report_print_breakdown(const mc_run_report *r, mc_summary_key key, FILE *out);
+
+/* ---- reports read back (src/harness/report/merge.c, html.c) ---- */
+
+/* movconf report merge: the JSON reports of the shards of one run (run
+   --shard K/N, n of them, at paths) joined into *r, the report of the
+   whole run, cases in its order. False, with why on stderr, when a report
+   is not a shard's, the shards are of different selections or
+   implementations, one is given twice or missing, or two ran one case.
+   Either way r is freed with mc_run_report_free and r->impl (heap) with free. */
+bool mc_report_merge(char *const *paths, int n, mc_run_report *r);
+
+struct mc_text;
+/* movconf report html: the run and bench JSON reports at paths as one
+   self-contained page appended to page (inline CSS, no script, nothing
+   fetched; spec/runner.md). A report is untrusted (CI artefacts anyone
+   can craft): every text of it goes through mc_html_put_report_text, a
+   picture cell's state becomes a class only when it is a known one, the
+   page's Content-Security-Policy forbids script and fetches, and pictures
+   are capped on read (at most MC_PICTURE_EDGE x MC_PICTURE_EDGE cells,
+   each text cut at 256 bytes; a picture of more than 64 KiB of JSON left
+   out). False, with why on stderr, when a report cannot be read or is
+   neither a run nor a bench report. */
+bool mc_report_html(char *const *paths, int n, struct mc_text *page);
+/* Text read from a report, on the page: made safe (mc_safe_report_text:
+   controls and bidirectional overrides escaped), then its markup
+   characters & < > " ' as entities, so that it can neither open an element
+   nor leave an attribute's quotes. */
+void mc_html_put_report_text(struct mc_text *t, const char *text);
 
 /* ---- judging one case ---- */
 

@@ -1,39 +1,13 @@
 /* movconf report merge: the JSON reports of the shards of one run (run
    --shard K/N) joined into the report of the whole run. */
 #include <cjson/cJSON.h>
-#include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cases/json.h"
-#include "cli/cli.h"
-
-static const char merge_usage[] =
-    "usage: movconf report merge [options] SHARD.json...\n"
-    "\n"
-    "Joins the JSON reports of 'movconf run --shard K/N --json FILE', K from 1 to N,\n"
-    "into the report of the whole run: the cases in the order the whole run lists\n"
-    "them, the per-operation table recomputed. Refuses a report that is not a shard's,\n"
-    "shards of different selections or implementations (same --op, --type, --case,\n"
-    "--tier or PATHS, same N), a shard given twice and a missing shard, naming them.\n"
-    "\n"
-    "options:\n"
-    "  --json FILE             write the merged report as JSON ('-': standard output,\n"
-    "                          the table then goes to standard error)\n"
-    "  --junit FILE            write it as JUnit XML ('-' as for --json)\n"
-    "  --quiet                 print only the summary table, not each failure\n"
-    "  -h, --help              show this text\n"
-    "\n"
-    "Exit status: as the whole run would have exited: 0 when no case failed\n"
-    "unexpectedly, no expected failure passed, every file loaded and at least one case\n"
-    "ran; 1 otherwise; 2 usage errors and reports that cannot be merged.\n";
-
-enum { OPT_JSON = 256, OPT_JUNIT, OPT_QUIET };
-static const struct option merge_options[] = {{"json", required_argument, NULL, OPT_JSON},
-                                              {"junit", required_argument, NULL, OPT_JUNIT},
-                                              {"quiet", no_argument, NULL, OPT_QUIET},
-                                              {"help", no_argument, NULL, 'h'},
-                                              {NULL, 0, NULL, 0}};
+#include "common/text.h"
+#include "harness/harness.h"
 
 /* One shard's report, parsed. */
 typedef struct shard_report {
@@ -200,7 +174,7 @@ static bool order_cases(mc_run_report *r) {
 
 static bool merge(const shard_report *s, int n, mc_run_report *r) {
   const cJSON *first = cJSON_GetObjectItemCaseSensitive(s[0].root, "shard");
-  *r = (mc_run_report){.impl = mc_unsafe_text(s[0].impl), /* freed by mc_cmd_report_merge */
+  *r = (mc_run_report){.impl = mc_unsafe_text(s[0].impl), /* the caller frees it */
                        .with_expectations = cJSON_IsTrue(
                            cJSON_GetObjectItemCaseSensitive(first, "with_expectations")),
                        .slow_seconds = mc_json_member_number(
@@ -226,83 +200,17 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
   return true;
 }
 
-typedef struct merge_options_t {
-  const char *json_path, *junit_path;
-  bool quiet;
-} merge_opts;
-
-/* -1 to go on, else the exit status. */
-static int parse_merge_options(int argc, char **argv, merge_opts *o) {
-  *o = (merge_opts){0};
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", merge_options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(merge_usage, stdout);
-      return 0;
-    } else if (opt == OPT_JSON) {
-      o->json_path = optarg;
-    } else if (opt == OPT_JUNIT) {
-      o->junit_path = optarg;
-    } else if (opt == OPT_QUIET) {
-      o->quiet = true;
-    } else {
-      return mc_option_error("report merge", argv[optind - 1], merge_options);
-    }
-  }
-  if (optind >= argc) {
-    fputs("movconf report merge: give the JSON reports of the shards\n", stderr);
-    return mc_usage_error("report merge");
-  }
-  return -1;
-}
-
-/* No output replaces a shard's report or the other output. */
-static int check_merge_outputs(const merge_opts *o, int n, char **paths) {
-  const mc_named_file outputs[] = {{"--json", o->json_path}, {"--junit", o->junit_path}};
-  mc_named_file *inputs = calloc((size_t)n, sizeof *inputs);
-  for (int i = 0; i < n; i++)
-    inputs[i] = (mc_named_file){"a shard's report", paths[i]};
-  int status = mc_check_outputs("report merge", outputs, 2, inputs, n);
-  free(inputs);
-  return status;
-}
-
-static int write_merged(const merge_opts *o, const mc_run_report *r) {
-  mc_report_files out;
-  if (!mc_open_reports("report merge", o->json_path, o->junit_path, &out))
-    return 2;
-  mc_report_print_table(r, !o->quiet, out.table);
-  if (r->stopped_early) {
-    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
-    fprintf(out.table, "\n%s\n", safe);
-    free(safe);
-  }
-  bool written = mc_write_reports("report merge", &out, r, o->json_path, o->junit_path);
-  int status = mc_run_status("report merge", r);
-  return written ? status : 1;
-}
-
-int mc_cmd_report_merge(int argc, char **argv) {
-  merge_opts o;
-  int status = parse_merge_options(argc, argv, &o);
-  if (status >= 0)
-    return status;
-  int n = argc - optind;
-  char **paths = argv + optind;
-  if ((status = check_merge_outputs(&o, n, paths)) >= 0)
-    return status;
-  shard_report *shards = calloc((size_t)n, sizeof *shards);
+bool mc_report_merge(char *const *paths, int n, mc_run_report *r) {
+  shard_report *shards = mc_realloc_or_abort(NULL, sizeof *shards * (size_t)n);
+  memset(shards, 0, sizeof *shards * (size_t)n);
   bool ok = true;
   for (int i = 0; i < n && ok; i++)
     ok = load_shard(paths[i], &shards[i]);
   ok = ok && shards_fit(shards, n);
-  mc_run_report report = {0};
-  ok = ok && merge(shards, n, &report);
-  status = ok ? write_merged(&o, &report) : 2;
-  free((char *)report.impl);
-  mc_run_report_free(&report);
+  *r = (mc_run_report){0};
+  ok = ok && merge(shards, n, r);
   for (int i = 0; i < n; i++)
     cJSON_Delete(shards[i].root);
   free(shards);
-  return status;
+  return ok;
 }

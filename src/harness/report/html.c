@@ -1,5 +1,7 @@
 /* movconf report html: run and bench JSON reports as one self-contained
-   HTML page (inline CSS, no script, no external reference). */
+   HTML page (inline CSS, no script, no external reference). A report may
+   have been crafted by anyone: every text of it is escaped, its pictures
+   capped, and the page's policy forbids script and fetches. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -8,65 +10,157 @@
 #include <string.h>
 
 #include "cases/json.h"
-#include "cli/cli.h"
 #include "common/clauses.h"
+#include "common/text.h"
+#include "harness/harness.h"
 #include "movconf/version.h"
-
-static const char html_usage[] =
-    "usage: movconf report html REPORT.json... -o FILE\n"
-    "\n"
-    "Renders JSON reports as one self-contained HTML page (inline CSS, no script,\n"
-    "nothing fetched from the network), for people to look at:\n"
-    "  run reports (movconf run --json), one per implementation: a matrix of\n"
-    "    operations x implementations with pass rates, the verdict counts per\n"
-    "    operation, and the failures grouped by operation and verdict as in the\n"
-    "    terminal report, each expandable to its file, inputs, attributes,\n"
-    "    clauses (with their text), origin and detail; a wrong-output case with\n"
-    "    a \"picture\" (spec/runner.md) shows the expected and the returned\n"
-    "    elements around the first difference, each marked correct, wrong,\n"
-    "    unwritten or taken from another place\n"
-    "  bench reports (movconf bench --json): each workload's GB/s as a bar\n"
-    "    with the ceiling's mark (streaming stores) and memcpy's\n"
-    "Every text from a report is HTML-escaped.\n"
-    "\n"
-    "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
-    "                     standard output\n"
-    "  -h, --help         show this text\n"
-    "\n"
-    "Exit status: 0 when the page was written; 2 on a usage error or a report that\n"
-    "cannot be read or is neither a run nor a bench report.\n";
 
 #define MAX_REPORT_BYTES ((size_t)1 << 30)
 
 /* ---- escaping ---- */
 
-static void put_escaped(mc_text *t, const char *s) {
+/* Markup's five special characters as entities: text that can neither
+   open an element nor leave an attribute's quotes. */
+static void put_html_text(mc_text *t, const char *s) {
+  static const char *const entities[256] = {
+      ['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;"};
   for (; s && *s; s++) {
-    switch (*s) {
-    case '&':
-      mc_text_put(t, "&amp;", 5);
-      break;
-    case '<':
-      mc_text_put(t, "&lt;", 4);
-      break;
-    case '>':
-      mc_text_put(t, "&gt;", 4);
-      break;
-    case '"':
-      mc_text_put(t, "&quot;", 6);
-      break;
-    case '\'':
-      mc_text_put(t, "&#39;", 5);
-      break;
-    default:
+    const char *entity = entities[(unsigned char)*s];
+    if (entity)
+      mc_text_put(t, entity, strlen(entity));
+    else
       mc_text_put(t, s, 1);
-    }
   }
+}
+
+/* Every text read from a report goes through here (see harness.h). */
+void mc_html_put_report_text(mc_text *t, const char *s) {
+  char *safe = mc_safe_report_text(s);
+  put_html_text(t, safe);
+  free(safe);
 }
 
 /* A member of a report read back; "" when absent, so pages print nothing. */
 static const char *string_of(const cJSON *obj, const char *key) {
   return mc_json_member_string(obj, key, "");
+}
+
+/* ---- pictures capped on read ---- */
+
+/* A picture movconf writes is at most MC_PICTURE_EDGE x MC_PICTURE_EDGE
+   cells of short texts, about 13 kB (spec/runner.md); a crafted report can
+   hold one of millions of cells, which cJSON would take gigabytes to hold
+   and the page would draw whole. So, before parsing, a picture whose JSON
+   text is longer than PICTURE_MAX_BYTES is replaced (in place, padded with
+   blanks) by {"omitted_bytes": N}; after, every picture is cut to
+   MC_PICTURE_EDGE rows and columns, each cell to PICTURE_CELL_BYTES. */
+#define PICTURE_MAX_BYTES ((size_t)64 << 10)
+#define PICTURE_CELL_BYTES 256
+
+/* The end of the JSON string whose opening quote is at text[i]: the index
+   after its closing quote (len when it has none). */
+static size_t string_end(const char *text, size_t len, size_t i) {
+  for (i++; i < len && text[i] != '"'; i++)
+    if (text[i] == '\\')
+      i++;
+  return i < len ? i + 1 : len;
+}
+
+static size_t skip_blanks(const char *text, size_t len, size_t i) {
+  while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+    i++;
+  return i;
+}
+
+/* The end of the object or array that opens at text[i]. */
+static size_t container_end(const char *text, size_t len, size_t i) {
+  size_t depth = 0;
+  for (; i < len; i++) {
+    if (text[i] == '"')
+      i = string_end(text, len, i) - 1;
+    else if (text[i] == '{' || text[i] == '[')
+      depth++;
+    else if ((text[i] == '}' || text[i] == ']') && --depth == 0)
+      return i + 1;
+  }
+  return len;
+}
+
+/* A member name that may be "picture": spelt so, or with escapes (which
+   movconf never writes in a name, so only a crafted report has them). */
+static bool may_name_picture(const char *name, size_t n) {
+  return (n == 7 && memcmp(name, "picture", 7) == 0) || memchr(name, '\\', n) != NULL;
+}
+
+static void omit_large_pictures(char *text, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    if (text[i] != '"')
+      continue;
+    size_t end = string_end(text, len, i), value = skip_blanks(text, len, end);
+    bool member = value < len && text[value] == ':';
+    if (member && may_name_picture(text + i + 1, end - i - 2)) {
+      value = skip_blanks(text, len, value + 1);
+      size_t stop = value < len && (text[value] == '{' || text[value] == '[')
+                        ? container_end(text, len, value)
+                        : value;
+      if (stop - value > PICTURE_MAX_BYTES) {
+        int n = snprintf(text + value, stop - value, "{\"omitted_bytes\":%zu}", stop - value);
+        memset(text + value + n, ' ', stop - value - (size_t)n);
+      }
+    }
+    i = end - 1;
+  }
+}
+
+/* Drops the items of array after its first keep. */
+static void truncate_array(cJSON *array, int keep) {
+  cJSON *drop = cJSON_IsArray(array) ? array->child : NULL;
+  for (int i = 0; drop && i < keep; i++)
+    drop = drop->next;
+  if (!drop)
+    return;
+  if (drop == array->child) {
+    array->child = NULL;
+  } else {
+    array->child->prev = drop->prev; /* the first item's prev is the last */
+    drop->prev->next = NULL;
+  }
+  drop->prev = NULL;
+  cJSON_Delete(drop); /* it and every item after it */
+}
+
+/* A text of at most PICTURE_CELL_BYTES, cut at a character's start. */
+static void cut_string(cJSON *item) {
+  char *s = cJSON_GetStringValue(item);
+  size_t n = s ? strlen(s) : 0;
+  if (n <= PICTURE_CELL_BYTES)
+    return;
+  size_t cut = PICTURE_CELL_BYTES;
+  while (cut > 0 && ((unsigned char)s[cut] & 0xC0) == 0x80)
+    cut--;
+  s[cut] = '\0';
+}
+
+static void cap_picture(cJSON *pic) {
+  static const char *const grids[] = {"expected", "got", "state", "from"};
+  for (size_t g = 0; g < sizeof grids / sizeof grids[0]; g++) {
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(pic, grids[g]), *row, *cell;
+    truncate_array(rows, MC_PICTURE_EDGE);
+    cJSON_ArrayForEach(row, (cJSON_IsArray(rows) ? rows : NULL)) {
+      truncate_array(row, MC_PICTURE_EDGE);
+      cJSON_ArrayForEach(cell, (cJSON_IsArray(row) ? row : NULL)) {
+        cut_string(cell);
+      }
+    }
+  }
+  cut_string(cJSON_GetObjectItemCaseSensitive(pic, "slice"));
+}
+
+static void cap_pictures(cJSON *root) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(root, "cases")) {
+    cap_picture(cJSON_GetObjectItemCaseSensitive(c, "picture"));
+  }
 }
 
 /* ---- the reports read ---- */
@@ -92,8 +186,10 @@ static int read_report(const char *path, report *r) {
     return 2;
   }
   r->path = path;
+  omit_large_pictures(text, len);
   r->root = cJSON_ParseWithLength(text, len);
   free(text);
+  cap_pictures(r->root);
   bool run = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "cases")) &&
              cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root, "summary"));
   bool bench = cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(r->root, "workloads"));
@@ -192,6 +288,12 @@ static const char page_style[] =
     ".legend .ok{background:#e3f4e6}.legend .wrong{background:#f6b7b0}.legend "
     ".unwritten{background:#c9c9c9}.legend .moved{background:#ffe08a}";
 
+/* What the page may load and run: nothing but its own inline CSS (the
+   <style> element and style attributes). No script, no fetch, no form,
+   no <base>: markup that escaped the escaping would still do nothing. */
+#define PAGE_POLICY                                                                                \
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
 /* A background for a pass rate: green only when every supported case
    passed; below, amber to red (a conformance suite at 97% is failing). */
 static void put_rate_colour(mc_text *t, double rate) {
@@ -229,12 +331,12 @@ static void put_impl_name(mc_text *t, const report *r) {
   const char *name = string_of(r->root, "implementation");
   const char *rest = strstr(name, " (");
   char *head = mc_strdupf("%.*s", rest ? (int)(rest - name) : (int)strlen(name), name);
-  put_escaped(t, head);
+  mc_html_put_report_text(t, head);
   free(head);
   mc_text_printf(t, "<div class=\"sub\">");
-  put_escaped(t, rest ? rest + 1 : "");
+  mc_html_put_report_text(t, rest ? rest + 1 : "");
   mc_text_printf(t, "%s", rest ? " " : "");
-  put_escaped(t, r->path);
+  mc_html_put_report_text(t, r->path);
   mc_text_printf(t, "</div>");
 }
 
@@ -295,7 +397,7 @@ static void put_field(mc_text *t, const char *name, const char *value) {
   if (!value || !*value)
     return;
   mc_text_printf(t, "<dt>%s</dt><dd>", name);
-  put_escaped(t, value);
+  mc_html_put_report_text(t, value);
   mc_text_put(t, "</dd>", 5);
 }
 
@@ -309,9 +411,9 @@ static void put_clauses(mc_text *t, const char *list) {
   for (char *id = strtok_r(copy, ", ", &save); id; id = strtok_r(NULL, ", ", &save)) {
     const mc_clause *clause = mc_clause_find(id);
     mc_text_printf(t, "<div><b>");
-    put_escaped(t, id);
+    mc_html_put_report_text(t, id);
     mc_text_printf(t, "</b> ");
-    put_escaped(t, clause ? clause->summary : "");
+    mc_html_put_report_text(t, clause ? clause->summary : "");
     mc_text_printf(t, "</div>");
   }
   free(copy);
@@ -335,16 +437,26 @@ static const char *group_of(const cJSON *c) {
 static void put_cell_text(mc_text *t, const char *value) {
   size_t n = value ? strlen(value) : 0;
   if (n <= CELL_CHARS + 1) {
-    put_escaped(t, value);
+    mc_html_put_report_text(t, value);
     return;
   }
   size_t cut = CELL_CHARS;
   while (cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
     cut--;
   char *head = mc_strdupf("%.*s", (int)cut, value);
-  put_escaped(t, head);
+  mc_html_put_report_text(t, head);
   free(head);
   mc_text_put(t, "&hellip;", 8);
+}
+
+/* The class of a returned cell: its state when it is one a picture has
+   (spec/runner.md), else "wrong" (a report someone crafted). */
+static const char *state_class(const char *state) {
+  static const char *const states[] = {"ok", "wrong", "unwritten", "moved"};
+  for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+    if (strcmp(state, states[i]) == 0)
+      return states[i];
+  return "wrong";
 }
 
 /* The picture of a wrong output (a "picture" member, spec/runner.md): the
@@ -368,13 +480,13 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
     for (int j = 0; j < cJSON_GetArraySize(row); j++) {
       const char *s = cJSON_GetStringValue(cJSON_GetArrayItem(srow, j));
       const char *f = cJSON_GetStringValue(cJSON_GetArrayItem(frow, j));
-      const char *cls = !got || !s ? "ok" : s;
+      const char *cls = !got || !s ? "ok" : state_class(s);
       const char *value = cJSON_GetStringValue(cJSON_GetArrayItem(row, j));
       mc_text_printf(t, "<td class=\"%s\" title=\"", cls);
-      put_escaped(t, value);
+      mc_html_put_report_text(t, value);
       if (got && f) {
         mc_text_put(t, " from ", 6);
-        put_escaped(t, f);
+        mc_html_put_report_text(t, f);
       }
       mc_text_put(t, "\">", 2);
       put_cell_text(t, value);
@@ -388,8 +500,15 @@ static void put_slice(mc_text *t, const cJSON *pic, const char *which) {
 static void put_picture(mc_text *t, const cJSON *pic) {
   if (!cJSON_IsObject(pic))
     return;
+  if (cJSON_GetObjectItemCaseSensitive(pic, "omitted_bytes")) {
+    mc_text_printf(t,
+                   "<p class=\"picture\">picture left out: %.0f bytes in the report, more than "
+                   "the %zu a picture can take</p>",
+                   mc_json_member_number(pic, "omitted_bytes"), PICTURE_MAX_BYTES);
+    return;
+  }
   mc_text_printf(t, "<div class=\"picture\"><p>");
-  put_escaped(t, string_of(pic, "slice"));
+  mc_html_put_report_text(t, string_of(pic, "slice"));
   mc_text_printf(t, "</p><div class=\"pics\">");
   put_slice(t, pic, "expected");
   put_slice(t, pic, "got");
@@ -405,11 +524,11 @@ static void put_case(mc_text *t, const cJSON *c, bool open) {
   bool xfail = strcmp(group, "xfail") == 0;
   mc_text_printf(t, "<details class=\"case%s\"%s><summary><span class=\"verdict\">",
                  xfail ? " xfail" : "", open ? " open" : "");
-  put_escaped(t, string_of(c, "verdict"));
+  mc_html_put_report_text(t, string_of(c, "verdict"));
   mc_text_put(t, "</span>", 7);
-  put_escaped(t, string_of(c, "id"));
+  mc_html_put_report_text(t, string_of(c, "id"));
   mc_text_printf(t, "<span class=\"inputs\">");
-  put_escaped(t, string_of(c, "inputs"));
+  mc_html_put_report_text(t, string_of(c, "inputs"));
   mc_text_printf(t, "</span></summary><dl>");
   put_field(t, "file", string_of(c, "file"));
   put_field(t, "type", string_of(c, "type"));
@@ -499,8 +618,10 @@ static void put_failures(mc_text *t, const report *r, int impl) {
     while (k < n && list[k].rank == list[i].rank)
       k++;
     mc_text_printf(t, "<h3 class=\"group\" data-impl=\"%d\" data-count=\"%d\">", impl, k - i);
-    put_escaped(t, string_of(list[i].c, "op"));
-    mc_text_printf(t, ": %s (%d case%s)</h3>\n", group_of(list[i].c), k - i, k - i == 1 ? "" : "s");
+    mc_html_put_report_text(t, string_of(list[i].c, "op"));
+    mc_text_put(t, ": ", 2);
+    mc_html_put_report_text(t, group_of(list[i].c));
+    mc_text_printf(t, " (%d case%s)</h3>\n", k - i, k - i == 1 ? "" : "s");
     int shown = most_pictured(list, i, k); /* first, expanded */
     put_case(t, list[shown].c, true);
     for (; i < k; i++)
@@ -517,7 +638,7 @@ static void put_list(mc_text *t, const char *heading, const cJSON *items, const 
   const cJSON *item;
   cJSON_ArrayForEach(item, items) {
     mc_text_put(t, "<li>", 4);
-    put_escaped(t, key ? string_of(item, key) : cJSON_GetStringValue(item));
+    mc_html_put_report_text(t, key ? string_of(item, key) : cJSON_GetStringValue(item));
     mc_text_put(t, "</li>", 5);
   }
   mc_text_printf(t, "</ul>\n");
@@ -527,12 +648,12 @@ static void put_run(mc_text *t, const report *r, int impl) {
   mc_text_printf(t, "<h2 data-impl=\"%d\">", impl);
   put_impl_name(t, r);
   mc_text_printf(t, "</h2>\n<p class=\"meta\">movconf ");
-  put_escaped(t, string_of(r->root, "movconf_version"));
+  mc_html_put_report_text(t, string_of(r->root, "movconf_version"));
   const char *stopped =
       string_of(cJSON_GetObjectItemCaseSensitive(r->root, "summary"), "stopped_early");
   if (*stopped) {
     mc_text_printf(t, " &middot; <b>");
-    put_escaped(t, stopped);
+    mc_html_put_report_text(t, stopped);
     mc_text_printf(t, "</b>");
   }
   mc_text_printf(t, "</p>\n");
@@ -563,9 +684,9 @@ static void put_bar(mc_text *t, double gbps, double ceiling, double memcpy_gbps)
 static void put_bench_row(mc_text *t, const cJSON *w) {
   double ceiling = mc_json_member_number(w, "ceiling_gb_per_s");
   mc_text_printf(t, "<tr class=\"workload\"><td class=\"wl\">");
-  put_escaped(t, string_of(w, "id"));
+  mc_html_put_report_text(t, string_of(w, "id"));
   mc_text_printf(t, "</td><td>");
-  put_escaped(t, string_of(w, "status"));
+  mc_html_put_report_text(t, string_of(w, "status"));
   mc_text_printf(t, "</td><td>%.2f</td><td>%.2f</td><td>%.0f%%</td><td>",
                  mc_json_member_number(w, "gb_per_s"), ceiling,
                  100.0 * mc_json_member_number(w, "ceiling_ratio"));
@@ -576,9 +697,9 @@ static void put_bench_row(mc_text *t, const cJSON *w) {
   if (!cJSON_IsObject(impl))
     return;
   mc_text_printf(t, "<tr class=\"impl\"><td class=\"wl\">&nbsp;&nbsp;");
-  put_escaped(t, string_of(impl, "name"));
+  mc_html_put_report_text(t, string_of(impl, "name"));
   mc_text_printf(t, "</td><td>");
-  put_escaped(t, string_of(impl, "status"));
+  mc_html_put_report_text(t, string_of(impl, "status"));
   mc_text_printf(t, "</td><td>%.2f</td><td></td><td>%.0f%%</td><td>",
                  mc_json_member_number(impl, "gb_per_s"),
                  100.0 * mc_json_member_number(impl, "ceiling_ratio"));
@@ -588,7 +709,7 @@ static void put_bench_row(mc_text *t, const cJSON *w) {
 
 static void put_bench(mc_text *t, const report *r) {
   mc_text_printf(t, "<h2>Performance: ");
-  put_escaped(t, r->path);
+  mc_html_put_report_text(t, r->path);
   mc_text_printf(t,
                  "</h2>\n<p class=\"meta\">%.0f threads%s &middot; bar: GB/s; red mark: "
                  "the ceiling (multithreaded streaming stores of the same traffic); black "
@@ -609,6 +730,7 @@ static void put_bench(mc_text *t, const report *r) {
 static void put_page(mc_text *t, const report *reports, int n) {
   mc_text_printf(t,
                  "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<meta http-equiv=\"Content-Security-Policy\" content=\"" PAGE_POLICY "\">"
                  "<meta name=\"viewport\" content=\"width=device-width\">"
                  "<title>movconf report</title><style>%s</style></head><body>\n"
                  "<h1>movconf report</h1><p class=\"meta\">made by movconf " MOVCONF_VERSION
@@ -630,61 +752,17 @@ static void put_page(mc_text *t, const report *reports, int n) {
   mc_text_printf(t, "</body></html>\n");
 }
 
-static int write_page(const char *path, const report *reports, int n) {
-  mc_text page = {0};
-  put_page(&page, reports, n);
-  bool ok = !page.oom;
-  if (ok && strcmp(path, "-") == 0)
-    ok = fwrite(page.p, 1, page.len, stdout) == page.len && fflush(stdout) == 0;
-  else if (ok)
-    ok = mc_write_text_file(path, page.p);
-  else
-    fprintf(stderr, "movconf report html: out of memory\n");
-  mc_text_free(&page);
-  return ok ? 0 : 2;
-}
-
-int mc_cmd_report_html(int argc, char **argv) {
-  static const struct option options[] = {{"output", required_argument, NULL, 'o'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
-  const char *output = NULL;
-  int opt;
-  while ((opt = getopt_long(argc, argv, "ho:", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(html_usage, stdout);
-      return 0;
-    }
-    if (opt == 'o')
-      output = optarg;
-    else
-      return mc_option_error("report html", argv[optind - 1], options);
-  }
-  int n = argc - optind;
-  if (n < 1 || !output) {
-    fprintf(stderr, "movconf report html: %s\n",
-            n < 1 ? "name at least one JSON report"
-                  : "-o FILE is required (- for standard output)");
-    return mc_usage_error("report html");
-  }
-  mc_named_file *inputs = mc_realloc_or_abort(NULL, sizeof *inputs * (size_t)n);
-  for (int i = 0; i < n; i++)
-    inputs[i] = (mc_named_file){"the report", argv[optind + i]};
-  mc_named_file out = {"-o", output};
-  int status = mc_check_outputs("report html", &out, 1, inputs, n);
-  free(inputs);
-  if (status >= 0)
-    return status;
+bool mc_report_html(char *const *paths, int n, mc_text *page) {
   report *reports = mc_realloc_or_abort(NULL, sizeof *reports * (size_t)n);
-  int loaded = 0;
+  int loaded = 0, status = -1;
   for (; loaded < n && status < 0; loaded++)
-    status = read_report(argv[optind + loaded], &reports[loaded]);
+    status = read_report(paths[loaded], &reports[loaded]);
   if (status < 0)
-    status = write_page(output, reports, n);
+    put_page(page, reports, n);
   else
     loaded--; /* the one that failed holds nothing */
   for (int i = 0; i < loaded; i++)
     cJSON_Delete(reports[i].root);
   free(reports);
-  return status;
+  return status < 0;
 }
