@@ -3,16 +3,15 @@
 #   include <- common <- {oracle, optimized, cases} <- {harness, gen} <- {cli, fuzz}
 # A layer is its folder src/<layer>/ with every subfolder (src/harness/impl/,
 # ...), plus the rooms it keeps elsewhere: fuzzing lives in fuzz/ (fuzz/README.md),
-# whose bytes/ belongs to the cases layer, engine/ to the harness and the rest to
-# the fuzz layer. Checks every #include "..." of those files against the layers
-# the file's layer may use; a public header of include/movconf/ belongs to the
+# whose engine/ belongs to the harness and the rest to the fuzz layer. Checks
+# every #include "..." of those files against the layers the file's layer may use; a public header of include/movconf/ belongs to the
 # layer that implements it (oracle.h, optimized.h). Prints each wrong include
 # as FILE:LINE: and exits 1 when there is one.
 # usage: tests/layering.sh ROOT            check the tree at ROOT
 #        tests/layering.sh --self-test ROOT WORK
 #            check ROOT, then a copy in WORK with planted upward includes
-#            (oracle -> harness; harness/impl -> cli; fuzz/bytes, of the
-#            cases layer, -> fuzz/engine, of the harness), each of which
+#            (oracle -> harness; harness/impl -> cli; cases/bytes ->
+#            fuzz/engine, of the harness), each of which
 #            must be reported
 set -eu
 
@@ -32,7 +31,6 @@ allowed() {
 # The layer a file (relative to the root) belongs to; empty: none.
 layer_of_file() {
   case "$1" in
-  fuzz/bytes/*) echo cases ;;
   fuzz/engine/*) echo harness ;;
   fuzz/*) echo fuzz ;;
   src/*/*) dir=${1#src/} && echo "${dir%%/*}" ;;
@@ -40,16 +38,14 @@ layer_of_file() {
 }
 
 # The layer an include names: "cases/x.h" or "harness/impl/x.h" -> the first
-# folder; "fuzz/bytes/x.h" -> cases and "fuzz/engine/x.h" -> harness (the
-# rooms above); "movconf/oracle.h" -> oracle; other public headers (types,
-# ops, tensor, plugin) -> common; a header of the same folder ("producer.h")
+# folder; "fuzz/engine/x.h" -> harness (the room above); "movconf/oracle.h"
+# -> oracle; other public headers (types, ops, tensor, plugin) -> common; a header of the same folder ("producer.h")
 # -> the includer's own layer.
 layer_of_include() {
   case "$2" in
   movconf/oracle.h) echo oracle ;;
   movconf/optimized.h) echo optimized ;;
   movconf/*) echo common ;;
-  fuzz/bytes/*) echo cases ;;
   fuzz/engine/*) echo harness ;;
   */*) echo "${2%%/*}" ;;
   *) echo "$1" ;;
@@ -106,7 +102,7 @@ if [ "${1:-}" = "--self-test" ]; then
   cp -R "$root/src" "$root/fuzz" "$work/"
   printf '#include "harness/harness.h"\n' >>"$work/src/oracle/oracle.c"
   printf '#include "cli/cli.h"\n' >>"$work/src/harness/impl/child.c"
-  printf '#include "fuzz/engine/fuzz_request.h"\n' >>"$work/fuzz/bytes/fuzz_bytes.c"
+  printf '#include "fuzz/engine/fuzz_request.h"\n' >>"$work/src/cases/bytes/fuzz_bytes.c"
   if out=$(check_tree "$work"); then
     echo "layering: planted upward includes were not reported" >&2
     exit 1
@@ -115,7 +111,7 @@ if [ "${1:-}" = "--self-test" ]; then
   expect_reported "$out" 'layer oracle includes "harness/harness.h" of layer harness'
   expect_reported "$out" 'src/harness/impl/child.c:'
   expect_reported "$out" 'layer harness includes "cli/cli.h" of layer cli'
-  expect_reported "$out" 'fuzz/bytes/fuzz_bytes.c:'
+  expect_reported "$out" 'src/cases/bytes/fuzz_bytes.c:'
   expect_reported "$out" 'layer cases includes "fuzz/engine/fuzz_request.h" of layer harness'
   echo "layering: every include points down; planted upward includes are reported"
   exit 0

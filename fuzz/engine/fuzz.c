@@ -1,5 +1,5 @@
 /* `movconf fuzz`: differential fuzzing of any implementation. Requests come
-   from the fuzz targets' structure-aware producer (fuzz/bytes/fuzz_bytes.h) fed
+   from the fuzz targets' structure-aware producer (src/cases/bytes/fuzz_bytes.h) fed
    with seeded random bytes, and one in MC_FUZZ_LARGE_ONE_IN from the large
    builder (fuzz_large.c); each runs on the implementation, isolated as
    `movconf run` isolates it, and is judged against the oracle. A failure is
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/case_writer.h"
 #include "common/clauses.h"
 #include "common/clock.h"
 #include "common/text.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 #include "fuzz/engine/fuzz_request.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"

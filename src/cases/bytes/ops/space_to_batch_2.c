@@ -1,8 +1,8 @@
 /* SpaceToBatch-2's part of the fuzz byte layout (fuzz/README.md): the side
    inputs' forms, block_shape, pads_begin and pads_end, then the data's
    dimensions (each padded extent a multiple of its block). */
+#include "cases/bytes/fuzz_bytes_ops.h"
 #include "common/checked.h"
-#include "fuzz/bytes/fuzz_bytes_ops.h"
 
 static void take_space_to_batch_dims(mc_bytes_decoder *d) {
   for (int a = 0; a < d->rank; a++) {

@@ -4,7 +4,7 @@
    values of start, stop and step. */
 #include <string.h>
 
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 /* Slice's axes byte: absent below, present from here. */
 #define SLICE_AXES_PRESENT 0x40

@@ -1,8 +1,8 @@
 /* BatchToSpace-2's part of the fuzz byte layout (fuzz/README.md): the side
    inputs' forms, block_shape, the data's dimensions (axis 0 a multiple of
    the blocks' product), then crops_begin and crops_end. */
+#include "cases/bytes/fuzz_bytes_ops.h"
 #include "common/checked.h"
-#include "fuzz/bytes/fuzz_bytes_ops.h"
 
 static void take_batch_to_space_dims(mc_bytes_decoder *d) {
   int64_t product = 1;

@@ -1,6 +1,6 @@
 /* SpaceToDepth-1's part of the fuzz byte layout (fuzz/README.md): the
    data's dimensions, the spatial ones multiples of block_size. */
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 static bool take_space_to_depth(mc_bytes_decoder *d) {
   mc_bytes_take_depth_dims(d, false);

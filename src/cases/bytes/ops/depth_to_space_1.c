@@ -1,6 +1,6 @@
 /* DepthToSpace-1's part of the fuzz byte layout (fuzz/README.md): the
    data's dimensions, the depth a multiple of block_size^K. */
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 static bool take_depth_to_space(mc_bytes_decoder *d) {
   mc_bytes_take_depth_dims(d, true);

@@ -4,9 +4,9 @@
    both walk an operation's attributes by the attribute table of
    movconf/ops.h, with the per-attribute values of attr_layouts. Each
    operation's own part (side inputs, dimensions) is in
-   fuzz/bytes/ops/<slug>.c, written with the helpers of fuzz_bytes_ops.h. */
-#include "fuzz/bytes/fuzz_bytes.h"
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+   src/cases/bytes/ops/<slug>.c, written with the helpers of fuzz_bytes_ops.h. */
+#include "cases/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -997,7 +997,7 @@ bool mc_bytes_put_data_dims(encoder *e) {
 }
 
 /* A row per operation of movconf/op_list.h, mc_bytes_<slug> in
-   fuzz/bytes/ops/<slug>.c: an operation whose file lacks it fails the
+   src/cases/bytes/ops/<slug>.c: an operation whose file lacks it fails the
    link. */
 #define MC_OP(NAME, slug) extern const mc_bytes_op mc_bytes_##slug;
 #include "movconf/op_list.h"

@@ -1,5 +1,5 @@
 /* Inside the fuzz byte layout (fuzz_bytes.c): what an operation's own part
-   of it, fuzz/bytes/ops/<slug>.c, is written with. Each such file defines
+   of it, src/cases/bytes/ops/<slug>.c, is written with. Each such file defines
    its descriptor mc_bytes_<slug> (the op_layouts table of fuzz_bytes.c
    reaches it through movconf/op_list.h): the natural ranks of its data and
    the decoder and encoder of its side inputs and dimensions, which walk
@@ -8,7 +8,7 @@
 #ifndef MOVCONF_CASES_FUZZ_BYTES_OPS_H
 #define MOVCONF_CASES_FUZZ_BYTES_OPS_H
 
-#include "fuzz/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "movconf/tensor.h"
 
 #define MC_BYTES_P2(n) ((int64_t)1 << (n))

@@ -1,6 +1,6 @@
 /* ShuffleChannels-1's part of the fuzz byte layout (fuzz/README.md): the
    data's dimensions. */
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 /* The channel axis (when axis names one) a multiple of group, group = C
    included; the other axes 1 + s % span. */

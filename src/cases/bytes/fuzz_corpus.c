@@ -1,5 +1,5 @@
 /* The pieces of the fuzz seed corpora (fuzz_corpus.h). */
-#include "fuzz/bytes/fuzz_corpus.h"
+#include "cases/bytes/fuzz_corpus.h"
 
 #include <math.h>
 #include <stdio.h>

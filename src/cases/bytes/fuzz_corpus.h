@@ -5,8 +5,8 @@
 #ifndef MOVCONF_CASES_FUZZ_CORPUS_H
 #define MOVCONF_CASES_FUZZ_CORPUS_H
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/cases.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 
 /* The fuzz input of case c, for mc_fuzz_encode: its request (pointers into
    c), a thread count of 1 to 8 fixed by its id (spread over the seeds), the

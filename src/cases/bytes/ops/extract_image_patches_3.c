@@ -1,6 +1,6 @@
 /* ExtractImagePatches-3's part of the fuzz byte layout (fuzz/README.md):
    the data's dimensions. */
-#include "fuzz/bytes/fuzz_bytes_ops.h"
+#include "cases/bytes/fuzz_bytes_ops.h"
 
 static bool take_patches(mc_bytes_decoder *d) {
   for (int a = 0; a < d->rank; a++)
