@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/check.h"
 #include "cases/bytes/fuzz_bytes.h"
 #include "cases/bytes/fuzz_corpus.h"
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
+#include "check.h"                /* tests/check.h */
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

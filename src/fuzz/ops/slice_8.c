@@ -1,7 +1,7 @@
 /* movconf fuzz: Slice-8's large requests and shrinking moves. */
 #include <string.h>
 
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 enum { START = 1, STOP, STEP, AXES };

@@ -1,14 +1,15 @@
-/* What `movconf fuzz` works on (fuzz/engine/fuzz*.c, private to the
-   harness): a request that owns its tensors and strings, so that the
+/* What `movconf fuzz` works on (src/fuzz/fuzz*.c, private to the
+   engine): a request that owns its tensors and strings, so that the
    shrinker can change it freely, and what the oracle says of it. */
-#ifndef MOVCONF_HARNESS_FUZZ_REQUEST_H
-#define MOVCONF_HARNESS_FUZZ_REQUEST_H
+#ifndef MOVCONF_FUZZ_FUZZ_REQUEST_H
+#define MOVCONF_FUZZ_FUZZ_REQUEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cases/cases.h"
+#include "fuzz/fuzz.h"
 #include "harness/harness.h"
 #include "movconf/ops.h"
 

@@ -15,7 +15,7 @@
 #include "common/clauses.h"
 #include "common/clock.h"
 #include "common/text.h"
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/fuzz_request.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

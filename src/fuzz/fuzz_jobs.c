@@ -18,7 +18,7 @@
 
 #include "common/clock.h"
 #include "common/text.h"
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/fuzz_request.h"
 #include "harness/harness.h"
 #include "movconf/version.h"
 

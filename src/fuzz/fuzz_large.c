@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cases/payload.h"
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 uint64_t mc_rng_next(mc_rng *g) {

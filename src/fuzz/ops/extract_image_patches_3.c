@@ -1,7 +1,7 @@
 /* movconf fuzz: ExtractImagePatches-3's large requests. */
 #include <string.h>
 
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 
 static void set_list(mc_attrs *a, mc_attr id, int64_t rows, int64_t cols) {
   mc_int_list *l = mc_attrs_list_slot(a, id);

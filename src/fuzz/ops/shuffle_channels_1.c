@@ -1,7 +1,7 @@
 /* movconf fuzz: ShuffleChannels-1's large requests and shrinking moves. */
 #include <string.h>
 
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 
 /* A divisor of c drawn at random (1 and c included). */
 static int64_t draw_divisor(mc_rng *g, int64_t c) {

@@ -1,10 +1,10 @@
 /* Inside the movconf fuzz engine: the descriptor of an operation (its
-   large requests and its shrinking moves, in fuzz/engine/ops/<slug>.c),
+   large requests and its shrinking moves, in src/fuzz/ops/<slug>.c),
    the table of them (fuzz_ops.c) and the helpers they share. */
 #ifndef MOVCONF_FUZZ_OPS_H
 #define MOVCONF_FUZZ_OPS_H
 
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/fuzz_request.h"
 
 /* Fills r (op, attrs none, output cap set) with a valid request of about
    target output elements of type, drawing from g. */

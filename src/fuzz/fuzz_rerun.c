@@ -14,7 +14,7 @@
 
 #include "common/clock.h"
 #include "common/text.h"
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/fuzz_request.h"
 
 /* What a re-run tells the parent: one record, under PIPE_BUF. */
 typedef struct rerun_record {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/text.h"
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 /* The output sizes where real kernels change path (thread splits,

@@ -1,9 +1,9 @@
 /* Shrinking moves BatchToSpace-2 and SpaceToBatch-2 share: blocks and
    margins folded into the data's shape, neutral axes merged. Each
-   operation's file (fuzz/engine/ops/) says how its shape follows. */
+   operation's file (src/fuzz/ops/) says how its shape follows. */
 #include <string.h>
 
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 int64_t mc_fuzz_side_at(const mc_owned_request *r, int input, int i) {

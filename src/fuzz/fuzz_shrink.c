@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/clock.h"
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 /* What a failure must keep to count as the same one: its cause key. */

@@ -1,5 +1,5 @@
 /* movconf fuzz: SpaceToBatch-2's large requests and shrinking moves. */
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 
 /* Pads make h and w multiples of the block. */
 static void pads(mc_rng *g, const int64_t block[4], const int64_t base[4], int64_t begin[4],

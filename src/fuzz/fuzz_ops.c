@@ -1,8 +1,8 @@
 /* The fuzz engine's table of operations: a row per operation, its
-   descriptor in fuzz/engine/ops/<slug>.c. */
-#include "fuzz/engine/fuzz_ops.h"
+   descriptor in src/fuzz/ops/<slug>.c. */
+#include "fuzz/fuzz_ops.h"
 
-/* A row per operation of movconf/op_list.h, mc_fuzz_<slug> in fuzz/engine/ops/<slug>.c: an
+/* A row per operation of movconf/op_list.h, mc_fuzz_<slug> in src/fuzz/ops/<slug>.c: an
    operation whose file lacks it fails the link. */
 #define MC_OP(NAME, slug) extern const mc_fuzz_op_desc mc_fuzz_##slug;
 #include "movconf/op_list.h"

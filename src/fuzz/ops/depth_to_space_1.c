@@ -1,5 +1,5 @@
 /* movconf fuzz: DepthToSpace-1's large requests. */
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 
 /* Output [n, c, h*bs, w*bs]. */
 static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) {

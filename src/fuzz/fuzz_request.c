@@ -1,6 +1,6 @@
 /* Owned requests for `movconf fuzz`, judged against the oracle: see
    fuzz_request.h. */
-#include "fuzz/engine/fuzz_request.h"
+#include "fuzz/fuzz_request.h"
 
 #include <stdlib.h>
 #include <string.h>
