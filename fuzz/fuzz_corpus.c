@@ -34,8 +34,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "cases/bytes/case_seeds.h"
 #include "cases/bytes/fuzz_bytes.h"
-#include "cases/bytes/fuzz_corpus.h"
 #include "cases/cases.h"
 #include "common/clauses.h"
 #include "common/text.h"

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases/bytes/case_seeds.h"
 #include "cases/bytes/fuzz_bytes.h"
-#include "cases/bytes/fuzz_corpus.h"
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
 #include "check.h"                /* tests/check.h */

@@ -5,17 +5,8 @@
    extents prime and below a thread count. */
 #include <string.h>
 
-#include "cases/payload.h"
 #include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
-
-uint64_t mc_rng_next(mc_rng *g) {
-  return mc_splitmix64(g->seed, g->index++);
-}
-
-uint64_t mc_rng_below(mc_rng *g, uint64_t n) {
-  return n ? mc_rng_next(g) % n : 0;
-}
 
 static int64_t pick(mc_rng *g, const int64_t *values, size_t n) {
   return values[mc_rng_below(g, n)];

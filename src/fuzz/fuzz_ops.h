@@ -32,7 +32,7 @@ typedef struct mc_fuzz_op_desc {
      none. */
   const mc_fuzz_move *moves;
   /* What the moves of its family read: BatchToSpace and SpaceToBatch, an
-     mc_fuzz_batch_shape (fuzz_shrink_batch.c). NULL: none. */
+     mc_fuzz_batch_shape (ops/batch_space_common.c). NULL: none. */
   const void *family;
   /* Whether side input `input` of r changes nothing (a failure's key
      names the ones that do). NULL: every value is the neutral one of
@@ -66,7 +66,7 @@ bool mc_fuzz_drop_side_element(mc_tensor *t, int k);
 /* The shape of t without axis k, in shape; returns its rank. */
 int mc_fuzz_shape_without(const mc_tensor *t, int k, int64_t shape[MC_TENSOR_MAX_RANK]);
 
-/* BatchToSpace-2 and SpaceToBatch-2 (fuzz_shrink_batch.c): value i of side
+/* BatchToSpace-2 and SpaceToBatch-2 (ops/batch_space_common.c): value i of side
    input `input`, or the neutral one; the moves they share, given how the
    operation's data shape follows a block (block_into) or a margin
    (side_into) made neutral, in its descriptor's family. */

@@ -10,6 +10,7 @@
 
 #include "cases/cases.h"
 #include "fuzz/fuzz.h"
+#include "fuzz/fuzz_random.h"
 #include "harness/harness.h"
 #include "movconf/ops.h"
 
@@ -121,15 +122,6 @@ int mc_fuzz_shrink(mc_impl *impl, mc_owned_request *r, double deadline, char **d
    within one --timeout and a second (fuzz_rerun.c). */
 void mc_fuzz_rerun_findings(const mc_fuzz_options *o, const mc_impl_options *impl,
                             mc_fuzz_stats *s);
-
-/* A reproducible stream of random numbers (splitmix64 of a seed). */
-typedef struct mc_rng {
-  uint64_t seed, index;
-} mc_rng;
-
-uint64_t mc_rng_next(mc_rng *g);
-/* Uniform in [0, n); 0 when n is 0. */
-uint64_t mc_rng_below(mc_rng *g, uint64_t n);
 
 /* A request of op around the sizes where real kernels change path (thread
    splits, vector widths and tails, blocked channel counts): an output of

@@ -1,5 +1,5 @@
-/* The pieces of the fuzz seed corpora (fuzz_corpus.h). */
-#include "cases/bytes/fuzz_corpus.h"
+/* The pieces of the fuzz seed corpora (case_seeds.h). */
+#include "cases/bytes/case_seeds.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
    "Seed corpus"; fuzz/fuzz_corpus.c writes them): a conformance case as a
    fuzz input for mc_fuzz_encode, and each case of a case file alone in a
    case file of its own for the parser target. */
-#ifndef MOVCONF_CASES_FUZZ_CORPUS_H
-#define MOVCONF_CASES_FUZZ_CORPUS_H
+#ifndef MOVCONF_CASES_BYTES_CASE_SEEDS_H
+#define MOVCONF_CASES_BYTES_CASE_SEEDS_H
 
 #include "cases/bytes/fuzz_bytes.h"
 #include "cases/cases.h"
