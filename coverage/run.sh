@@ -21,7 +21,7 @@ and the default cut-offs) and the
 fuzz replay drivers over corpus/ and conformance/regressions/inputs/, then:
 
   build-coverage/html/index.html   the lcov HTML report (line and branch)
-  build-coverage/coverage.info     the lcov trace of src/ (with fuzz/bytes, fuzz/engine)
+  build-coverage/coverage.info     the lcov trace of src/
 
 and prints line and branch coverage of src/oracle, src/optimized and src/.
 
@@ -131,9 +131,8 @@ step "collect"
 logged lcov $rc --capture --directory "$out" --output-file "$out/run.info"
 logged lcov $rc --add-tracefile "$out/base.info" --add-tracefile "$out/run.info" \
   --output-file "$out/all.info"
-# src/ and the rooms of its libraries kept in fuzz/ (fuzz/README.md).
-logged lcov $rc --extract "$out/all.info" "$root/src/*" "$root/fuzz/bytes/*" "$root/fuzz/engine/*" \
-  --output-file "$out/coverage.info"
+# src/: every library (the fuzz targets of fuzz/ are programs over them).
+logged lcov $rc --extract "$out/all.info" "$root/src/*" --output-file "$out/coverage.info"
 logged lcov $rc --extract "$out/coverage.info" "$root/src/oracle/*" --output-file "$out/oracle.info"
 logged lcov $rc --extract "$out/coverage.info" "$root/src/optimized/*" \
   --output-file "$out/optimized.info"

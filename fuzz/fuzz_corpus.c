@@ -34,11 +34,11 @@
 
 #include <cjson/cJSON.h>
 
+#include "cases/bytes/case_seeds.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/cases.h"
 #include "common/clauses.h"
 #include "common/text.h"
-#include "fuzz/bytes/fuzz_bytes.h"
-#include "fuzz/bytes/fuzz_corpus.h"
 
 #ifndef MOVCONF_SOURCE_DIR
 #define MOVCONF_SOURCE_DIR "."

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fuzz/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

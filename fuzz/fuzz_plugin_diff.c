@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fuzz/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "harness/impl/plugin/plugin_call.h"
 #include "movconf/oracle.h"

@@ -4,7 +4,7 @@
    leave the data unchanged. */
 #include <stdlib.h>
 
-#include "fuzz/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/case_writer.h"
 #include "cases/cases.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 #include "fuzz_common.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"

@@ -1,4 +1,4 @@
-/* Fuzz bytes (fuzz/bytes/fuzz_bytes.c), the producer and its encoder:
+/* Fuzz bytes (src/cases/bytes/fuzz_bytes.c), the producer and its encoder:
    - every seed of corpus/diff/ decodes to exactly the request of the
      conformance case it was made from (fuzz_corpus writes them);
    - every conformance case, regressions and generated ones included,
@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/check.h"
+#include "cases/bytes/case_seeds.h"
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
-#include "fuzz/bytes/fuzz_bytes.h"
-#include "fuzz/bytes/fuzz_corpus.h"
+#include "check.h"                /* tests/check.h */
 #include "fuzz_common.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"

@@ -1,19 +1,18 @@
 #!/bin/sh
 # The layers point one way (README "Where things live"):
-#   include <- common <- {oracle, optimized, cases} <- {harness, gen} <- {cli, fuzz}
+#   include <- common <- {oracle, optimized, cases} <- {harness, gen} <- cli
+#   harness <- fuzz (the movconf fuzz engine) <- cli; targets on top
 # A layer is its folder src/<layer>/ with every subfolder (src/harness/impl/,
-# ...), plus the rooms it keeps elsewhere: fuzzing lives in fuzz/ (fuzz/README.md),
-# whose bytes/ belongs to the cases layer, engine/ to the harness and the rest to
-# the fuzz layer. Checks every #include "..." of those files against the layers
-# the file's layer may use; a public header of include/movconf/ belongs to the
-# layer that implements it (oracle.h, optimized.h). Prints each wrong include
-# as FILE:LINE: and exits 1 when there is one.
+# src/cases/bytes/, ...); the fuzz targets of fuzz/ (fuzz/README.md) are the
+# top layer, targets. Checks every #include "..." of those files against the
+# layers the file's layer may use; a public header of include/movconf/
+# belongs to the layer that implements it (oracle.h, optimized.h). Prints
+# each wrong include as FILE:LINE: and exits 1 when there is one.
 # usage: tests/layering.sh ROOT            check the tree at ROOT
 #        tests/layering.sh --self-test ROOT WORK
 #            check ROOT, then a copy in WORK with planted upward includes
-#            (oracle -> harness; harness/impl -> cli; fuzz/bytes, of the
-#            cases layer, -> fuzz/engine, of the harness), each of which
-#            must be reported
+#            (oracle -> harness; harness/impl -> cli; harness -> fuzz;
+#            cases/bytes -> fuzz), each of which must be reported
 set -eu
 
 allowed() {
@@ -24,33 +23,29 @@ allowed() {
   cases) echo "common cases" ;;
   harness) echo "common oracle optimized cases harness" ;;
   gen) echo "common oracle cases gen" ;;
-  cli) echo "common oracle optimized cases harness gen cli" ;;
   fuzz) echo "common oracle optimized cases harness fuzz" ;;
+  cli) echo "common oracle optimized cases harness gen fuzz cli" ;;
+  targets) echo "common oracle optimized cases harness fuzz targets" ;;
   esac
 }
 
 # The layer a file (relative to the root) belongs to; empty: none.
 layer_of_file() {
   case "$1" in
-  fuzz/bytes/*) echo cases ;;
-  fuzz/engine/*) echo harness ;;
-  fuzz/*) echo fuzz ;;
+  fuzz/*) echo targets ;;
   src/*/*) dir=${1#src/} && echo "${dir%%/*}" ;;
   esac
 }
 
 # The layer an include names: "cases/x.h" or "harness/impl/x.h" -> the first
-# folder; "fuzz/bytes/x.h" -> cases and "fuzz/engine/x.h" -> harness (the
-# rooms above); "movconf/oracle.h" -> oracle; other public headers (types,
-# ops, tensor, plugin) -> common; a header of the same folder ("producer.h")
-# -> the includer's own layer.
+# folder; "movconf/oracle.h" -> oracle; other public headers (types, ops,
+# tensor, plugin) -> common; a header of the same folder ("roundtrip.h") ->
+# the includer's own layer.
 layer_of_include() {
   case "$2" in
   movconf/oracle.h) echo oracle ;;
   movconf/optimized.h) echo optimized ;;
   movconf/*) echo common ;;
-  fuzz/bytes/*) echo cases ;;
-  fuzz/engine/*) echo harness ;;
   */*) echo "${2%%/*}" ;;
   *) echo "$1" ;;
   esac
@@ -66,7 +61,6 @@ check_file() {
   wrong=0
   while IFS= read -r line; do
     header=$(printf '%s\n' "$line" | sed 's/^[0-9]*:[^"]*"\([^"]*\)".*/\1/')
-    case "$header" in ../tests/*) continue ;; esac # fuzz/test_producer.c: a unit test
     target=$(layer_of_include "$layer" "$header")
     case "$ok" in
     *" $target "*) ;;
@@ -106,7 +100,8 @@ if [ "${1:-}" = "--self-test" ]; then
   cp -R "$root/src" "$root/fuzz" "$work/"
   printf '#include "harness/harness.h"\n' >>"$work/src/oracle/oracle.c"
   printf '#include "cli/cli.h"\n' >>"$work/src/harness/impl/child.c"
-  printf '#include "fuzz/engine/fuzz_request.h"\n' >>"$work/fuzz/bytes/fuzz_bytes.c"
+  printf '#include "fuzz/fuzz.h"\n' >>"$work/src/harness/harness.h"
+  printf '#include "fuzz/fuzz_request.h"\n' >>"$work/src/cases/bytes/fuzz_bytes.c"
   if out=$(check_tree "$work"); then
     echo "layering: planted upward includes were not reported" >&2
     exit 1
@@ -115,8 +110,10 @@ if [ "${1:-}" = "--self-test" ]; then
   expect_reported "$out" 'layer oracle includes "harness/harness.h" of layer harness'
   expect_reported "$out" 'src/harness/impl/child.c:'
   expect_reported "$out" 'layer harness includes "cli/cli.h" of layer cli'
-  expect_reported "$out" 'fuzz/bytes/fuzz_bytes.c:'
-  expect_reported "$out" 'layer cases includes "fuzz/engine/fuzz_request.h" of layer harness'
+  expect_reported "$out" 'src/cases/bytes/fuzz_bytes.c:'
+  expect_reported "$out" 'src/harness/harness.h:'
+  expect_reported "$out" 'layer harness includes "fuzz/fuzz.h" of layer fuzz'
+  expect_reported "$out" 'layer cases includes "fuzz/fuzz_request.h" of layer fuzz'
   echo "layering: every include points down; planted upward includes are reported"
   exit 0
 fi

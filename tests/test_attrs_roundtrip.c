@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/case_writer.h"
 #include "cases/cases.h"
 #include "cases/json.h"
 #include "check.h"
 #include "common/names_test.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 #include "harness/impl/plugin/plugin_call.h"
 #include "harness/impl/plugin/plugin_wire.h"
 #include "movconf/tensor.h"

@@ -5,7 +5,7 @@
    and what it lacks. The hook checks stay as a guard should a table ever
    be written by hand again. */
 #include "check.h"
-#include "fuzz/engine/fuzz_ops.h"
+#include "fuzz/fuzz_ops.h"
 #include "gen/gen.h"
 #include "movconf/ops.h"
 #include "optimized/plan.h"
@@ -33,7 +33,7 @@ int main(void) {
     const char *kernel = mc_opt_missing_kernel(op);
     need(kernel == NULL, op, kernel ? kernel : "");
     need(mc_gen_param_names(op) != NULL, op, "generator parameters (src/gen/gen_ops.c gen_ops)");
-    need(mc_fuzz_op_of(op) != NULL, op, "fuzz engine hooks (fuzz/engine/fuzz_ops.c fuzz_ops)");
+    need(mc_fuzz_op_of(op) != NULL, op, "fuzz engine hooks (src/fuzz/fuzz_ops.c fuzz_ops)");
   }
   /* Out of range: no hook, never a read past a table. */
   CHECK(!mc_oracle_has_op(MC_OP_COUNT) && !mc_oracle_has_op(MC_OP_INVALID));

@@ -8,10 +8,10 @@
    each receiver says what it got. */
 #include <stdlib.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "cases/case_writer.h"
 #include "cases/cases.h"
 #include "check.h"
-#include "fuzz/bytes/fuzz_bytes.h"
 #include "harness/harness.h"
 #include "harness/impl/plugin/plugin_call.h"
 #include "movconf/tensor.h"

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "common/clock.h"
+#include "fuzz/fuzz.h"
 
 static const char fuzz_usage[] =
     "usage: movconf fuzz [options]\n"

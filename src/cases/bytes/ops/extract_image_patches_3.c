@@ -1,0 +1,13 @@
+/* ExtractImagePatches-3's part of the fuzz byte layout (fuzz/README.md):
+   the data's dimensions. */
+#include "cases/bytes/fuzz_bytes_ops.h"
+
+static bool take_patches(mc_bytes_decoder *d) {
+  for (int a = 0; a < d->rank; a++)
+    mc_bytes_take_dim(d, a, 1, 1, a == 0 ? 2 : a == 1 ? 3 : 2 * d->span, 0, false);
+  mc_bytes_settle_dims(d);
+  return true;
+}
+
+const mc_bytes_op mc_bytes_extract_image_patches_3 = {
+    {4, 4, 4, 4, 4, 4, 4, 4}, take_patches, mc_bytes_put_data_dims};

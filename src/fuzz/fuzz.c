@@ -1,0 +1,367 @@
+/* `movconf fuzz`: differential fuzzing of any implementation. Requests come
+   from the fuzz targets' structure-aware producer (src/cases/bytes/fuzz_bytes.h) fed
+   with seeded random bytes, and one in MC_FUZZ_LARGE_ONE_IN from the large
+   builder (fuzz_large.c); each runs on the implementation, isolated as
+   `movconf run` isolates it, and is judged against the oracle. A failure is
+   shrunk (fuzz_shrink.c), tested for type dependence, and written once per
+   distinct finding as a readable case file. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases/bytes/fuzz_bytes.h"
+#include "cases/case_writer.h"
+#include "common/clauses.h"
+#include "common/clock.h"
+#include "common/text.h"
+#include "fuzz/fuzz_request.h"
+#include "movconf/oracle.h"
+#include "movconf/tensor.h"
+
+#define MAX_INPUT_BYTES 400
+
+/* The producer's bytes: op first, data type second (fuzz/README.md, "Byte
+   layout"); a --op or --type choice is written there. */
+static bool produce(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *out) {
+  uint8_t bytes[MAX_INPUT_BYTES];
+  size_t n = 8 + (size_t)mc_rng_below(g, MAX_INPUT_BYTES - 8);
+  for (size_t i = 0; i < n; i++)
+    bytes[i] = (uint8_t)mc_rng_next(g);
+  if (o->op >= 0)
+    bytes[0] = (uint8_t)o->op;
+  if (o->type != MC_TYPE_INVALID)
+    bytes[1] = (uint8_t)o->type;
+  mc_fuzz_input in;
+  if (!mc_fuzz_decode(bytes, n, &in))
+    return false;
+  bool ok = mc_owned_request_copy(&in.req, in.max_output_bytes, out);
+  if (ok && in.data_fill == MC_FUZZ_FILL_COUNTER) {
+    out->data_fill = MC_PAYLOAD_FILL_COUNTER;
+    memcpy(&out->fill_start, &in.data_fill_param, sizeof out->fill_start);
+  }
+  mc_fuzz_input_free(&in);
+  return ok;
+}
+
+static bool next_request(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *r, bool *large) {
+  *large = o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0;
+  if (!*large)
+    return produce(g, o, r);
+  mc_op op = o->op >= 0 ? (mc_op)o->op : (mc_op)mc_rng_below(g, MC_OP_COUNT);
+  return mc_fuzz_large_request(g, op, o->type, r);
+}
+
+/* The cause key of r's failure (outcome) with the type's part: the type,
+   or any-type when the failure does not depend on it. */
+static void finding_key(const mc_owned_request *r, const mc_fuzz_outcome *o, bool any_type,
+                        char *key, size_t size) {
+  char cause[128];
+  mc_fuzz_cause_key(r, o, cause, sizeof cause);
+  snprintf(key, size, "%s-%s", cause, any_type ? "any-type" : mc_type_name(r->tensors[0].type));
+}
+
+/* r with index-filled data of type, judged: whether it fails with the same
+   cause key as want; *detail and *outcome are that run's. */
+static bool same_cause_as(mc_impl *impl, mc_owned_request *r, mc_type type, const char *want,
+                          char **detail, mc_fuzz_outcome *outcome) {
+  mc_tensor shape_of = r->tensors[0];
+  if (!mc_owned_request_set_data(r, type, shape_of.rank, shape_of.shape, 0))
+    return false;
+  mc_fuzz_judge(impl, r, detail, outcome);
+  char got[128];
+  mc_fuzz_cause_key(r, outcome, got, sizeof got);
+  return !outcome->out_of_time && strcmp(got, want) == 0;
+}
+
+/* Whether the failure survives a change of element type (to u8 and to
+   f32) with its cause: then it does not depend on the type. */
+static bool type_independent(mc_impl *impl, const mc_owned_request *r, const mc_fuzz_outcome *o) {
+  static const mc_type probes[] = {MC_U8, MC_F32};
+  char want[128];
+  mc_fuzz_cause_key(r, o, want, sizeof want);
+  for (size_t i = 0; i < sizeof probes / sizeof *probes; i++) {
+    mc_owned_request other;
+    if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &other))
+      return false;
+    char *detail = NULL;
+    mc_fuzz_outcome got;
+    bool same = same_cause_as(impl, &other, probes[i], want, &detail, &got);
+    free(detail);
+    mc_owned_request_free(&other);
+    if (!same)
+      return false;
+  }
+  return true;
+}
+
+static const mc_fuzz_finding *known_finding(const mc_fuzz_stats *s, const char *key) {
+  for (int i = 0; i < s->n_findings; i++)
+    if (strcmp(s->findings[i].key, key) == 0)
+      return &s->findings[i];
+  return NULL;
+}
+
+/* The clauses a finding exercises: the one the oracle's error cites, or
+   the operation's computation steps and bit-exactness for an output. */
+static void cite_clauses(const mc_fuzz_case *fc, mc_case_out *c) {
+  if (fc->c.expect_error) {
+    if (fc->oracle_clause)
+      c->clauses[c->n_clauses++] = fc->oracle_clause;
+    return;
+  }
+  char steps[16];
+  snprintf(steps, sizeof steps, "%s-S", mc_op_clause_prefix(fc->c.op));
+  c->clauses[c->n_clauses++] = "MC-S1";
+  for (const mc_clause *k = mc_clause_table(); k->id && c->n_clauses < MC_CASE_OUT_MAX_CLAUSES; k++)
+    if (strncmp(k->id, steps, strlen(steps)) == 0)
+      c->clauses[c->n_clauses++] = k->id;
+}
+
+/* Where a finding goes: OUT/KEY.json, or for a worker of several a hidden
+   file beside it that the parent renames once it has chosen among the
+   workers' findings of one key (fuzz_jobs.c). */
+static char *finding_path(const mc_fuzz_options *o, const char *key) {
+  if (o->stop_flag)
+    return mc_strdupf("%s/.%s.worker%d.json", o->out_dir, key, o->worker);
+  return mc_strdupf("%s/%s.json", o->out_dir, key);
+}
+
+const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f) {
+  switch (f->shrink_cut) {
+  case MC_FUZZ_CUT_BY_SHRINK_TIME:
+    return "--shrink-time";
+  case MC_FUZZ_CUT_BY_TIME:
+    return "--time";
+  default:
+    return NULL;
+  }
+}
+
+/* The case file of a finding: the shrunk request, the oracle's expectation. */
+static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
+  mc_fuzz_case fc;
+  mc_fuzz_case_make(r, &fc);
+  char id[200], origin[800], cap[80] = "", cut[120] = "";
+  snprintf(id, sizeof id, "%s/findings/%s", mc_op_clause_prefix(r->req.op), f->key);
+  for (char *p = id; *p; p++)
+    *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+  if (r->max_output_bytes != MC_DEFAULT_MAX_OUTPUT_BYTES)
+    snprintf(cap, sizeof cap, "; re-run with " MC_FUZZ_CAP_OPTION "%zu", r->max_output_bytes);
+  if (mc_fuzz_shrink_cut_option(f))
+    snprintf(cut, sizeof cut, ", cut short by %s (it may shrink further)",
+             mc_fuzz_shrink_cut_option(f));
+  snprintf(origin, sizeof origin,
+           "movconf fuzz --impl '%s' --seed %" PRIu64 " (worker %d, run %" PRIu64
+           "), shrunk in %d steps%s; expected %s computed by the movconf oracle (src/oracle)%s",
+           o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps, cut,
+           fc.c.expect_error ? "error" : "output", cap);
+  mc_case_out c = {.id = id,
+                   .origin = origin,
+                   .req = &r->req,
+                   .data_fill = r->data_fill,
+                   .expect_error = fc.c.expect_error,
+                   .error = fc.oracle_status,
+                   .output = fc.c.expect_error ? NULL : &fc.c.expected.tensor,
+                   /* A larger output is its digest: the runner still names the first
+                      differing element, through the oracle's output. */
+                   .max_inline_bytes = 4096};
+  memcpy(&c.data_fill_param, &r->fill_start, sizeof c.data_fill_param);
+  cite_clauses(&fc, &c);
+  mc_text t = {0};
+  mc_write_file_head(
+      &t, r->req.op,
+      "A finding of movconf fuzz, shrunk: re-run it with movconf run --impl SPEC FILE");
+  mc_write_case(&t, &c);
+  mc_text_printf(&t, "\n  ]\n}\n");
+  f->file = finding_path(o, f->key);
+  f->id = mc_strdupf("%s", id);
+  bool ok = !t.oom && mc_make_dirs(o->out_dir) && mc_write_file_atomic(f->file, t.p, t.len);
+  if (!ok) {
+    free(f->file);
+    f->file = NULL;
+  }
+  mc_text_free(&t);
+  mc_fuzz_case_free(&fc);
+  return ok;
+}
+
+/* For a failure that does not depend on the type: the narrowest of u8, u16
+   and u32 whose index fill does not wrap, so that every data element is
+   distinct and the runner can say which input element an output came from
+   (taken when the failure keeps its cause; *detail and *o follow). */
+static void make_index_readable(mc_impl *impl, mc_owned_request *r, char **detail,
+                                mc_fuzz_outcome *o) {
+  static const mc_type widths[] = {MC_U8, MC_U16, MC_U32};
+  const mc_tensor *d = &r->tensors[0];
+  int64_t n = mc_tensor_elements(d);
+  char want[128];
+  mc_fuzz_cause_key(r, o, want, sizeof want);
+  for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) {
+    if (n > ((int64_t)1 << mc_type_bits(widths[i])))
+      continue;
+    if (d->type == widths[i] && r->data_fill == MC_PAYLOAD_FILL_COUNTER && r->fill_start == 0)
+      return;
+    mc_owned_request wider;
+    if (!mc_owned_request_copy(&r->req, r->max_output_bytes, &wider))
+      return;
+    char *why = NULL;
+    mc_fuzz_outcome got;
+    if (same_cause_as(impl, &wider, widths[i], want, &why, &got)) {
+      mc_owned_request_free(r);
+      *r = wider;
+      mc_owned_request_link(r);
+      free(*detail);
+      *detail = why;
+      *o = got;
+    } else {
+      mc_owned_request_free(&wider);
+      free(why);
+    }
+    return;
+  }
+}
+
+/* The raw keys (cause and type, before shrinking) of the failures already
+   shrunk: another failure with one of them is the same bug again, not
+   worth the shrinking time. */
+typedef struct tried_keys {
+  char (*keys)[160];
+  int n;
+} tried_keys;
+
+static bool tried_before(tried_keys *t, const char *key) {
+  for (int i = 0; i < t->n; i++)
+    if (strcmp(t->keys[i], key) == 0)
+      return true;
+  t->keys = mc_realloc_or_abort(t->keys, (size_t)(t->n + 1) * sizeof *t->keys);
+  snprintf(t->keys[t->n++], sizeof *t->keys, "%s", key);
+  return false;
+}
+
+static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_owned_request *r,
+                        const char *key, const mc_fuzz_outcome *v, bool any_type, uint64_t run,
+                        int steps, int shrink_cut, char *detail) {
+  s->findings = mc_realloc_or_abort(s->findings, (size_t)(s->n_findings + 1) * sizeof *s->findings);
+  mc_fuzz_finding *f = &s->findings[s->n_findings++];
+  *f = (mc_fuzz_finding){.op = r->req.op,
+                         .verdict = v->verdict,
+                         .type = r->tensors[0].type,
+                         .any_type = any_type,
+                         .rank = r->tensors[0].rank,
+                         .run = run,
+                         .shrink_steps = steps,
+                         .shrink_cut = shrink_cut,
+                         .detail = mc_safe_text(detail),
+                         .max_output_bytes = r->max_output_bytes,
+                         .found_at = mc_now_seconds()};
+  free(detail);
+  if (!s->first_finding_at)
+    s->first_finding_at = f->found_at;
+  snprintf(f->key, sizeof f->key, "%s", key);
+  if (!write_finding(o, r, f))
+    fprintf(stderr, "movconf fuzz: cannot write the finding %s under %s\n", key, o->out_dir);
+}
+
+/* A failing request (seen: its outcome, detail: that run's): shrunk while
+   it keeps its cause, keyed, and written unless a finding of the same key
+   exists. */
+static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+                           const mc_fuzz_outcome *seen, char *detail, uint64_t run,
+                           mc_fuzz_stats *s, tried_keys *tried) {
+  char key[160];
+  finding_key(r, seen, false, key, sizeof key);
+  if (tried_before(tried, key)) {
+    free(detail);
+    return;
+  }
+  double deadline = mc_now_seconds() + o->shrink_seconds;
+  int cut_by = MC_FUZZ_CUT_BY_SHRINK_TIME;
+  if (o->stop_at > 0 && o->stop_at < deadline) {
+    deadline = o->stop_at;
+    cut_by = MC_FUZZ_CUT_BY_TIME;
+  }
+  char *shrunk_detail = NULL;
+  mc_fuzz_outcome v;
+  bool cut_short;
+  int steps = mc_fuzz_shrink(impl, r, deadline, &shrunk_detail, &v, &cut_short);
+  if (v.out_of_time) { /* not even judged again: what the campaign saw stands */
+    free(shrunk_detail);
+    v = *seen;
+    steps = 0;
+  } else {
+    free(detail);
+    detail = shrunk_detail;
+  }
+  if (!mc_verdict_is_failure(v.verdict)) {
+    free(detail); /* it did not fail again: nothing to report */
+    return;
+  }
+  bool any_type = type_independent(impl, r, &v);
+  if (any_type)
+    make_index_readable(impl, r, &detail, &v);
+  finding_key(r, &v, any_type, key, sizeof key);
+  if (known_finding(s, key)) {
+    free(detail);
+    return;
+  }
+  add_finding(s, o, r, key, &v, any_type, run, steps, cut_short ? cut_by : MC_FUZZ_SHRINK_DONE,
+              detail);
+}
+
+static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s) {
+  if (o->runs > 0 && s->runs >= o->runs)
+    return true;
+  if (o->max_findings > 0 && s->n_findings >= o->max_findings)
+    return true;
+  if (o->stop_flag && *o->stop_flag)
+    return true;
+  return o->stop_at > 0 && mc_now_seconds() >= o->stop_at;
+}
+
+void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
+                      void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
+  mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
+  tried_keys tried = {0};
+  while (!campaign_over(o, s)) {
+    mc_owned_request r;
+    bool large;
+    if (!next_request(&g, o, &r, &large)) {
+      s->discarded++;
+      continue;
+    }
+    uint64_t run = s->runs++;
+    s->runs_by_op[r.req.op]++;
+    s->large_runs += large;
+    char *detail = NULL;
+    mc_fuzz_outcome v;
+    mc_fuzz_judge(impl, &r, &detail, &v);
+    if (v.out_of_time) {
+      s->runs--; /* cut short by --time: not a run */
+      s->runs_by_op[r.req.op]--;
+      s->large_runs -= large;
+    } else if (v.verdict == MC_VERDICT_UNSUPPORTED) {
+      s->unsupported++;
+    } else if (mc_verdict_is_failure(v.verdict)) {
+      s->failures++;
+      s->failures_by_op[r.req.op]++;
+      record_failure(impl, o, &r, &v, detail, run, s, &tried);
+      detail = NULL;
+    }
+    free(detail);
+    mc_owned_request_free(&r);
+    if (progress)
+      progress(ctx, s);
+  }
+  free(tried.keys);
+}
+
+void mc_fuzz_stats_free(mc_fuzz_stats *s) {
+  for (int i = 0; i < s->n_findings; i++) {
+    free(s->findings[i].file);
+    free(s->findings[i].id);
+    free(s->findings[i].detail);
+  }
+  free(s->findings);
+  memset(s, 0, sizeof *s);
+}

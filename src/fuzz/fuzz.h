@@ -1,0 +1,101 @@
+/* The `movconf fuzz` engine (fuzz/README.md, "movconf fuzz"): random
+   requests drawn from the fuzz byte codec (cases/bytes/) run on any
+   implementation the harness can open, judged against the oracle, and
+   each distinct failure shrunk by its cause and written as a case file.
+   A layer above the harness and below the command line (src/cli/fuzz.c
+   parses the options). */
+#ifndef MOVCONF_FUZZ_H
+#define MOVCONF_FUZZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/harness.h"
+#include "movconf/ops.h"
+
+/* One in this many requests is a large one (2^12 to 2^24 output elements). */
+#define MC_FUZZ_LARGE_ONE_IN 20
+
+typedef struct mc_fuzz_options {
+  const char *impl_spec; /* for the findings' origin */
+  int op;                /* mc_op, or -1 for all */
+  int type;              /* data element type, or MC_TYPE_INVALID for all */
+  double seconds;        /* stop after this long; 0: no time limit */
+  uint64_t runs;         /* stop after this many runs; 0: no count limit */
+  uint64_t seed;         /* the same seed gives the same requests */
+  int worker;            /* this process's index among --jobs, mixed into the seed */
+  const char *out_dir;   /* where findings are written */
+  int large_one_in;      /* MC_FUZZ_LARGE_ONE_IN; 0: never large */
+  double shrink_seconds; /* per finding */
+  int max_findings;      /* stop once this many distinct findings are in; 0: no limit */
+  /* Set by mc_fuzz_run: the mc_now_seconds() at which the campaign stops
+     (start + seconds; 0: none), which bounds every call, shrinking
+     included; and a flag the parent raises to stop every worker (NULL: none). */
+  double stop_at;
+  volatile int *stop_flag;
+} mc_fuzz_options;
+
+/* A distinct failure, shrunk and written. */
+typedef struct mc_fuzz_finding {
+  char key[160]; /* mc_fuzz_cause_key, then "-<type or any-type>": one finding per key */
+  char *file;    /* the case file written; NULL when it could not be */
+  char *id;      /* its case id */
+  mc_op op;
+  mc_verdict verdict;
+  mc_type type;  /* of the shrunk request's data */
+  bool any_type; /* the failure does not depend on the element type */
+  int rank;      /* of the shrunk request's data */
+  char *detail;  /* the verdict's detail on the shrunk request (made safe) */
+  uint64_t run;  /* which run found it */
+  int shrink_steps;
+  /* The shrink was cut short (mc_fuzz_shrink): by MC_FUZZ_CUT_BY_SHRINK_TIME
+     or MC_FUZZ_CUT_BY_TIME (the campaign's end); the case may shrink further. */
+  enum { MC_FUZZ_SHRINK_DONE, MC_FUZZ_CUT_BY_SHRINK_TIME, MC_FUZZ_CUT_BY_TIME } shrink_cut;
+  size_t max_output_bytes; /* the request's output cap */
+  double found_at;         /* mc_now_seconds() when it was recorded */
+  /* Re-run from its file alone in a fresh process at the end: */
+  enum { MC_FUZZ_NOT_RERUN, MC_FUZZ_REPRODUCED, MC_FUZZ_FLAKY } rerun;
+} mc_fuzz_finding;
+
+/* The option whose time limit cut the finding's shrink short ("--shrink-time"
+   or "--time"), or NULL when the shrink ran to its end. */
+const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f);
+
+typedef struct mc_fuzz_stats {
+  uint64_t runs, unsupported, failures, large_runs;
+  uint64_t discarded; /* drawn bytes that decode to nothing */
+  uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT];
+  double started;          /* mc_now_seconds() when the campaign started */
+  double first_finding_at; /* mc_now_seconds() of the first finding; 0: none */
+  mc_fuzz_finding *findings;
+  int n_findings;
+} mc_fuzz_stats;
+
+/* Runs requests on impl until the time or run limit, judging each against
+   the oracle; shrinks every failure and writes each distinct finding under
+   o->out_dir. progress (may be NULL) is called after every run. */
+void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
+                      void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
+void mc_fuzz_stats_free(mc_fuzz_stats *s);
+
+/* Called with the running totals while a campaign runs (may be NULL). */
+typedef void (*mc_fuzz_progress)(void *ctx, const mc_fuzz_stats *s);
+/* The whole campaign: opens the implementation o->impl_spec and runs it,
+   or with jobs > 1 forks that many workers (each its own implementation
+   and stream of the seed, o->runs shared out) and adds up what they
+   report; findings with the same key are one. 0 done, 2 when the
+   implementation cannot be opened (said on stderr). */
+int mc_fuzz_run(const mc_fuzz_options *o, const mc_impl_options *impl_options, int jobs,
+                mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx);
+/* The findings that are not flaky (that a re-run from their file alone
+   reproduced, or that could not be re-run in time). */
+int mc_fuzz_confirmed_findings(const mc_fuzz_stats *s);
+/* The summary table: runs and failures per operation, rates, findings. */
+void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const mc_fuzz_stats *s,
+                           double seconds);
+bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
+                        const mc_fuzz_stats *s, double seconds);
+
+#endif

@@ -1,0 +1,409 @@
+/* `movconf fuzz` over several worker processes (--jobs), and its summary:
+   the table and the JSON report. Each worker opens its own implementation
+   and runs its share of the campaign with its own stream of the seed; it
+   reports counts and findings through a pipe, one record under PIPE_BUF at
+   a time, so that records arrive whole. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common/clock.h"
+#include "common/text.h"
+#include "fuzz/fuzz_request.h"
+#include "harness/harness.h"
+#include "movconf/version.h"
+
+/* What a worker tells the parent through its pipe: one record at a time,
+   each under PIPE_BUF so that it arrives whole. */
+typedef struct worker_record {
+  int32_t kind;        /* RECORD_* */
+  mc_fuzz_stats stats; /* counts only (findings NULL) */
+  char key[160], file[512], id[200], detail[1024];
+  int32_t op, verdict, type, rank, steps, shrink_cut, any_type;
+  uint64_t run, max_output_bytes;
+  double found_at;
+} worker_record;
+enum { RECORD_PROGRESS = 1, RECORD_FINDING, RECORD_DONE };
+_Static_assert(sizeof(worker_record) <= 4096, "a worker record must fit PIPE_BUF");
+
+typedef struct worker_ctx {
+  int fd;
+  double last;
+} worker_ctx;
+
+static void send_record(int fd, const worker_record *r) {
+  ssize_t n;
+  do
+    n = write(fd, r, sizeof *r);
+  while (n < 0 && errno == EINTR);
+}
+
+static void send_counts(int fd, int kind, const mc_fuzz_stats *s) {
+  worker_record r;
+  memset(&r, 0, sizeof r);
+  r.kind = kind;
+  r.stats = *s;
+  r.stats.findings = NULL;
+  send_record(fd, &r);
+}
+
+static void worker_progress(void *ctx, const mc_fuzz_stats *s) {
+  worker_ctx *w = ctx;
+  double now = mc_now_seconds();
+  if (now - w->last >= 0.1) {
+    w->last = now;
+    send_counts(w->fd, RECORD_PROGRESS, s);
+  }
+}
+
+static void send_findings(int fd, const mc_fuzz_stats *s) {
+  for (int i = 0; i < s->n_findings; i++) {
+    const mc_fuzz_finding *f = &s->findings[i];
+    worker_record r;
+    memset(&r, 0, sizeof r);
+    r.kind = RECORD_FINDING;
+    snprintf(r.key, sizeof r.key, "%s", f->key);
+    snprintf(r.file, sizeof r.file, "%s", f->file ? f->file : "");
+    snprintf(r.id, sizeof r.id, "%s", f->id ? f->id : "");
+    snprintf(r.detail, sizeof r.detail, "%s", f->detail ? f->detail : "");
+    r.op = f->op;
+    r.verdict = f->verdict;
+    r.type = f->type;
+    r.rank = f->rank;
+    r.steps = f->shrink_steps;
+    r.shrink_cut = f->shrink_cut;
+    r.any_type = f->any_type;
+    r.run = f->run;
+    r.max_output_bytes = f->max_output_bytes;
+    r.found_at = f->found_at;
+    send_record(fd, &r);
+  }
+}
+
+/* In a worker: its share of the campaign, reported through fd; never returns. */
+_Noreturn static void run_worker(const mc_fuzz_options *campaign,
+                                 const mc_impl_options *impl_options, int jobs, int index, int fd) {
+  mc_fuzz_options o = *campaign;
+  o.worker = index;
+  if (o.runs)
+    o.runs = o.runs / (uint64_t)jobs + ((uint64_t)index < o.runs % (uint64_t)jobs);
+  char err[1024];
+  mc_impl *impl = mc_impl_open(o.impl_spec, impl_options, err, sizeof err);
+  if (!impl) {
+    char *safe = mc_safe_text(err);
+    fprintf(stderr, "movconf fuzz: worker %d: %s\n", index, safe);
+    free(safe);
+    _exit(2);
+  }
+  mc_fuzz_stats s = {0};
+  worker_ctx w = {fd, 0};
+  if (o.runs > 0 || campaign->runs == 0) /* else no share of the runs */
+    mc_fuzz_campaign(&o, impl, &s, worker_progress, &w);
+  send_findings(fd, &s);
+  send_counts(fd, RECORD_DONE, &s);
+  mc_impl_close(impl);
+  mc_fuzz_stats_free(&s);
+  _exit(0);
+}
+
+static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
+  total->runs += s->runs;
+  total->unsupported += s->unsupported;
+  total->failures += s->failures;
+  total->large_runs += s->large_runs;
+  total->discarded += s->discarded;
+  if (s->first_finding_at &&
+      (!total->first_finding_at || s->first_finding_at < total->first_finding_at))
+    total->first_finding_at = s->first_finding_at;
+  for (int op = 0; op < MC_OP_COUNT; op++) {
+    total->runs_by_op[op] += s->runs_by_op[op];
+    total->failures_by_op[op] += s->failures_by_op[op];
+  }
+}
+
+/* The file a worker wrote for its finding under the finding's own name,
+   or removed when another worker's finding of the key came first: the
+   summary and the file then describe the same shrunk case. NULL when the
+   worker could not write it or it cannot be renamed (said on stderr). */
+static char *claim_file(const mc_fuzz_options *o, const worker_record *r, bool first) {
+  if (!r->file[0])
+    return NULL;
+  if (!first) {
+    unlink(r->file);
+    return NULL;
+  }
+  char *file = mc_strdupf("%s/%s.json", o->out_dir, r->key);
+  if (rename(r->file, file) == 0)
+    return file;
+  fprintf(stderr, "movconf fuzz: cannot rename %s to %s: %s\n", r->file, file, strerror(errno));
+  unlink(r->file);
+  free(file);
+  return NULL;
+}
+
+/* Keeps one finding per key: the first that arrives. */
+static void add_finding(const mc_fuzz_options *o, mc_fuzz_stats *total, const worker_record *r) {
+  for (int i = 0; i < total->n_findings; i++)
+    if (strcmp(total->findings[i].key, r->key) == 0) {
+      claim_file(o, r, false);
+      return;
+    }
+  total->findings = mc_realloc_or_abort(total->findings,
+                                        (size_t)(total->n_findings + 1) * sizeof *total->findings);
+  mc_fuzz_finding *f = &total->findings[total->n_findings++];
+  memset(f, 0, sizeof *f);
+  snprintf(f->key, sizeof f->key, "%s", r->key);
+  f->file = claim_file(o, r, true);
+  f->id = mc_strdupf("%s", r->id);
+  f->detail = mc_strdupf("%s", r->detail);
+  f->op = (mc_op)r->op;
+  f->verdict = (mc_verdict)r->verdict;
+  f->type = (mc_type)r->type;
+  f->rank = r->rank;
+  f->shrink_steps = r->steps;
+  f->shrink_cut = r->shrink_cut;
+  f->any_type = r->any_type != 0;
+  f->run = r->run;
+  f->max_output_bytes = (size_t)r->max_output_bytes;
+  f->found_at = r->found_at;
+}
+
+/* Reads the workers' records until every pipe closes; the totals add up
+   each worker's last counts. */
+static void collect(const mc_fuzz_options *o, int jobs, int *fds, mc_fuzz_stats *total,
+                    mc_fuzz_progress progress, void *ctx) {
+  mc_fuzz_stats *last = calloc((size_t)jobs, sizeof *last);
+  int open_pipes = jobs;
+  while (open_pipes > 0 && last) {
+    struct pollfd p[64];
+    for (int i = 0; i < jobs; i++)
+      p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+    if (poll(p, (nfds_t)jobs, 100) < 0 && errno != EINTR)
+      break;
+    for (int i = 0; i < jobs; i++) {
+      if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
+        continue;
+      worker_record r;
+      ssize_t n = read(fds[i], &r, sizeof r);
+      if (n == (ssize_t)sizeof r && r.kind == RECORD_FINDING) {
+        add_finding(o, total, &r);
+        if (o->max_findings > 0 && total->n_findings >= o->max_findings)
+          *o->stop_flag = 1;
+      } else if (n == (ssize_t)sizeof r) {
+        last[i] = r.stats;
+      } else if (n <= 0 && !(n < 0 && errno == EINTR)) {
+        close(fds[i]);
+        fds[i] = -1;
+        open_pipes--;
+      }
+    }
+    mc_fuzz_stats sum = {0};
+    for (int i = 0; i < jobs; i++)
+      add_counts(&sum, &last[i]);
+    sum.findings = total->findings;
+    sum.n_findings = total->n_findings;
+    if (total->first_finding_at &&
+        (!sum.first_finding_at || total->first_finding_at < sum.first_finding_at))
+      sum.first_finding_at = total->first_finding_at;
+    *total = sum;
+    if (progress)
+      progress(ctx, total);
+  }
+  free(last);
+}
+
+static int run_jobs(const mc_fuzz_options *campaign, const mc_impl_options *impl_options, int jobs,
+                    mc_fuzz_stats *total, mc_fuzz_progress progress, void *ctx) {
+  int fds[64];
+  pid_t pids[64];
+  fflush(NULL);
+  for (int i = 0; i < jobs; i++) {
+    int p[2];
+    if (pipe(p) != 0 || (pids[i] = fork()) < 0) {
+      fprintf(stderr, "movconf fuzz: cannot start worker %d: %s\n", i, strerror(errno));
+      for (int k = 0; k < i; k++)
+        kill(pids[k], SIGKILL);
+      return 2;
+    }
+    if (pids[i] == 0) {
+      close(p[0]);
+      run_worker(campaign, impl_options, jobs, i, p[1]);
+    }
+    close(p[1]);
+    fds[i] = p[0];
+  }
+  collect(campaign, jobs, fds, total, progress, ctx);
+  int status = 0;
+  for (int i = 0; i < jobs; i++) {
+    int st;
+    while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+      continue;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+      status = 2;
+  }
+  return status;
+}
+
+static int run_alone(const mc_fuzz_options *o, const mc_impl_options *impl_options,
+                     mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx) {
+  char err[1024];
+  mc_impl *impl = mc_impl_open(o->impl_spec, impl_options, err, sizeof err);
+  if (!impl) {
+    char *safe = mc_safe_text(err);
+    fprintf(stderr, "movconf fuzz: %s\n", safe);
+    free(safe);
+    return 2;
+  }
+  mc_fuzz_campaign(o, impl, s, progress, ctx);
+  mc_impl_close(impl);
+  return 0;
+}
+
+int mc_fuzz_run(const mc_fuzz_options *options, const mc_impl_options *impl_options, int jobs,
+                mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx) {
+  mc_fuzz_options o = *options;
+  mc_impl_options impl = *impl_options;
+  double started = mc_now_seconds();
+  if (o.seconds > 0)
+    impl.stop_at = o.stop_at = mc_now_seconds() + o.seconds;
+  int status;
+  if (jobs > 1) {
+    volatile int *flag =
+        mmap(NULL, sizeof *flag, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (flag == MAP_FAILED) {
+      fprintf(stderr, "movconf fuzz: cannot share a stop flag: %s\n", strerror(errno));
+      return 2;
+    }
+    *flag = 0;
+    o.stop_flag = flag;
+    status = run_jobs(&o, &impl, jobs, s, progress, ctx);
+    munmap((void *)flag, sizeof *flag);
+  } else {
+    status = run_alone(&o, &impl, s, progress, ctx);
+  }
+  s->started = started;
+  if (status == 0)
+    mc_fuzz_rerun_findings(&o, impl_options, s);
+  return status;
+}
+
+/* ---- the summary ---- */
+
+static const char *rerun_note(const mc_fuzz_finding *x) {
+  switch (x->rerun) {
+  case MC_FUZZ_REPRODUCED:
+    return "reproduced alone";
+  case MC_FUZZ_FLAKY:
+    return "flaky: not reproduced alone";
+  default:
+    return x->file ? "not re-run in time" : "not written";
+  }
+}
+
+static void print_finding(FILE *out, const mc_fuzz_finding *x) {
+  char *file = mc_safe_text(x->file ? x->file : "(no file: it could not be written)");
+  const char *cut_by = mc_fuzz_shrink_cut_option(x);
+  fprintf(out, "  %s (%s, rank %d, shrunk in %d steps%s%s, %s)\n    %s\n    %s\n", x->key,
+          mc_type_name(x->type), x->rank, x->shrink_steps, cut_by ? ", cut short by " : "",
+          cut_by ? cut_by : "", rerun_note(x), file, x->detail ? x->detail : "");
+  free(file);
+}
+
+void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const mc_fuzz_stats *s,
+                           double seconds) {
+  fprintf(out, "%-22s %10s %10s\n", "operation", "runs", "failures");
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    if (s->runs_by_op[op])
+      fprintf(out, "%-22s %10" PRIu64 " %10" PRIu64 "\n", mc_op_name((mc_op)op), s->runs_by_op[op],
+              s->failures_by_op[op]);
+  fprintf(out, "%-22s %10" PRIu64 " %10" PRIu64 "\n", "total", s->runs, s->failures);
+  fprintf(out,
+          "\n%" PRIu64 " runs in %.1f s (%.0f runs/s, %d job%s, seed %" PRIu64 "), %" PRIu64
+          " large, %" PRIu64 " unsupported (%.1f%%)\n",
+          s->runs, seconds, seconds > 0 ? (double)s->runs / seconds : 0.0, jobs,
+          jobs == 1 ? "" : "s", o->seed, s->large_runs, s->unsupported,
+          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0);
+  int confirmed = mc_fuzz_confirmed_findings(s);
+  fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");
+  if (confirmed && s->first_finding_at)
+    fprintf(out, " (the first after %.1f s)", s->first_finding_at - s->started);
+  fprintf(out, "%s\n", confirmed ? ":" : "");
+  for (int i = 0; i < s->n_findings; i++)
+    if (s->findings[i].rerun != MC_FUZZ_FLAKY)
+      print_finding(out, &s->findings[i]);
+  int flaky = s->n_findings - confirmed;
+  if (flaky)
+    fprintf(out, "%d flaky failure%s (not reproduced when re-run alone from the file):\n", flaky,
+            flaky == 1 ? "" : "s");
+  for (int i = 0; i < s->n_findings; i++)
+    if (s->findings[i].rerun == MC_FUZZ_FLAKY)
+      print_finding(out, &s->findings[i]);
+  if (s->n_findings) {
+    char *spec = mc_safe_text(o->impl_spec);
+    fprintf(out, "re-run one with: movconf run --impl '%s' FILE\n", spec);
+    free(spec);
+  }
+}
+
+/* A string member made safe (text from outside may be anything). */
+static void add_safe_string(cJSON *object, const char *name, const char *text) {
+  char *safe = mc_safe_text(text);
+  cJSON_AddStringToObject(object, name, safe);
+  free(safe);
+}
+
+bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
+                        const mc_fuzz_stats *s, double seconds) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "movconf_version", MOVCONF_VERSION);
+  add_safe_string(root, "impl", o->impl_spec);
+  cJSON_AddNumberToObject(root, "seed", (double)o->seed);
+  cJSON_AddNumberToObject(root, "jobs", jobs);
+  cJSON_AddNumberToObject(root, "seconds", seconds);
+  cJSON_AddNumberToObject(root, "runs", (double)s->runs);
+  cJSON_AddNumberToObject(root, "unsupported", (double)s->unsupported);
+  cJSON_AddNumberToObject(root, "failures", (double)s->failures);
+  cJSON_AddNumberToObject(root, "large_runs", (double)s->large_runs);
+  if (s->first_finding_at)
+    cJSON_AddNumberToObject(root, "first_finding_seconds", s->first_finding_at - s->started);
+  cJSON *list = cJSON_AddArrayToObject(root, "findings");
+  cJSON *flaky = cJSON_AddArrayToObject(root, "flaky");
+  for (int i = 0; i < s->n_findings; i++) {
+    const mc_fuzz_finding *x = &s->findings[i];
+    cJSON *item = cJSON_CreateObject();
+    cJSON_AddStringToObject(item, "key", x->key);
+    if (x->file)
+      add_safe_string(item, "file", x->file);
+    else
+      cJSON_AddNullToObject(item, "file");
+    cJSON_AddStringToObject(item, "id", x->id ? x->id : "");
+    cJSON_AddStringToObject(item, "op", mc_op_name(x->op));
+    cJSON_AddStringToObject(item, "verdict", mc_verdict_name(x->verdict));
+    cJSON_AddStringToObject(item, "type", mc_type_name(x->type));
+    cJSON_AddNumberToObject(item, "rank", x->rank);
+    cJSON_AddNumberToObject(item, "shrink_steps", x->shrink_steps);
+    const char *cut_by = mc_fuzz_shrink_cut_option(x);
+    if (cut_by)
+      cJSON_AddStringToObject(item, "shrink_cut_short_by", cut_by);
+    else
+      cJSON_AddNullToObject(item, "shrink_cut_short_by");
+    cJSON_AddNumberToObject(item, "max_output_bytes", (double)x->max_output_bytes);
+    cJSON_AddStringToObject(item, "rerun", rerun_note(x));
+    cJSON_AddStringToObject(item, "detail", x->detail ? x->detail : ""); /* made safe */
+    cJSON_AddItemToArray(x->rerun == MC_FUZZ_FLAKY ? flaky : list, item);
+  }
+  char *text = cJSON_Print(root);
+  bool ok = text && mc_write_text_file(path, text);
+  free(text);
+  cJSON_Delete(root);
+  return ok;
+}

@@ -1,0 +1,119 @@
+/* Large requests for `movconf fuzz`: valid requests whose outputs sit around
+   the sizes where real kernels change path - total sizes near 2^12, 2^16,
+   2^20 and 2^22-2^24 elements, innermost extents at vector widths and their
+   tails, channel counts at blocked-layout multiples and beside them, outer
+   extents prime and below a thread count. */
+#include <string.h>
+
+#include "fuzz/fuzz_ops.h"
+#include "movconf/tensor.h"
+
+static int64_t pick(mc_rng *g, const int64_t *values, size_t n) {
+  return values[mc_rng_below(g, n)];
+}
+#define PICK(g, array) pick(g, array, sizeof array / sizeof *array)
+
+static const int64_t inner_extents[] = {1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65};
+static const int64_t channel_counts[] = {7, 8, 9, 15, 16, 17, 31, 32, 33, 3, 5, 12, 24, 48};
+static const int64_t outer_extents[] = {1, 2, 3, 5, 7};
+static const int64_t blocks[] = {2, 3, 4};
+
+int64_t mc_fuzz_pick(mc_rng *g, mc_fuzz_extent which) {
+  switch (which) {
+  case MC_FUZZ_INNER:
+    return PICK(g, inner_extents);
+  case MC_FUZZ_CHANNELS:
+    return PICK(g, channel_counts);
+  case MC_FUZZ_OUTER:
+    return PICK(g, outer_extents);
+  case MC_FUZZ_BLOCK:
+    return PICK(g, blocks);
+  }
+  return 1;
+}
+
+/* An output size: 2^k give or take a few elements, small k far more often:
+   a 2^24-element request costs the oracle about a second, a 2^12 one
+   microseconds, so the large sizes are drawn in proportion to their cost. */
+static int64_t target_elements(mc_rng *g) {
+  static const struct {
+    int percent, exponent;
+  } sizes[] = {{45, 12}, {35, 16}, {13, 20}, {4, 22}, {2, 23}, {1, 24}};
+  int draw = (int)mc_rng_below(g, 100), k = 12;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    if (draw < sizes[i].percent) {
+      k = sizes[i].exponent;
+      break;
+    }
+    draw -= sizes[i].percent;
+  }
+  return ((int64_t)1 << k) + (int64_t)mc_rng_below(g, 9) - 4;
+}
+
+static mc_type draw_type(mc_rng *g) {
+  static const mc_type common[] = {MC_U8, MC_F16, MC_F32, MC_F64};
+  if (mc_rng_below(g, 8) == 0)
+    return (mc_type)mc_rng_below(g, MC_TYPE_COUNT);
+  return common[mc_rng_below(g, 4)];
+}
+
+int64_t mc_fuzz_rows_for(int64_t target, int64_t n, int64_t c, int64_t w) {
+  int64_t rows = target / (n * c * w);
+  return rows < 1 ? 1 : rows;
+}
+
+bool mc_fuzz_side_input(mc_owned_request *r, int index, const int64_t *values) {
+  int64_t shape[1] = {4};
+  mc_tensor *t = &r->tensors[index];
+  if (mc_tensor_alloc(t, MC_I64, 1, shape, MC_FUZZ_LARGE_CAP) != MC_OK)
+    return false;
+  for (int i = 0; i < 4; i++)
+    mc_store_bits(t->data, MC_I64, i, (uint64_t)values[i]);
+  return true;
+}
+
+bool mc_fuzz_large_data(mc_rng *g, mc_owned_request *r, mc_type type, const int64_t shape[4]) {
+  return mc_owned_request_set_data(r, type, 4, shape, (int64_t)mc_rng_below(g, 1000));
+}
+
+bool mc_fuzz_large_batch(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target,
+                         mc_fuzz_margins_fn *margins) {
+  int64_t bh = mc_fuzz_pick(g, MC_FUZZ_BLOCK), bw = mc_fuzz_pick(g, MC_FUZZ_BLOCK);
+  int64_t n = mc_fuzz_pick(g, MC_FUZZ_OUTER), c = mc_fuzz_pick(g, MC_FUZZ_CHANNELS),
+          w = mc_fuzz_pick(g, MC_FUZZ_INNER);
+  int64_t h = mc_fuzz_rows_for(target, n * bh * bw, c, w); /* n*bh*bw*c*h*w elements */
+  int64_t block[4] = {1, 1, bh, bw}, base[4] = {n, c, h, w}, begin[4] = {0}, end[4] = {0};
+  int64_t shape[4];
+  margins(g, block, base, begin, end, shape);
+  r->req.n_inputs = 4;
+  return mc_fuzz_side_input(r, 1, block) && mc_fuzz_side_input(r, 2, begin) &&
+         mc_fuzz_side_input(r, 3, end) && mc_fuzz_large_data(g, r, type, shape);
+}
+
+bool mc_fuzz_large_depth(mc_rng *g, mc_owned_request *r, int64_t target, int64_t *bs,
+                         int64_t nchw[4]) {
+  static const char *const modes[] = {"blocks_first", "depth_first"};
+  *bs = mc_fuzz_pick(g, MC_FUZZ_BLOCK);
+  int64_t n = mc_fuzz_pick(g, MC_FUZZ_OUTER), c = mc_fuzz_pick(g, MC_FUZZ_CHANNELS),
+          w = mc_fuzz_pick(g, MC_FUZZ_INNER);
+  int64_t h = mc_fuzz_rows_for(target, n, c * *bs * *bs, w);
+  mc_attrs_set_int(&r->req.attrs, MC_ATTR_BLOCK_SIZE, *bs);
+  r->req.n_inputs = 1;
+  nchw[0] = n, nchw[1] = c, nchw[2] = h, nchw[3] = w;
+  r->strings[MC_ATTR_MODE] = strdup(modes[mc_rng_below(g, 2)]);
+  return r->strings[MC_ATTR_MODE] != NULL;
+}
+
+bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out) {
+  memset(out, 0, sizeof *out);
+  out->req.op = op;
+  out->req.attrs = mc_attrs_none();
+  out->max_output_bytes = MC_FUZZ_LARGE_CAP;
+  mc_type t = type == MC_TYPE_INVALID ? draw_type(g) : (mc_type)type;
+  int64_t target = target_elements(g);
+  const mc_fuzz_op_desc *desc = mc_fuzz_op_of(op);
+  bool ok = desc && desc->large(g, out, t, target);
+  if (!ok)
+    mc_owned_request_free(out);
+  return ok;
+}
