@@ -873,6 +873,7 @@ static int run_guarded(const mc_bench_options *o) {
     return 1;
   }
   if (pid == 0) {
+    mc_child_no_core_file(); /* the plugin runs here */
     close(progress[0]);
     progress_fd = progress[1];
     int status = run_bench(o);

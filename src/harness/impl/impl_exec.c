@@ -104,6 +104,7 @@ _Noreturn static void exec_child(const adapter *a, int stdin_fd, int stdout_fd, 
   prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
 #endif
   signal(SIGPIPE, SIG_DFL);
+  mc_child_no_core_file();
   if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
       dup2(stderr_fd, STDERR_FILENO) < 0)
     _exit(127);
