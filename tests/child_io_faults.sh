@@ -8,7 +8,7 @@
 # - the soft address-space limit raised back to the hard one;
 # - an adapter that exits while a process it started keeps its pipes open:
 #   a crash at once, not a timeout, and that process does not outlive the run;
-# - a plugin that calls exit(0) in movconf bench: exit 1 and said;
+# - a plugin that calls exit(0) or hangs in movconf bench: exit 1 and said;
 # - a plugin or an adapter that dies of a signal under `ulimit -c
 #   unlimited`: no core file in the folder movconf runs in.
 # usage: child_io_faults.sh MOVCONF PLUGIN_MOCK SOURCE_DIR WORK_DIR PYTHON
@@ -127,6 +127,21 @@ expect "bench, plugin crashes: exit 1, not $status" test "$status" -eq 1
 expect "bench, plugin crashes: said" grep -q \
   'the benchmark did not complete: its process .* during workload s2d/blocks_first' \
   "$work/bench-crash.out"
+
+# A plugin call that never returns: the default --timeout (10 s) ends the
+# benchmark (the outer timeout only guards this script against a hang).
+MOVCONF_MOCK_FAULT=hang@2 timeout 300 "$movconf" bench --quick --filter 's2d/*' \
+  --impl "plugin:$mock" >"$work/bench-hang.out" 2>&1
+status=$?
+expect "bench, plugin hangs: exit 1, not $status (124: still running after 300 s)" \
+  test "$status" -eq 1
+expect "bench, plugin hangs: said, with the timeout and the workload" grep -q \
+  'did not complete: its process was ended: a call of the plugin did not return within 10 s (--timeout) during workload s2d/blocks_first' \
+  "$work/bench-hang.out"
+MOVCONF_MOCK_FAULT=hang@2 "$movconf" bench --quick --filter 's2d/*' --impl "plugin:$mock" \
+  --timeout 1 >"$work/bench-hang-1.out" 2>&1
+expect "bench --timeout 1: the plugin's hang is said with that timeout" grep -q \
+  'did not return within 1 s (--timeout)' "$work/bench-hang-1.out"
 
 # ---- no core file from an implementation's crash ----
 # Under `ulimit -c unlimited` (where the hard limit allows it) a plugin's
