@@ -317,7 +317,7 @@ bool mc_output_open(mc_output *o, const char *path) {
   struct stat st;
   bool exists = stat(path, &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) { /* a FIFO, a terminal, /dev/stdout: a stream */
-    o->f = fopen(path, "w");
+    o->f = fopen(path, "we");
     o->target = o->f ? mc_strdupf("%s", path) : NULL;
     return o->f != NULL;
   }

@@ -513,7 +513,7 @@ typedef struct gen_out {
 static int out_open(gen_out *out, const char *path, bool check) {
   *out = (gen_out){.path = path, .check = check};
   if (check) {
-    out->f = fopen(path, "rb");
+    out->f = fopen(path, "rbe");
     return 0;
   }
   /* Its temporary file is not *.json: a sweep never takes it for a group's file. */

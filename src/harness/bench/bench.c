@@ -888,7 +888,7 @@ static int run_guarded(const mc_bench_options *o) {
   mc_child_guard_install();
   mc_bench_watch_create(); /* without it, no timeout: the run as before */
   fflush(NULL);
-  pid_t pid = pipe(progress) == 0 ? fork() : -1;
+  pid_t pid = mc_child_pipe(progress) ? fork() : -1;
   if (pid < 0) {
     fprintf(stderr, "movconf bench: cannot start the benchmark process: %s\n", strerror(errno));
     return 1;
