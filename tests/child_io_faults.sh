@@ -8,7 +8,9 @@
 # - the soft address-space limit raised back to the hard one;
 # - an adapter that exits while a process it started keeps its pipes open:
 #   a crash at once, not a timeout, and that process does not outlive the run;
-# - a plugin that calls exit(0) in movconf bench: exit 1 and said.
+# - a plugin that calls exit(0) or hangs in movconf bench: exit 1 and said;
+# - a plugin or an adapter that dies of a signal under `ulimit -c
+#   unlimited`: no core file in the folder movconf runs in.
 # usage: child_io_faults.sh MOVCONF PLUGIN_MOCK SOURCE_DIR WORK_DIR PYTHON
 set -u
 movconf=$1 mock=$2 src=$3 work=$4 python=$5
@@ -125,5 +127,43 @@ expect "bench, plugin crashes: exit 1, not $status" test "$status" -eq 1
 expect "bench, plugin crashes: said" grep -q \
   'the benchmark did not complete: its process .* during workload s2d/blocks_first' \
   "$work/bench-crash.out"
+
+# A plugin call that never returns: the default --timeout (10 s) ends the
+# benchmark (the outer timeout only guards this script against a hang).
+MOVCONF_MOCK_FAULT=hang@2 timeout 300 "$movconf" bench --quick --filter 's2d/*' \
+  --impl "plugin:$mock" >"$work/bench-hang.out" 2>&1
+status=$?
+expect "bench, plugin hangs: exit 1, not $status (124: still running after 300 s)" \
+  test "$status" -eq 1
+expect "bench, plugin hangs: said, with the timeout and the workload" grep -q \
+  'did not complete: its process was ended: a call of the plugin did not return within 10 s (--timeout) during workload s2d/blocks_first' \
+  "$work/bench-hang.out"
+MOVCONF_MOCK_FAULT=hang@2 "$movconf" bench --quick --filter 's2d/*' --impl "plugin:$mock" \
+  --timeout 1 >"$work/bench-hang-1.out" 2>&1
+expect "bench --timeout 1: the plugin's hang is said with that timeout" grep -q \
+  'did not return within 1 s (--timeout)' "$work/bench-hang-1.out"
+
+# ---- no core file from an implementation's crash ----
+# Under `ulimit -c unlimited` (where the hard limit allows it) a plugin's
+# abort or an adapter's SIGSEGV would write (or replace) ./core; movconf
+# zeroes RLIMIT_CORE in every process that runs an implementation's code.
+# crash_leaves_no_core NAME COMMAND...: COMMAND (with its environment) run
+# in an empty folder under `ulimit -c unlimited` reports a crash and leaves
+# the folder empty.
+crash_leaves_no_core() {
+  name=$1; shift
+  rm -rf "$work/core-$name" && mkdir -p "$work/core-$name"
+  (cd "$work/core-$name" && ulimit -c unlimited && "$@") >"$work/core-$name.out" 2>&1
+  expect "$name: the crash happened" grep -Eq 'killed by SIG(ABRT|SEGV)' "$work/core-$name.out"
+  expect "$name: no core file ($(ls "$work/core-$name"))" test -z "$(ls "$work/core-$name")"
+}
+if (ulimit -c unlimited) 2>/dev/null; then
+  MOVCONF_MOCK_FAULT=abort@1 crash_leaves_no_core plugin \
+    "$movconf" run --impl "plugin:$mock" --timeout 30 "$cases"
+  MOCK_FAULT=signal MOCK_AT=2 crash_leaves_no_core adapter \
+    "$movconf" run --impl "$adapter" --timeout 30 "$src/tests/data/adapter"
+  MOVCONF_MOCK_FAULT=abort@2 crash_leaves_no_core bench-plugin \
+    "$movconf" bench --quick --filter 's2d/*' --impl "plugin:$mock"
+fi
 
 expect_report

@@ -53,4 +53,18 @@ has "$work/tier-bad.txt" "takes default, large or all"
 expect "gen --check from elsewhere exits 0" \
   sh -c 'cd "$2" && "$1" gen --check --op s2d >gen.txt 2>&1' gen "$movconf" "$work"
 expect "gen --check from elsewhere wrote no ./conformance" test ! -e "$work/conformance"
+# Descriptions that cannot be read are an I/O error (exit 2, as gen --help
+# says), not a wrong description (1); nothing is written.
+for generators in "$work/no-such-folder" "$work/gen.txt"; do
+  "$movconf" gen --generators "$generators" --out "$work/gen-out" >"$work/gen-bad.txt" 2>&1
+  status=$?
+  expect "gen --generators ${generators##*/}: exit 2, not $status" test "$status" -eq 2
+  has "$work/gen-bad.txt" "movconf gen: --generators $generators: "
+  expect "gen --generators ${generators##*/}: nothing written" test ! -e "$work/gen-out"
+done
+mkdir -p "$work/gen-empty"
+"$movconf" gen --op s2d --generators "$work/gen-empty" --out "$work/gen-out" >"$work/gen-empty.txt" 2>&1
+status=$?
+expect "gen, a description missing from --generators: exit 2, not $status" test "$status" -eq 2
+has "$work/gen-empty.txt" "space_to_depth_1.json: No such file or directory"
 expect_report

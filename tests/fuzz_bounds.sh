@@ -3,7 +3,7 @@
 # - against an implementation that hangs on every request, the whole
 #   campaign (shrinking and the findings' re-runs included) ends within
 #   --time plus one --timeout (asserted with a wide margin for a loaded
-#   machine);
+#   machine); when no request completed in it, nothing was tested: exit 1;
 # - an --out that cannot hold findings is refused before the campaign;
 # - text from the implementation (escape sequences) and from the command
 #   line (bytes that are not UTF-8) reaches no output raw;
@@ -34,6 +34,12 @@ hang="exec:python3 $adapter hang"
 within hang-5 12 --impl "$hang" --op d2s --time 5 --timeout 2 --out hang5
 within hang-8 16 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
 has hang-8.out "distinct finding"
+# Every request outlasting the campaign (--timeout 10 > --time 5): no
+# request completed, nothing was tested, and that is no pass.
+within hang-untested 25 --impl "$hang" --op d2s --time 5 --timeout 10 --out untested
+expect "hang-untested: exit status 1 (nothing tested), not $status" test "$status" -eq 1
+has hang-untested.err "no request completed, so nothing was tested"
+has hang-untested.out "^0 runs"
 
 # 2. --out that cannot be written: exit 2 before the campaign, said.
 echo not a folder >plain

@@ -89,11 +89,15 @@ echo '{"old": true}' >kept.json
 MOVCONF_MOCK_FAULT=hang@3 "$movconf" run --impl "plugin:$mock" --timeout 120 --json kept.json \
   case.json >signal.out 2>&1 &
 run=$!
-tries=0 # until the run has made its temporary file (at most about 60 s)
-while ! ls | grep -q '^kept\.json\..*\.tmp$' && [ "$tries" -lt 600 ]; do
+# Until the run has started the plugin's process (at most about 60 s);
+# the report's file is only made once the cases are done, so none exists
+# while the third case hangs.
+tries=0
+while ! pgrep -P "$run" >/dev/null && [ "$tries" -lt 600 ]; do
   sleep 0.1
   tries=$((tries + 1))
 done
+sleep 1
 kill -TERM "$run" # (SIGINT: ignored by a background job of sh)
 wait "$run"
 expect "SIGTERM: the old report is intact" test "$(cat kept.json)" = '{"old": true}'

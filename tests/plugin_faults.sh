@@ -310,6 +310,24 @@ want = "SIGSEGV: read (or wrote) past the end of input 1 (block_shape): byte 0 a
 assert len(cases) == 18 and all(c["verdict"] == "crash" and c["detail"] == want for c in cases), \
   [(c["id"], c["verdict"], c.get("detail")) for c in cases]' "$work/past-side.json"
 
+# A plugin that writes junk into every file of the reports' folder that it
+# or movconf has open (an inherited descriptor, /proc/PID/fd): the reports
+# are movconf's alone, whole and parseable, every case passing.
+rm -rf "$work/reports" && mkdir -p "$work/reports"
+MOVCONF_MOCK_FAULT='scribble-files@*' MOVCONF_MOCK_SCRIBBLE_DIR="$work/reports/" \
+  MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
+  --json "$work/reports/out.json" --junit "$work/reports/out.xml" "$cases" \
+  >"$work/scribble.txt" 2>&1
+status=$?
+expect "scribble-files: exit 0, not $status" test "$status" -eq 0
+expect "scribble-files: no junk in the reports" sh -c "! grep -q JUNK '$work/reports/out.json' '$work/reports/out.xml'"
+expect "scribble-files: the reports parse, 22 cases passed" python3 -c 'import json, sys, xml.etree.ElementTree as ET
+cases = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))["cases"]
+assert len(cases) == 22 and all(c["verdict"] == "pass" for c in cases), cases
+ET.parse(sys.argv[2])' "$work/reports/out.json" "$work/reports/out.xml"
+expect "scribble-files: no temporary file left" test "$(ls "$work/reports")" = "out.json
+out.xml"
+
 # What a plugin forks, even into a session of its own, ends with the run.
 tag=$((8000000 + $$ % 100000))
 MOVCONF_MOCK_ORPHAN=$tag one fork-orphan@2

@@ -49,6 +49,11 @@
 
    FAULT@* applies the fault to every batch.
 
+   scribble-files (write junk into every regular file under the folder
+   MOVCONF_MOCK_SCRIBBLE_DIR that this process or its parent, movconf, has
+   open, through /proc/PID/fd: at its start and 64 KiB in; then answer
+   correctly) attacks the reports movconf writes.
+
    echo-inputs (reject every input, the message listing the inputs the
    plugin was handed: "5 inputs: data u8 [2,3]; start 11; stop 22; ...",
    each side input by its first value) shows what reaches a plugin.
@@ -59,6 +64,7 @@
    The mock speaks ABI version 3; built with MOCK_ABI=2 it is a version 2
    plugin (the request's fields it reads are spelt alike in both). */
 #define _DEFAULT_SOURCE /* syscall(), MAP_ANONYMOUS */
+#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -136,6 +142,7 @@ typedef enum fault {
   FAULT_EXIT_0,
   FAULT_STALE_REPLY,
   FAULT_ECHO_INPUTS,
+  FAULT_SCRIBBLE_FILES,
   FAULT_COUNT
 } fault;
 
@@ -178,7 +185,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "lift-memory-limit",
                                                      "exit-0",
                                                      "stale-reply",
-                                                     "echo-inputs"};
+                                                     "echo-inputs",
+                                                     "scribble-files"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -516,6 +524,30 @@ static bool clone_late_copy(void) {
   return copy >= 0;
 }
 
+/* Junk into the files under dir that the process pid has open. */
+static void scribble_open_files(long pid, const char *dir) {
+  char fds[64];
+  snprintf(fds, sizeof fds, "/proc/%ld/fd", pid);
+  DIR *d = opendir(fds);
+  if (!d)
+    return;
+  static const char junk[] = "JUNK FROM THE MOCK PLUGIN\n";
+  for (struct dirent *e; (e = readdir(d)) != NULL;) {
+    char link[320], target[4096];
+    snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+    ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n <= 0 || strncmp(target, dir, strlen(dir)) != 0)
+      continue;
+    int fd = open(link, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+      continue;
+    if (pwrite(fd, junk, sizeof junk - 1, 0) < 0 || pwrite(fd, junk, sizeof junk - 1, 65536) < 0)
+      fprintf(stderr, "plugin_mock: cannot scribble on %s\n", link);
+    close(fd);
+  }
+  closedir(d);
+}
+
 static int run(const mock_request *p, const movconf_plugin_output *o, movconf_plugin_message *m) {
   fault f = fault_of(p);
   misbehave_fatally(f, p, o);
@@ -539,6 +571,10 @@ static int run(const mock_request *p, const movconf_plugin_output *o, movconf_pl
     nanosleep(&(struct timespec){60, 0}, NULL);
   if (f == FAULT_STALE_REPLY)
     send_stale_reply_from_copy();
+  if (f == FAULT_SCRIBBLE_FILES && getenv("MOVCONF_MOCK_SCRIBBLE_DIR")) {
+    scribble_open_files((long)getpid(), getenv("MOVCONF_MOCK_SCRIBBLE_DIR"));
+    scribble_open_files((long)getppid(), getenv("MOVCONF_MOCK_SCRIBBLE_DIR"));
+  }
   if (f == FAULT_MISSED_REJECTION && !cached.data) {
     memcpy(o->data, p->inputs[0].data, (size_t)o->nbytes);
     return MOVCONF_PLUGIN_OK;

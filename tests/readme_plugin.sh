@@ -1,19 +1,21 @@
 #!/bin/sh
 # The plugin commands of README.md ("As a plugin"), exactly as written between
 # its readme-plugin markers, run as a kernel author would: movconf installed
-# (cmake --install into a scratch prefix, its bin/ on PATH, its pkg-config
-# folder on PKG_CONFIG_PATH), in a folder of their own: each must succeed,
-# and the files they name must appear.
+# (cmake --install into a scratch prefix whose path has a space and an ü,
+# its bin/ on PATH, its pkg-config folder on PKG_CONFIG_PATH), in a folder
+# of their own: each must succeed, and the files they name must appear.
 # usage: readme_plugin.sh BUILD_DIR SOURCE_DIR WORK_DIR CMAKE
 set -u
 build=$1 src=$2 work=$3 cmake=$4
 rm -rf "$work" && mkdir -p "$work/top"
 . "$(dirname "$0")/expect.sh"
-"$cmake" --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1
-expect "cmake --install into $work/prefix" test $? -eq 0
-PATH=$work/prefix/bin:$PATH PKG_CONFIG_PATH=$work/prefix/share/pkgconfig
+# A prefix with a space and a non-ASCII letter, which pkg-config escapes.
+prefix="$work/my prefix ü"
+"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log" 2>&1
+expect "cmake --install into $prefix" test $? -eq 0
+PATH=$prefix/bin:$PATH PKG_CONFIG_PATH=$prefix/share/pkgconfig
 export PATH PKG_CONFIG_PATH
-expect "movconf on PATH is the scratch install" test "$(command -v movconf)" = "$work/prefix/bin/movconf"
+expect "movconf on PATH is the scratch install" test "$(command -v movconf)" = "$prefix/bin/movconf"
 
 # The lines between the markers, without the code fence.
 sed -n '/^<!-- readme-plugin:begin -->$/,/^<!-- readme-plugin:end -->$/p' "$src/README.md" |

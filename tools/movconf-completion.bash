@@ -22,7 +22,7 @@ _movconf_options() {
   show) echo "--impl --threads --timeout --handshake-timeout --memory-limit --max-output-bytes --sanitize
               --fresh-process-per-case --payload --full --tier --help" ;;
   check-cases) echo "--help" ;;
-  bench) echo "--threads --quick --filter --json --list --impl --help" ;;
+  bench) echo "--threads --quick --filter --json --list --impl --timeout --help" ;;
   clauses) echo "--op --json --help" ;;
   gen) echo "--out --op --check --generators --help" ;;
   fuzz) echo "--impl --threads --timeout --handshake-timeout --memory-limit --max-output-bytes --sanitize

@@ -149,9 +149,10 @@ bool mc_make_dirs(const char *path);
    exists and is not a regular file (a FIFO, /dev/stdout) is written in
    place. An existing file that is not writable is refused. */
 typedef struct mc_output {
-  FILE *f;      /* where the text goes */
-  char *target; /* the file it will replace */
-  char *tmp;    /* NULL: written in place */
+  FILE *f;       /* where the text goes */
+  char *target;  /* the file it will replace */
+  char *tmp;     /* NULL: written in place; else private (0600) until complete */
+  unsigned mode; /* the target's permissions, given to tmp before the rename */
 } mc_output;
 /* False, with errno, when the file cannot be made (nothing left behind). */
 bool mc_output_open(mc_output *o, const char *path);

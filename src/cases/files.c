@@ -305,12 +305,19 @@ void mc_output_remove_temporaries(void) {
       unlink(pending[i]);
 }
 
+/* The process's umask, which can only be read by setting it. */
+static mode_t current_umask(void) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return mask;
+}
+
 bool mc_output_open(mc_output *o, const char *path) {
   *o = (mc_output){0};
   struct stat st;
   bool exists = stat(path, &st) == 0;
   if (exists && !S_ISREG(st.st_mode)) { /* a FIFO, a terminal, /dev/stdout: a stream */
-    o->f = fopen(path, "w");
+    o->f = fopen(path, "we");
     o->target = o->f ? mc_strdupf("%s", path) : NULL;
     return o->f != NULL;
   }
@@ -319,9 +326,8 @@ bool mc_output_open(mc_output *o, const char *path) {
   o->target = exists ? realpath(path, NULL) : mc_strdupf("%s", path);
   static unsigned serial; /* two outputs of one process never share a name */
   o->tmp = o->target ? mc_strdupf("%s.%ld-%u.tmp", o->target, (long)getpid(), serial++) : NULL;
-  int fd = o->tmp ? open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666) : -1;
-  if (fd >= 0 && exists)
-    fchmod(fd, st.st_mode & 07777);
+  int fd = o->tmp ? open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600) : -1;
+  o->mode = exists ? st.st_mode & 07777 : 0666 & ~current_umask();
   o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (o->f) {
     track(o->tmp, true);
@@ -339,6 +345,8 @@ bool mc_output_commit(mc_output *o) {
   if (!o->f)
     return false;
   bool ok = !ferror(o->f);
+  if (o->tmp)
+    ok = fchmod(fileno(o->f), (mode_t)o->mode) == 0 && ok;
   ok = fclose(o->f) == 0 && ok;
   o->f = NULL;
   if (o->tmp && ok)

@@ -31,6 +31,10 @@ static const char bench_usage[] =
     "                 request (spec/adapter-protocol.md section 15) and times its own calls\n"
     "                 with the same runs. A line under each row gives its time, GB/s,\n"
     "                 vs-ceiling and how many times faster movconf is\n"
+    "  --timeout SECONDS\n"
+    "                 a plugin's call (its loading, each timed call) that lasts longer\n"
+    "                 ends the benchmark, which then fails (default 10; 0: none; at most\n"
+    "                 86400)\n"
     "  -h, --help     show this text\n"
     "\n"
     "columns:\n"
@@ -59,12 +63,13 @@ static const char bench_usage[] =
     "machine and its load.\n"
     "\n"
     "Exit status: 0 when every selected workload ran and matched the oracle, 1 on a\n"
-    "mismatch, a kernel error or an unwritable --json file, 2 usage.\n";
+    "mismatch, a kernel error, a plugin that ended, crashed or timed out, or an\n"
+    "unwritable --json file, 2 usage.\n";
 
 enum { OPT_QUICK = 1000, OPT_FILTER, OPT_JSON, OPT_LIST };
 
-/* --impl and --threads are the implementation options of run, show and
-   fuzz (mc_apply_impl_option): the same limits, the same messages. */
+/* --impl, --threads and --timeout are the implementation options of run,
+   show and fuzz (mc_apply_impl_option): the same limits, the same messages. */
 static const struct option bench_long_options[] = {
     {"threads", required_argument, NULL, MC_OPT_THREADS},
     {"quick", no_argument, NULL, OPT_QUICK},
@@ -72,20 +77,24 @@ static const struct option bench_long_options[] = {
     {"json", required_argument, NULL, OPT_JSON},
     {"list", no_argument, NULL, OPT_LIST},
     {"impl", required_argument, NULL, MC_OPT_IMPL},
+    {"timeout", required_argument, NULL, MC_OPT_TIMEOUT},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 /* One option into o. Returns -1 to go on, else the exit status. */
 static int apply_option(int opt, const char *value, mc_bench_options *o, bool *list) {
-  mc_impl_choice impl = {.spec = o->impl, .options = {.threads = o->threads}};
+  mc_impl_choice impl = {.spec = o->impl,
+                         .options = {.threads = o->threads, .timeout_seconds = o->timeout_seconds}};
   int status;
   switch (opt) {
   case MC_OPT_THREADS:
   case MC_OPT_IMPL:
+  case MC_OPT_TIMEOUT:
     status = mc_apply_impl_option("bench", opt, value, &impl);
     o->impl = impl.spec;
     o->threads = impl.options.threads;
+    o->timeout_seconds = impl.options.timeout_seconds;
     return status;
   case OPT_QUICK:
     o->quick = true;
@@ -109,7 +118,8 @@ static int apply_option(int opt, const char *value, mc_bench_options *o, bool *l
 
 /* Returns -1 to go on, else the exit status. */
 static int parse_bench_options(int argc, char **argv, mc_bench_options *o, bool *list) {
-  *o = (mc_bench_options){.version = MOVCONF_VERSION};
+  *o = (mc_bench_options){.version = MOVCONF_VERSION,
+                          .timeout_seconds = mc_impl_choice_default().options.timeout_seconds};
   *list = false;
   opterr = 0; /* our own messages, in movconf's words */
   optind = 0; /* glibc: a full reset, so that a second parse starts afresh */

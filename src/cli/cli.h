@@ -153,15 +153,20 @@ mc_named_file mc_plugin_input(const char *impl_spec);
 /* The case files as inputs, with room for more after them (heap). */
 mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
 
-/* The report files of run and report merge, opened before the work so that
-   a path that cannot be written is a usage error (exit 2) and not found out
-   at the end; each written whole to a temporary file that replaces it at
-   the end (mc_output). "-" is standard output; then the table goes to
+/* The report files of run and report merge, each written whole to a
+   temporary file that replaces it at the end (mc_output). run opens them
+   only once every implementation process has ended, so that none can
+   write into one; whether they can be written is checked before the work
+   (mc_check_outputs). "-" is standard output; then the table goes to
    standard error. (src/cli/report_files.c) */
 typedef struct mc_report_files {
   mc_output json, junit;
   FILE *table;
 } mc_report_files;
+/* False, said, when both reports would go to standard output. */
+bool mc_report_paths_usable(const char *command, const char *json_path, const char *junit_path);
+/* Where the table goes: standard error when a report takes standard output. */
+FILE *mc_report_table(const char *json_path, const char *junit_path);
 bool mc_open_reports(const char *command, const char *json_path, const char *junit_path,
                      mc_report_files *r);
 /* A report that will not be written: the file it would replace stays. */

@@ -64,7 +64,9 @@ static const char fuzz_usage_tail[] =
     "Progress goes to stderr: a line kept up to date on a terminal, else a line every\n"
     "5 s (CI logs); the summary, with the time to the first finding, to stdout. Text\n"
     "from the implementation is made safe (escapes, invalid UTF-8) in every output.\n"
-    "Exit status: 0 nothing found, 1 a finding, 2 usage or start-up error.\n";
+    "Exit status: 0 nothing found, 1 a finding or a campaign in which no request\n"
+    "completed (nothing was tested: an implementation that never answers, or a --time\n"
+    "shorter than its requests take; said on stderr), 2 usage or start-up error.\n";
 
 typedef struct fuzz_cli {
   mc_fuzz_options campaign;
@@ -286,6 +288,19 @@ static void on_progress(void *ctx, const mc_fuzz_stats *s) {
   show_progress(ctx, s, s->n_findings, false);
 }
 
+/* A campaign in which no request completed tested nothing: no false green.
+   Says so when it is one. */
+static bool nothing_tested(const mc_fuzz_stats *s, const mc_impl_options *impl) {
+  if (s->runs > 0)
+    return false;
+  fprintf(stderr,
+          "movconf fuzz: no request completed, so nothing was tested: the implementation "
+          "answered none (a hang?) before the campaign ended; a request may take up to "
+          "--timeout (%g s), so give --time more than that\n",
+          impl->timeout_seconds);
+  return true;
+}
+
 int mc_cmd_fuzz(int argc, char **argv) {
   fuzz_cli f;
   int status = parse_fuzz_options(argc, argv, &f);
@@ -309,7 +324,7 @@ int mc_cmd_fuzz(int argc, char **argv) {
     if (f.json_path && !mc_fuzz_write_json(f.json_path, &f.campaign, f.jobs, &s, seconds))
       status = 2;
     else
-      status = mc_fuzz_confirmed_findings(&s) ? 1 : 0;
+      status = mc_fuzz_confirmed_findings(&s) || nothing_tested(&s, &f.impl.options) ? 1 : 0;
   }
   mc_fuzz_stats_free(&s);
   return status;

@@ -1,6 +1,9 @@
 /* movconf gen: options, then the generator (src/gen) per operation. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -104,11 +107,25 @@ static void print_summary(const mc_gen_options *o, int total, const int *in_tier
   printf("\n");
 }
 
+/* The descriptions' folder exists: else nothing is generated, and it is a
+   usage error (exit 2), said once, before any output folder is touched. */
+static bool generators_folder_usable(const char *dir) {
+  struct stat st;
+  const char *problem = stat(dir, &st) != 0    ? strerror(errno)
+                        : !S_ISDIR(st.st_mode) ? "not a folder"
+                                               : NULL;
+  if (problem)
+    fprintf(stderr, "movconf gen: --generators %s: %s\n", dir, problem);
+  return !problem;
+}
+
 int mc_cmd_gen(int argc, char **argv) {
   mc_gen_options o;
   int parsed = parse_options(argc, argv, &o);
   if (parsed)
     return parsed == 1 ? 0 : 2;
+  if (!generators_folder_usable(o.generators))
+    return 2;
   int rc = 0, total = 0, in_tier[MC_GEN_MAX_TIERS] = {0};
   for (int op = 0; op < MC_OP_COUNT; op++) {
     if (o.op >= 0 && op != o.op)

@@ -5,10 +5,14 @@
 
 #include "cli/cli.h"
 
+static bool is_stdout(const char *path) {
+  return path && strcmp(path, "-") == 0;
+}
+
 static bool open_report(const char *command, const char *option, const char *path, mc_output *out) {
   if (!path)
     return true;
-  if (strcmp(path, "-") == 0) {
+  if (is_stdout(path)) {
     *out = (mc_output){.f = stdout};
     return true;
   }
@@ -39,21 +43,27 @@ bool mc_close_report(const char *command, mc_output *out, const char *path, bool
   return ok;
 }
 
+bool mc_report_paths_usable(const char *command, const char *json_path, const char *junit_path) {
+  if (!is_stdout(json_path) || !is_stdout(junit_path))
+    return true;
+  fprintf(stderr, "movconf %s: --json - and --junit - cannot both use standard output\n", command);
+  return false;
+}
+
+FILE *mc_report_table(const char *json_path, const char *junit_path) {
+  return is_stdout(json_path) || is_stdout(junit_path) ? stderr : stdout;
+}
+
 bool mc_open_reports(const char *command, const char *json_path, const char *junit_path,
                      mc_report_files *r) {
-  *r = (mc_report_files){.table = stdout};
-  if (json_path && junit_path && strcmp(json_path, "-") == 0 && strcmp(junit_path, "-") == 0) {
-    fprintf(stderr, "movconf %s: --json - and --junit - cannot both use standard output\n",
-            command);
+  *r = (mc_report_files){.table = mc_report_table(json_path, junit_path)};
+  if (!mc_report_paths_usable(command, json_path, junit_path))
     return false;
-  }
   if (!open_report(command, "json", json_path, &r->json) ||
       !open_report(command, "junit", junit_path, &r->junit)) {
     mc_discard_report(&r->json);
     return false;
   }
-  if (r->json.f == stdout || r->junit.f == stdout)
-    r->table = stderr;
   return true;
 }
 

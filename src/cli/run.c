@@ -347,9 +347,9 @@ static bool start_impl(const run_options *o, mc_runner *runner, mc_run_report *r
 
 static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations,
                    const mc_shard_plan *shard) {
-  mc_report_files out;
-  if (!mc_open_reports("run", o->json_path, o->junit_path, &out))
+  if (!mc_report_paths_usable("run", o->json_path, o->junit_path))
     return 2;
+  FILE *table = mc_report_table(o->json_path, o->junit_path);
   mc_run_report report = {.with_expectations = expectations != NULL,
                           .slow_seconds = o->slow_seconds,
                           .timeout_seconds = o->impl.options.timeout_seconds,
@@ -374,16 +374,19 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                       .observe = mc_live_observe,
                       .starting = mc_live_starting,
                       .observer_ctx = &live};
-  if (!start_impl(o, &runner, &report)) {
-    mc_discard_report(&out.json);
-    mc_discard_report(&out.junit);
+  if (!start_impl(o, &runner, &report))
     return 2;
-  }
   run_files(&runner, &live, files);
+  /* Every implementation process ends before any file is written: none
+     can reach a report's file (an inherited descriptor, /proc/PID/fd). */
+  char *impl_name = report.impl ? mc_strdupf("%s", report.impl) : NULL;
+  report.impl = impl_name;
+  mc_runner_free(&runner);
+  mc_impl_close(runner.impl);
   if (shard)
     mc_shard_set_positions(shard, &report);
-  mc_report_print_table(&report, !o->quiet, out.table);
-  print_after_table(o, &report, out.table);
+  mc_report_print_table(&report, !o->quiet, table);
+  print_after_table(o, &report, table);
   warn_unused_expectations(expectations);
   warn_unexplained_expectations(o->expect_path, expectations);
   if (o->write_expect_path) {
@@ -394,11 +397,12 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
               "--expect %s\n",
               entries, entries == 1 ? "" : "s", o->write_expect_path, o->write_expect_path);
   }
-  bool written = mc_write_reports("run", &out, &report, o->json_path, o->junit_path);
+  mc_report_files out;
+  bool written = mc_open_reports("run", o->json_path, o->junit_path, &out) &&
+                 mc_write_reports("run", &out, &report, o->json_path, o->junit_path);
   int status = mc_run_status("run", &report);
-  mc_runner_free(&runner);
   mc_run_report_free(&report);
-  mc_impl_close(runner.impl);
+  free(impl_name);
   return written ? status : 1;
 }
 

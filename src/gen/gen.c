@@ -109,10 +109,13 @@ static const char *string_member(const cJSON *obj, const char *key, const char *
   return v->valuestring;
 }
 
-static cJSON *load_description(const char *path, mc_op op, gen_file *gf) {
+/* The description at path, or NULL with *failure 2 when it cannot be read
+   (I/O), 1 when it is wrong. */
+static cJSON *load_description(const char *path, mc_op op, gen_file *gf, int *failure) {
   size_t len = 0;
   int error = 0;
   char *text = mc_read_file_bounded(path, MAX_DESCRIPTION_BYTES, &len, &error);
+  *failure = text ? 1 : 2;
   if (!text) {
     problem("%s: %s", path, strerror(error));
     return NULL;
@@ -510,7 +513,7 @@ typedef struct gen_out {
 static int out_open(gen_out *out, const char *path, bool check) {
   *out = (gen_out){.path = path, .check = check};
   if (check) {
-    out->f = fopen(path, "rb");
+    out->f = fopen(path, "rbe");
     return 0;
   }
   /* Its temporary file is not *.json: a sweep never takes it for a group's file. */
@@ -875,9 +878,10 @@ int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s.json", o->generators, mc_op_slug(op));
   gen_file gf;
-  cJSON *root = load_description(path, op, &gf);
+  int failure;
+  cJSON *root = load_description(path, op, &gf, &failure);
   if (!root)
-    return 1;
+    return failure;
   const cJSON *groups = cJSON_GetObjectItemCaseSensitive(root, "groups");
   int n = cJSON_GetArraySize(groups), rc = 0;
   char **written = calloc((size_t)n, sizeof *written);

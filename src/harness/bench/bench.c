@@ -16,8 +16,10 @@
 
 #include "common/text.h"
 #include "harness/bench/bench_impl.h"
+#include "harness/bench/bench_watch.h"
 #include "harness/harness.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_pipe.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
@@ -859,6 +861,25 @@ static bool read_progress(int fd, char *last, size_t len) {
   return complete;
 }
 
+/* Waits for the benchmark process pid to end (*info says how), ending it
+   when a call of the plugin outlasts timeout seconds (0: never): true then. */
+static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info) {
+  for (;;) {
+    memset(info, 0, sizeof *info);
+    int got = waitid(P_PID, (id_t)pid, info, WEXITED | WNOHANG);
+    if (got == 0 && info->si_pid == pid)
+      return false;
+    if (got != 0 && errno != EINTR)
+      return false; /* not our child: nothing to wait for */
+    if (mc_bench_watch_overdue(timeout)) {
+      mc_child_kill(pid, false);
+      return true;
+    }
+    struct timespec step = {0, 100 * 1000 * 1000}; /* a hang is seconds: 0.1 s is close enough */
+    nanosleep(&step, NULL);
+  }
+}
+
 /* A plugin is called in the benchmark's own process (a socket between
    would be timed too), which it can end: exit(), a crash. So the benchmark
    runs in a child process, and one that ended before it completed is a
@@ -866,13 +887,15 @@ static bool read_progress(int fd, char *last, size_t len) {
 static int run_guarded(const mc_bench_options *o) {
   int progress[2];
   mc_child_guard_install();
+  mc_bench_watch_create(); /* without it, no timeout: the run as before */
   fflush(NULL);
-  pid_t pid = pipe(progress) == 0 ? fork() : -1;
+  pid_t pid = mc_child_pipe(progress) ? fork() : -1;
   if (pid < 0) {
     fprintf(stderr, "movconf bench: cannot start the benchmark process: %s\n", strerror(errno));
     return 1;
   }
   if (pid == 0) {
+    mc_child_no_core_file(); /* the plugin runs here */
     close(progress[0]);
     progress_fd = progress[1];
     int status = run_bench(o);
@@ -882,9 +905,7 @@ static int run_guarded(const mc_bench_options *o) {
   }
   close(progress[1]);
   siginfo_t info;
-  memset(&info, 0, sizeof info);
-  while (waitid(P_PID, (id_t)pid, &info, WEXITED) != 0 && errno == EINTR)
-    continue;
+  bool overdue = wait_benchmark(pid, o->timeout_seconds, &info);
   mc_child_end_all(); /* what the plugin started */
   char last[64] = "";
   bool complete = read_progress(progress[0], last, sizeof last);
@@ -892,12 +913,17 @@ static int run_guarded(const mc_bench_options *o) {
   if (complete && info.si_code == CLD_EXITED)
     return info.si_status;
   char how[160];
-  mc_child_describe_end(&info, how, sizeof how);
+  if (overdue)
+    snprintf(how, sizeof how,
+             "was ended: a call of the plugin did not return within %g s (--timeout)",
+             o->timeout_seconds);
+  else
+    mc_child_describe_end(&info, how, sizeof how);
   fprintf(stderr,
-          "movconf bench: the benchmark did not complete: its process %s %s%s (a plugin runs in "
-          "that process: it exited or crashed there); the workloads from there on were not "
-          "measured\n",
-          how, last[0] ? "during workload " : "before the first workload", last);
+          "movconf bench: the benchmark did not complete: its process %s %s%s%s; the workloads "
+          "from there on were not measured\n",
+          how, last[0] ? "during workload " : "before the first workload", last,
+          overdue ? "" : " (a plugin runs in that process: it exited or crashed there)");
   return 1;
 }
 

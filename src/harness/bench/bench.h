@@ -7,12 +7,13 @@
 #include <stdbool.h>
 
 typedef struct mc_bench_options {
-  int threads;           /* kernels' and copies' threads; <= 0: mc_default_threads() */
-  bool quick;            /* smaller shapes, fewer and shorter runs */
-  const char *filter;    /* fnmatch pattern over workload ids; NULL: all */
-  const char *json_path; /* also write the rows here; NULL: no JSON */
-  const char *version;   /* movconf's version, recorded in the JSON */
-  const char *impl;      /* "plugin:PATH": also time that implementation; NULL: none */
+  int threads;            /* kernels' and copies' threads; <= 0: mc_default_threads() */
+  bool quick;             /* smaller shapes, fewer and shorter runs */
+  const char *filter;     /* fnmatch pattern over workload ids; NULL: all */
+  const char *json_path;  /* also write the rows here; NULL: no JSON */
+  const char *version;    /* movconf's version, recorded in the JSON */
+  const char *impl;       /* "plugin:PATH": also time that implementation; NULL: none */
+  double timeout_seconds; /* a plugin call lasting longer ends the benchmark; 0: none */
 } mc_bench_options;
 
 /* Number of workloads whose id matches filter (NULL matches all). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/bench/bench_watch.h"
 #include "harness/harness.h"
 #include "harness/impl/plugin/plugin_call.h"
 #include "movconf/tensor.h"
@@ -21,7 +22,9 @@ struct mc_bench_impl {
 };
 
 static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
+  mc_bench_watch_enter(); /* its initialization is the plugin's code too */
   const mc_plugin *table = mc_plugin_load(path, NULL, err, errlen);
+  mc_bench_watch_leave();
   if (!table)
     return NULL;
   mc_bench_impl *impl = calloc(1, sizeof *impl);
@@ -155,7 +158,10 @@ mc_bench_impl_status mc_bench_impl_prepare(mc_bench_impl *impl, const mc_request
   mc_bench_impl_release(impl);
   if (impl->adapter)
     return time_adapter(impl, req, plan, out, detail, detail_len);
-  return prepare_plugin(impl, req, out, detail, detail_len);
+  mc_bench_watch_enter();
+  mc_bench_impl_status status = prepare_plugin(impl, req, out, detail, detail_len);
+  mc_bench_watch_leave();
+  return status;
 }
 
 bool mc_bench_impl_times_itself(const mc_bench_impl *impl) {
@@ -175,8 +181,11 @@ bool mc_bench_impl_call(void *ctx) {
   const mc_plugin *t = impl->plugin;
   movconf_plugin_output shape = {0};
   movconf_plugin_message m = {0};
-  return mc_plugin_output_shape(t, &impl->call, &shape, &m) == MOVCONF_PLUGIN_OK &&
-         mc_plugin_run(t, &impl->call, &impl->output, &m) == MOVCONF_PLUGIN_OK;
+  mc_bench_watch_enter();
+  bool ok = mc_plugin_output_shape(t, &impl->call, &shape, &m) == MOVCONF_PLUGIN_OK &&
+            mc_plugin_run(t, &impl->call, &impl->output, &m) == MOVCONF_PLUGIN_OK;
+  mc_bench_watch_leave();
+  return ok;
 }
 
 void mc_bench_impl_release(mc_bench_impl *impl) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -206,6 +207,11 @@ void mc_child_close_hidden(void) {
   for (int i = 0; i < n_hidden_fds; i++)
     close(hidden_fds[i]);
   n_hidden_fds = 0;
+}
+
+void mc_child_no_core_file(void) {
+  const struct rlimit none = {0, 0};
+  setrlimit(RLIMIT_CORE, &none);
 }
 
 void mc_child_guard_install(void) {

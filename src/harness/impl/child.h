@@ -52,4 +52,10 @@ void mc_child_guard_after_fork(void);
 void mc_child_hide_fd(int fd);
 void mc_child_close_hidden(void);
 
+/* In a process about to run an implementation's code (a plugin's host, an
+   adapter before exec, bench's plugin process): no core file when it
+   crashes, which with `ulimit -c unlimited` would replace a file named
+   core in the user's folder. The hard limit too, so it stays zero. */
+void mc_child_no_core_file(void);
+
 #endif

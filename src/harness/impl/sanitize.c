@@ -234,7 +234,7 @@ typedef struct report_scan {
 /* The report's kind line, then its first frames ("#0 0x... in FUNC ..."). */
 static void summarize(const char *path, void *ctx) {
   report_scan *scan = ctx;
-  FILE *f = fopen(path, "r");
+  FILE *f = fopen(path, "re");
   char line[512], kind[256] = "", access[64] = "", frames[400] = "";
   int n_frames = 0;
   bool own_failure = false;

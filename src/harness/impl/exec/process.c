@@ -33,9 +33,10 @@ _Noreturn static void exec_child(const mc_adapter *a, int stdin_fd, int stdout_f
   if (a->sanitizer.dir[0]) /* an adapter built with sanitizers reports to files */
     mc_sanitizer_child_env(&a->sanitizer);
 #if defined(__linux__)
-  prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the mc_adapter */
+  prctl(PR_SET_PDEATHSIG, SIGKILL); /* even movconf's SIGKILL ends the adapter */
 #endif
   signal(SIGPIPE, SIG_DFL);
+  mc_child_no_core_file();
   if (dup2(stdin_fd, STDIN_FILENO) < 0 || dup2(stdout_fd, STDOUT_FILENO) < 0 ||
       dup2(stderr_fd, STDERR_FILENO) < 0)
     _exit(127);

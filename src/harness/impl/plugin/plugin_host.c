@@ -32,6 +32,7 @@
 #include "common/clock.h"
 #include "common/transfer.h"
 #include "harness/harness.h"
+#include "harness/impl/child.h"
 #include "harness/impl/plugin/frames.h"
 #include "harness/impl/plugin/plugin_call.h"
 #include "harness/impl/plugin/plugin_wire.h"
@@ -936,6 +937,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
   pthread_atfork(before_fork, NULL, NULL);
   fault_ctx.memory_limit_mb = memory_limit_mb;
   isolate_stdio();
+  mc_child_no_core_file();
   install_fault_handler();
   mc_wire_reply r;
   memset(&r, 0, sizeof r);

@@ -1,0 +1,56 @@
+/* movconf bench's watch over a plugin's calls (harness/bench/bench_watch.h). */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "harness/bench/bench_watch.h"
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <sys/mman.h>
+
+#include "common/clock.h"
+
+typedef struct call_counts {
+  atomic_ulong entered; /* calls begun */
+  atomic_ulong left;    /* calls returned */
+} call_counts;
+
+static call_counts *counts; /* shared with the benchmark process */
+
+bool mc_bench_watch_create(void) {
+  void *page =
+      mmap(NULL, sizeof *counts, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED)
+    return false;
+  counts = page;
+  atomic_init(&counts->entered, 0);
+  atomic_init(&counts->left, 0);
+  return true;
+}
+
+void mc_bench_watch_enter(void) {
+  if (counts)
+    atomic_fetch_add_explicit(&counts->entered, 1, memory_order_relaxed);
+}
+
+void mc_bench_watch_leave(void) {
+  if (counts)
+    atomic_fetch_add_explicit(&counts->left, 1, memory_order_relaxed);
+}
+
+bool mc_bench_watch_overdue(double timeout) {
+  static unsigned long seen_call; /* the call under way when last polled */
+  static double seen_since;       /* when that call was first seen under way */
+  if (!counts || timeout <= 0)
+    return false;
+  unsigned long entered = atomic_load_explicit(&counts->entered, memory_order_relaxed);
+  unsigned long left = atomic_load_explicit(&counts->left, memory_order_relaxed);
+  double now = mc_now_seconds();
+  if (entered == left) { /* between calls: the benchmark's own work */
+    seen_call = 0;
+    return false;
+  }
+  if (entered != seen_call) {
+    seen_call = entered;
+    seen_since = now;
+  }
+  return now - seen_since > timeout;
+}
