@@ -371,6 +371,18 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
 #define MC_PICTURE_EDGE 16
 char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r);
 
+/* How got differs from want, bit for bit: the one comparison of tensors
+   (the judge's, the fuzz targets'). The bits are compared only when type,
+   shape and byte size agree and both tensors hold their data (an output
+   known by its digest alone does not). */
+typedef struct mc_comparison {
+  bool same_type;
+  bool same_shape;       /* rank and every dimension */
+  bool same_bytes;       /* every byte, the unused trailing bits of a packed type too */
+  int64_t first_element; /* the first element whose bits differ; -1: none, or not compared */
+} mc_comparison;
+mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
+
 /* Whether element i of an output of type t with these bits is the byte
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
 bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);

@@ -15,7 +15,7 @@ void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, si
 /* Flat index of the data element with these bits, or -1. */
 int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits);
 
-/* ---- verdict/judge.c, shared with report/show.c and fuzz_request.c ---- */
+/* ---- verdict/compare.c, shared with report/show.c and fuzz_request.c ---- */
 
 typedef struct mc_differences {
   int64_t differing; /* elements of got whose bits are not want's */
