@@ -387,6 +387,12 @@ mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
 bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
 
+/* The name of a judged failure that fuzzing found, before what a shrinker
+   may still change: "<op slug>-<verdict>[-expected-<error>]", the error
+   the oracle expects named unless the verdict is wrong-output. Values never
+   appear, so that one bug gives one name (verdict/finding.c). */
+void mc_finding_key(mc_op op, mc_verdict v, mc_status expected, char *key, size_t size);
+
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
 
