@@ -1,6 +1,9 @@
 /* Shared pieces of the fuzz targets: see fuzz_common.h. */
 #include "fuzz_common.h"
 
+#include "harness/harness.h"
+#include "movconf/tensor.h"
+
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,21 +46,19 @@ void mc_fuzz_detail(const char *fmt, ...) {
 }
 
 const char *mc_fuzz_compare(const mc_tensor *want, const mc_tensor *got) {
-  if (want->type != got->type) {
+  mc_comparison c = mc_compare_tensors(want, got);
+  if (!c.same_type) {
     mc_fuzz_detail("type %s, expected %s", mc_type_name(got->type), mc_type_name(want->type));
     return "type";
   }
-  bool same_shape = want->rank == got->rank;
-  for (int a = 0; same_shape && a < want->rank; a++)
-    same_shape = want->shape[a] == got->shape[a];
-  if (!same_shape || want->nbytes != got->nbytes) {
+  if (!c.same_shape || want->nbytes != got->nbytes) {
     mc_fuzz_detail("rank %d (first dimension %lld), expected rank %d (first dimension %lld)",
                    got->rank, got->rank > 0 ? (long long)got->shape[0] : 0LL, want->rank,
                    want->rank > 0 ? (long long)want->shape[0] : 0LL);
     return "shape";
   }
-  if (want->nbytes > 0 && memcmp(want->data, got->data, want->nbytes) != 0) {
-    size_t i = 0;
+  if (!c.same_bytes) {
+    size_t i = 0; /* the replay log names the first differing byte (README "Findings") */
     while (want->data[i] == got->data[i])
       i++;
     mc_fuzz_detail("byte %zu of %zu is 0x%02x, expected 0x%02x", i, want->nbytes, got->data[i],

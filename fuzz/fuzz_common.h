@@ -1,6 +1,6 @@
 /* What the fuzz targets share: the libFuzzer entry point's prototype, the
    one-time set-up, how a failed differential check is reported, and
-   tensor comparison. */
+   what a tensor comparison found. */
 #ifndef MOVCONF_FUZZ_COMMON_H
 #define MOVCONF_FUZZ_COMMON_H
 
@@ -35,7 +35,8 @@ __attribute__((format(printf, 1, 2)))
 void mc_fuzz_detail(const char *fmt, ...);
 
 /* NULL when want and got are the same tensor bit for bit; else what
-   differs first: "type", "shape" or "bytes" (with a detail line). */
+   differs first: "type", "shape" or "bytes" (with a detail line). The
+   comparison is the judge's (mc_compare_tensors). */
 const char *mc_fuzz_compare(const mc_tensor *want, const mc_tensor *got);
 
 /* Reads a whole file into a new buffer (free it); false when it cannot. */

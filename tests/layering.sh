@@ -12,7 +12,8 @@
 #        tests/layering.sh --self-test ROOT WORK
 #            check ROOT, then a copy in WORK with planted upward includes
 #            (oracle -> harness; harness/impl -> cli; harness -> fuzz;
-#            cases/bytes -> fuzz), each of which must be reported
+#            cases/bytes -> fuzz; harness/report -> harness/run), each of
+#            which must be reported
 set -eu
 
 allowed() {
@@ -51,6 +52,15 @@ layer_of_include() {
   esac
 }
 
+# Within the harness the rooms follow the data too (request -> run ->
+# verdict -> report): a report reads verdicts, never the runner's room.
+room_forbids() {
+  case "$1:$2" in
+  src/harness/report/*:harness/run/*) return 0 ;;
+  esac
+  return 1
+}
+
 check_file() {
   root=$1 file=$2
   layer=$(layer_of_file "${file#"$root"/}")
@@ -61,6 +71,11 @@ check_file() {
   wrong=0
   while IFS= read -r line; do
     header=$(printf '%s\n' "$line" | sed 's/^[0-9]*:[^"]*"\([^"]*\)".*/\1/')
+    if room_forbids "${file#"$root"/}" "$header"; then
+      echo "${file#"$root"/}:${line%%:*}: room harness/report includes \"$header\" of room harness/run"
+      wrong=1
+      continue
+    fi
     target=$(layer_of_include "$layer" "$header")
     case "$ok" in
     *" $target "*) ;;
@@ -102,6 +117,7 @@ if [ "${1:-}" = "--self-test" ]; then
   printf '#include "cli/cli.h"\n' >>"$work/src/harness/impl/child.c"
   printf '#include "fuzz/fuzz.h"\n' >>"$work/src/harness/harness.h"
   printf '#include "fuzz/fuzz_request.h"\n' >>"$work/src/cases/bytes/fuzz_bytes.c"
+  printf '#include "harness/run/runner.h"\n' >>"$work/src/harness/report/show.c"
   if out=$(check_tree "$work"); then
     echo "layering: planted upward includes were not reported" >&2
     exit 1
@@ -114,6 +130,8 @@ if [ "${1:-}" = "--self-test" ]; then
   expect_reported "$out" 'src/harness/harness.h:'
   expect_reported "$out" 'layer harness includes "fuzz/fuzz.h" of layer fuzz'
   expect_reported "$out" 'layer cases includes "fuzz/fuzz_request.h" of layer fuzz'
+  expect_reported "$out" 'src/harness/report/show.c:'
+  expect_reported "$out" 'room harness/report includes "harness/run/runner.h" of room harness/run'
   echo "layering: every include points down; planted upward includes are reported"
   exit 0
 fi

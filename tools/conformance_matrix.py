@@ -82,8 +82,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # reports hold (ops_of), so that a new operation gets a column of its own.
 OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
        "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8"]
-FAILURES = ["wrong-output", "wrong-shape", "wrong-error", "missed-rejection",
-            "wrong-rejection", "crash", "timeout"]
+# The failure verdicts, in movconf's order: set by main() from
+# `movconf help verdicts --json` (load_failures), never listed here.
+FAILURES = []
 CLASSES = ["bug", "semantic-difference", "limitation"]
 ENTRY_KEYS = {"adapters", "cases", "class", "title", "explanation"}
 OPTIONAL_ENTRY_KEYS = {"reproducer", "sanitized"}
@@ -101,6 +102,18 @@ def progress(*parts):
 
 
 # ---------------------------------------------------------------- inputs
+
+def load_failures(movconf):
+    """The names of the verdicts movconf counts as failures, in its order."""
+    argv = [movconf, "help", "verdicts", "--json"]
+    try:
+        out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+        verdicts = json.loads(out)
+        return [v["name"] for v in verdicts if v["failure"]]
+    except (OSError, subprocess.CalledProcessError, ValueError, KeyError, TypeError) as e:
+        raise UsageError("%s: cannot read movconf's verdicts (build movconf first, or "
+                         "name it with --movconf): %s" % (" ".join(argv), e))
+
 
 def load_json(path, what):
     try:
@@ -584,6 +597,11 @@ def ctest(args):
 
 def main(argv):
     args = parse_args(argv)
+    try:
+        FAILURES[:] = load_failures(args.movconf)
+    except UsageError as e:
+        print("conformance_matrix: %s" % e, file=sys.stderr)
+        return 2
     if args.write_expect:
         try:
             return write_expect(load_explanations(args.explanations), *args.write_expect)

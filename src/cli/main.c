@@ -32,6 +32,8 @@ static const char usage[] =
     "  help operations         the operations, one a line: name, slug (the name of its\n"
     "                          files and folders) and clause prefix, separated by tabs;\n"
     "                          with --json, also their inputs and attributes\n"
+    "  help verdicts [--json]  the verdicts a case can get: name, whether it is a failure,\n"
+    "                          how JUnit shows it, and what it means\n"
     "\n"
     "Case files are JSON (spec/case-format.md); clauses are defined in spec/.\n"
     "Exit status: 0 all good, 1 a case failed or a file is invalid, 2 usage error.\n";
@@ -39,6 +41,21 @@ static const char usage[] =
 static int print_usage(FILE *to, int status) {
   fputs(usage, to);
   return status;
+}
+
+/* For scripts (tools/conformance_matrix.py) with --json, else for people:
+   the verdict list of src/harness/verdict/verdict_list.h. */
+static int print_verdicts(int argc, char **argv) {
+  bool json = argc == 1 && strcmp(argv[0], "--json") == 0;
+  if (argc > 1 || (argc == 1 && !json)) {
+    fputs("usage: movconf help verdicts [--json]\n", stderr);
+    return 2;
+  }
+  if (!json) {
+    mc_verdicts_print_help(stdout);
+    return 0;
+  }
+  return mc_verdicts_write_json(stdout) ? 0 : 1;
 }
 
 int main(int argc, char **argv) {
@@ -58,6 +75,8 @@ int main(int argc, char **argv) {
       return print_usage(stdout, 0);
     if (strcmp(argv[2], "operations") == 0)
       return mc_cmd_help_operations(argc - 3, argv + 3);
+    if (strcmp(argv[2], "verdicts") == 0)
+      return print_verdicts(argc - 3, argv + 3);
     help_argv[0] = argv[2];
     argc = 2;
     argv = help_argv;

@@ -75,11 +75,10 @@ static const char run_usage_tail[] =
     "                          failed and xfail; may be repeated (the tables come in\n"
     "                          the order rank, type, mode, file, size)\n"
     "  -h, --help              show this text\n"
-    "\n"
-    "Verdicts: pass; wrong-output (right shape, wrong type or bytes); wrong-shape;\n"
-    "wrong-error (rejected, naming another error); missed-rejection (accepted an invalid\n"
-    "input); wrong-rejection (rejected a valid one); unsupported (not claimed by the\n"
-    "implementation: not a failure); crash; timeout.\n"
+    "\n";
+
+/* Then mc_verdicts_print_help, then: */
+static const char run_usage_exit[] =
     "Exit status: 0 when no case failed unexpectedly, no expected failure passed, every\n"
     "file loaded and at least one case ran; 1 otherwise; 2 usage or start-up errors.\n"
     "Without PATHS (or with --tier): ./conformance when it is a folder and\n"
@@ -247,6 +246,8 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
     if (opt == 'h') {
       printf("%s%s%s", run_usage, mc_impl_options_help, run_usage_tail);
+      mc_verdicts_print_help(stdout);
+      fputs(run_usage_exit, stdout);
       mc_print_data_root(stdout);
       return 0;
     }

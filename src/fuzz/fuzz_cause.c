@@ -77,13 +77,8 @@ static mc_fuzz_mismatch mismatch_of(const mc_owned_request *r, const mc_fuzz_out
 
 void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fuzz_cause *c) {
   memset(c, 0, sizeof *c);
-  mc_text t = {0};
-  mc_text_printf(&t, "%s-%s", mc_op_slug(r->req.op), mc_verdict_name(o->verdict));
-  if (o->verdict != MC_VERDICT_WRONG_OUTPUT && o->expected != MC_OK)
-    mc_text_printf(&t, "-expected-%s", mc_status_name(o->expected));
-  snprintf(c->exact, sizeof c->exact, "%s", t.oom ? "unknown" : t.p);
+  mc_finding_key(r->req.op, o->verdict, o->expected, c->exact, sizeof c->exact);
   c->mismatch = mismatch_of(r, o);
-  mc_text_free(&t);
   const mc_tensor *data = &r->tensors[0];
   c->rank = data->rank;
   c->size_class =

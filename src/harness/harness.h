@@ -12,6 +12,7 @@
 
 #include "cases/cases.h"
 #include "common/safe_text.h"
+#include "harness/verdict/verdict_list.h"
 #include "movconf/ops.h"
 
 /* ---- implementations under test ---- */
@@ -153,26 +154,38 @@ const char *mc_impl_spellings(void);
 
 /* ---- verdicts and results ---- */
 
-/* How one case ended (spec/runner.md). */
-typedef enum mc_verdict {
-  MC_VERDICT_PASS,
-  MC_VERDICT_WRONG_OUTPUT,     /* right shape, wrong element type or bytes */
-  MC_VERDICT_WRONG_SHAPE,      /* the output's rank or dimensions differ */
-  MC_VERDICT_WRONG_ERROR,      /* rejected, but naming another error */
-  MC_VERDICT_MISSED_REJECTION, /* accepted an invalid input */
-  MC_VERDICT_WRONG_REJECTION,  /* rejected a valid input */
-  MC_VERDICT_UNSUPPORTED,      /* the implementation does not claim the case: not a failure */
-  MC_VERDICT_CRASH,            /* died, wrote out of bounds, or broke its interface */
-  MC_VERDICT_TIMEOUT,          /* no answer within --timeout */
-  MC_VERDICT_MEMORY_ERROR,     /* a sanitizer reported a memory error (--sanitize) */
-  MC_VERDICT_COUNT
-} mc_verdict;
+/* How one case ended (spec/runner.md): a row each of verdict/verdict_list.h. */
+#define MC_VERDICT_ENUM_ROW(id, name, failure, junit, meaning) MC_VERDICT_##id,
+typedef enum mc_verdict { MC_VERDICT_LIST(MC_VERDICT_ENUM_ROW) MC_VERDICT_COUNT } mc_verdict;
+#undef MC_VERDICT_ENUM_ROW
 
+/* How a case appears in JUnit XML. */
+typedef enum mc_junit_kind {
+  MC_JUNIT_PASSED,
+  MC_JUNIT_SKIPPED,
+  MC_JUNIT_FAILURE,
+  MC_JUNIT_ERROR
+} mc_junit_kind;
+
+/* The verdict's name, or "unknown" for a value of no row. */
 const char *mc_verdict_name(mc_verdict v);
 /* -1 when the name is unknown. */
 int mc_verdict_from_name(const char *name);
 /* Every verdict but pass and unsupported. */
 bool mc_verdict_is_failure(mc_verdict v);
+/* How JUnit shows a case with this verdict that no expectation foresaw. */
+mc_junit_kind mc_verdict_junit_kind(mc_verdict v);
+/* The verdict's one-line meaning. */
+const char *mc_verdict_meaning(mc_verdict v);
+/* The name of a JUnit kind: "passed", "skipped", "failure" or "error". */
+const char *mc_junit_kind_name(mc_junit_kind k);
+/* "Verdicts: pass (...); wrong-output (...); ..." wrapped for --help. */
+void mc_verdicts_print_help(FILE *out);
+/* The failure verdicts' names, separated by ", " (heap). */
+char *mc_verdicts_failure_names(void);
+/* Every verdict as a JSON array of {"name", "failure", "junit", "meaning"},
+   in the list's order (`movconf help verdicts --json`). */
+bool mc_verdicts_write_json(FILE *out);
 
 /* How a case's verdict compares with an --expect expectation. */
 typedef enum mc_expect_state {
@@ -358,9 +371,27 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
 #define MC_PICTURE_EDGE 16
 char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r);
 
+/* How got differs from want, bit for bit: the one comparison of tensors
+   (the judge's, the fuzz targets'). The bits are compared only when type,
+   shape and byte size agree and both tensors hold their data (an output
+   known by its digest alone does not). */
+typedef struct mc_comparison {
+  bool same_type;
+  bool same_shape;       /* rank and every dimension */
+  bool same_bytes;       /* every byte, the unused trailing bits of a packed type too */
+  int64_t first_element; /* the first element whose bits differ; -1: none, or not compared */
+} mc_comparison;
+mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
+
 /* Whether element i of an output of type t with these bits is the byte
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
 bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
+
+/* The name of a judged failure that fuzzing found, before what a shrinker
+   may still change: "<op slug>-<verdict>[-expected-<error>]", the error
+   the oracle expects named unless the verdict is wrong-output. Values never
+   appear, so that one bug gives one name (verdict/finding.c). */
+void mc_finding_key(mc_op op, mc_verdict v, mc_status expected, char *key, size_t size);
 
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);

@@ -8,14 +8,14 @@
 
 #include "harness/harness.h"
 
-/* ---- judge.c, shared with picture.c ---- */
+/* ---- verdict/judge.c, shared with report/picture.c ---- */
 
 /* The multi-index of flat element index in a shape, as "[i,j,k]". */
 void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, size_t len);
 /* Flat index of the data element with these bits, or -1. */
 int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits);
 
-/* ---- judge.c, shared with show.c and fuzz_request.c ---- */
+/* ---- verdict/compare.c, shared with report/show.c and fuzz_request.c ---- */
 
 typedef struct mc_differences {
   int64_t differing; /* elements of got whose bits are not want's */

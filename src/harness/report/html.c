@@ -212,8 +212,10 @@ static const char *expectation_outcome(const cJSON *c) {
   return string_of(cJSON_GetObjectItemCaseSensitive(c, "expectation"), "outcome");
 }
 
+/* A name of no verdict counts as a failure, as before the verdict list. */
 static bool is_failure_verdict(const char *v) {
-  return strcmp(v, "pass") != 0 && strcmp(v, "unsupported") != 0;
+  int k = mc_verdict_from_name(v);
+  return k < 0 || mc_verdict_is_failure((mc_verdict)k);
 }
 
 /* As the terminal report lists them: failures and unexpected passes. */
@@ -234,8 +236,8 @@ static void count_case(tally *t, const cJSON *c) {
   t->cases++;
   if (k >= 0)
     t->by_verdict[k]++;
-  t->passed += strcmp(v, "pass") == 0;
-  t->unsupported += strcmp(v, "unsupported") == 0;
+  t->passed += k == MC_VERDICT_PASS;
+  t->unsupported += k == MC_VERDICT_UNSUPPORTED;
   t->failed += is_failure_verdict(v) && !foreseen;
   t->xfail += is_failure_verdict(v) && foreseen;
 }

@@ -154,24 +154,11 @@ static char *picture_of(const mc_case *c, const mc_tensor *want, const mc_tensor
   return json;
 }
 
-static int64_t first_differing(const mc_tensor *want, const mc_tensor *got) {
-  int64_t n = mc_tensor_elements(want);
-  for (int64_t i = 0; i < n; i++)
-    if (mc_load_bits(want->data, want->type, i) != mc_load_bits(got->data, got->type, i))
-      return i;
-  return -1;
-}
-
-static bool same_layout(const mc_tensor *a, const mc_tensor *b) {
-  bool same = a->type == b->type && a->rank == b->rank;
-  for (int d = 0; same && d < a->rank; d++)
-    same = a->shape[d] == b->shape[d];
-  return same;
-}
-
 char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r) {
-  if (r->outcome != MC_OUTCOME_OUTPUT || c->expect_error || r->output_unrepresentable ||
-      !same_layout(&r->output, &c->expected.tensor))
+  if (r->outcome != MC_OUTCOME_OUTPUT || c->expect_error || r->output_unrepresentable)
+    return NULL;
+  mc_comparison cmp = mc_compare_tensors(&c->expected.tensor, &r->output);
+  if (!cmp.same_type || !cmp.same_shape)
     return NULL;
   mc_tensor oracle = {0};
   const mc_tensor *want = &c->expected.tensor;
@@ -184,8 +171,10 @@ char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_resu
     want = oracle.nbytes == r->output.nbytes && memcmp(digest, c->expected.sha256, 32) == 0
                ? &oracle
                : NULL;
+    if (want)
+      cmp = mc_compare_tensors(want, &r->output);
   }
-  int64_t at = want ? first_differing(want, &r->output) : -1;
+  int64_t at = want ? cmp.first_element : -1;
   char *picture = at >= 0 ? picture_of(c, want, &r->output, at, impl->fills_output) : NULL;
   mc_tensor_free(&oracle);
   return picture;

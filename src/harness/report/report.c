@@ -10,34 +10,6 @@
 #include "harness/harness.h"
 #include "movconf/version.h"
 
-static const char *const verdict_names[MC_VERDICT_COUNT] = {
-    [MC_VERDICT_PASS] = "pass",
-    [MC_VERDICT_WRONG_OUTPUT] = "wrong-output",
-    [MC_VERDICT_WRONG_SHAPE] = "wrong-shape",
-    [MC_VERDICT_WRONG_ERROR] = "wrong-error",
-    [MC_VERDICT_MISSED_REJECTION] = "missed-rejection",
-    [MC_VERDICT_WRONG_REJECTION] = "wrong-rejection",
-    [MC_VERDICT_UNSUPPORTED] = "unsupported",
-    [MC_VERDICT_CRASH] = "crash",
-    [MC_VERDICT_TIMEOUT] = "timeout",
-    [MC_VERDICT_MEMORY_ERROR] = "memory-error",
-};
-
-const char *mc_verdict_name(mc_verdict v) {
-  return v >= 0 && v < MC_VERDICT_COUNT ? verdict_names[v] : "unknown";
-}
-
-int mc_verdict_from_name(const char *name) {
-  for (int v = 0; name && v < MC_VERDICT_COUNT; v++)
-    if (strcmp(name, verdict_names[v]) == 0)
-      return v;
-  return -1;
-}
-
-bool mc_verdict_is_failure(mc_verdict v) {
-  return v != MC_VERDICT_PASS && v != MC_VERDICT_UNSUPPORTED;
-}
-
 bool mc_case_result_is_problem(const mc_case_result *r) {
   switch (r->expect) {
   case MC_EXPECT_NONE:
@@ -100,7 +72,8 @@ static void print_header(FILE *out, const columns *cols) {
   fprintf(out, "%-24s %6s", "operation", "cases");
   for (int v = 0; v < MC_VERDICT_COUNT; v++) {
     if (cols->verdict[v])
-      fprintf(out, " %*s", column_width(verdict_names[v]), verdict_names[v]);
+      fprintf(out, " %*s", column_width(mc_verdict_name((mc_verdict)v)),
+              mc_verdict_name((mc_verdict)v));
     if (v == MC_VERDICT_PASS && cols->unnamed)
       fprintf(out, " %s", UNNAMED_COLUMN);
   }
@@ -113,7 +86,7 @@ static void print_row(FILE *out, const char *name, const tally *t, const columns
   fprintf(out, "%-24s %6d", name, t->cases);
   for (int v = 0; v < MC_VERDICT_COUNT; v++) {
     if (cols->verdict[v])
-      fprintf(out, " %*d", column_width(verdict_names[v]), t->by_verdict[v]);
+      fprintf(out, " %*d", column_width(mc_verdict_name((mc_verdict)v)), t->by_verdict[v]);
     if (v == MC_VERDICT_PASS && cols->unnamed)
       fprintf(out, " %*d", column_width(UNNAMED_COLUMN), t->unnamed_passes);
   }
@@ -609,20 +582,13 @@ static void xml_escaped(FILE *f, const char *text) {
   free(safe);
 }
 
-/* How a case appears in JUnit: passed, skipped, failure or error. */
-typedef enum junit_kind { JUNIT_PASSED, JUNIT_SKIPPED, JUNIT_FAILURE, JUNIT_ERROR } junit_kind;
-
-static junit_kind junit_kind_of(const mc_case_result *c) {
+/* How a case appears in JUnit: an expectation decides first, then the verdict's row. */
+static mc_junit_kind junit_kind_of(const mc_case_result *c) {
   if (c->expect == MC_EXPECT_UNEXPECTED_PASS)
-    return JUNIT_FAILURE;
-  if (c->verdict == MC_VERDICT_PASS)
-    return JUNIT_PASSED;
-  if (c->verdict == MC_VERDICT_UNSUPPORTED || c->expect == MC_EXPECT_MET)
-    return JUNIT_SKIPPED;
-  if (c->verdict == MC_VERDICT_CRASH || c->verdict == MC_VERDICT_TIMEOUT ||
-      c->verdict == MC_VERDICT_MEMORY_ERROR)
-    return JUNIT_ERROR;
-  return JUNIT_FAILURE;
+    return MC_JUNIT_FAILURE;
+  if (c->expect == MC_EXPECT_MET && c->verdict != MC_VERDICT_PASS)
+    return MC_JUNIT_SKIPPED;
+  return mc_verdict_junit_kind(c->verdict);
 }
 
 static void junit_element(FILE *f, const char *element, const char *type, const char *message) {
@@ -641,8 +607,8 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
   fputs("\" file=\"", f);
   xml_escaped(f, c->file);
   fprintf(f, "\" time=\"%.6f", c->seconds);
-  junit_kind kind = junit_kind_of(c);
-  if (kind == JUNIT_PASSED) {
+  mc_junit_kind kind = junit_kind_of(c);
+  if (kind == MC_JUNIT_PASSED) {
     fputs("\"/>\n", f);
     return;
   }
@@ -659,12 +625,12 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
     xml_escaped(f, m);
     fputs("\"/>\n", f);
     free(m);
-  } else if (kind == JUNIT_SKIPPED) {
+  } else if (kind == MC_JUNIT_SKIPPED) {
     fputs("      <skipped message=\"", f);
     xml_escaped(f, c->detail ? c->detail : verdict);
     fputs("\"/>\n", f);
   } else {
-    junit_element(f, kind == JUNIT_ERROR ? "error" : "failure", verdict, c->detail);
+    junit_element(f, mc_junit_kind_name(kind), verdict, c->detail);
   }
   fputs("    </testcase>\n", f);
 }
@@ -675,12 +641,12 @@ typedef struct junit_counts {
 } junit_counts;
 
 static void junit_count(junit_counts *n, const mc_case_result *c) {
-  junit_kind k = junit_kind_of(c);
+  mc_junit_kind k = junit_kind_of(c);
   n->tests++;
   n->seconds += c->seconds;
-  n->failures += k == JUNIT_FAILURE;
-  n->errors += k == JUNIT_ERROR;
-  n->skipped += k == JUNIT_SKIPPED;
+  n->failures += k == MC_JUNIT_FAILURE;
+  n->errors += k == MC_JUNIT_ERROR;
+  n->skipped += k == MC_JUNIT_SKIPPED;
 }
 
 static void write_junit_process_faults(FILE *f, const mc_run_report *r) {

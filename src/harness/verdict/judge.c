@@ -41,13 +41,6 @@ int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits) {
   return -1;
 }
 
-bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits) {
-  static const uint8_t fill[8] = {MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL,
-                                  MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL, MC_OUTPUT_FILL};
-  unsigned b = mc_type_bits(t);
-  return mc_load_bits(fill, t, b < 8 ? i % (8 / b) : 0) == bits;
-}
-
 static void describe_source(const mc_case *c, const char *what, uint64_t bits, bool fill, char *buf,
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
@@ -75,19 +68,6 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
   return mc_strdupf("; the data input is index-filled: %s, %s", g, w);
 }
 
-mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled) {
-  mc_differences d = {0, 0};
-  int64_t n = mc_tensor_elements(want);
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t g = mc_load_bits(got->data, got->type, i);
-    if (mc_load_bits(want->data, want->type, i) == g)
-      continue;
-    d.differing++;
-    d.unwritten += filled && mc_holds_output_fill(got->type, i, g);
-  }
-  return d;
-}
-
 /* " (movconf's fill of the output buffer: ...)" after "got 0x..", when the
    element holds it; else "". */
 static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t g, bool filled) {
@@ -109,34 +89,31 @@ static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64
    filled: the implementation wrote into a buffer holding MC_OUTPUT_FILL. */
 static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_tensor *got,
                               bool filled) {
-  int64_t n = mc_tensor_elements(want);
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t w = mc_load_bits(want->data, want->type, i);
-    uint64_t g = mc_load_bits(got->data, got->type, i);
-    if (w != g) {
-      char where[256], count[160] = "";
-      mc_format_index(want->rank, want->shape, i, where, sizeof where);
-      bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
-      char *note = fill_note(c, got, i, g, filled);
-      char *from = mc_judge_provenance(c, w, g, got_fill);
-      int64_t unwritten = mc_count_differences(want, got, filled).unwritten;
-      if (unwritten)
-        snprintf(count, sizeof count,
-                 "; %" PRId64 " of %" PRId64 " elements hold movconf's fill where the "
-                 "expected output does not (unwritten)",
-                 unwritten, n);
-      char *detail = mc_strdupf("first differing element %s (flat %" PRId64
-                                "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s%s%s",
-                                where, i, w, g, note, from, count);
-      free(note);
-      free(from);
-      return detail;
-    }
-  }
-  /* Equal elements but unequal bytes: trailing bits of a packed type. */
-  if (want->nbytes != got->nbytes || memcmp(want->data, got->data, want->nbytes) != 0)
-    return mc_strdupf("elements agree but the unused trailing bits of the last byte differ");
-  return NULL;
+  mc_comparison cmp = mc_compare_tensors(want, got);
+  if (cmp.first_element < 0)
+    return cmp.same_bytes ? NULL
+                          : mc_strdupf("elements agree but the unused trailing bits of the last "
+                                       "byte differ");
+  int64_t i = cmp.first_element, n = mc_tensor_elements(want);
+  uint64_t w = mc_load_bits(want->data, want->type, i);
+  uint64_t g = mc_load_bits(got->data, got->type, i);
+  char where[256], count[160] = "";
+  mc_format_index(want->rank, want->shape, i, where, sizeof where);
+  bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
+  char *note = fill_note(c, got, i, g, filled);
+  char *from = mc_judge_provenance(c, w, g, got_fill);
+  int64_t unwritten = mc_count_differences(want, got, filled).unwritten;
+  if (unwritten)
+    snprintf(count, sizeof count,
+             "; %" PRId64 " of %" PRId64 " elements hold movconf's fill where the "
+             "expected output does not (unwritten)",
+             unwritten, n);
+  char *detail = mc_strdupf("first differing element %s (flat %" PRId64
+                            "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s%s%s",
+                            where, i, w, g, note, from, count);
+  free(note);
+  free(from);
+  return detail;
 }
 
 /* A digest says only that the bytes differ. To say where, the output is
@@ -165,17 +142,15 @@ static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, bool fi
                                  char **detail) {
   const mc_case_tensor *want = &c->expected;
   const mc_tensor *w = &want->tensor;
-  bool same_shape = got->rank == w->rank;
-  for (int d = 0; same_shape && d < w->rank; d++)
-    same_shape = got->shape[d] == w->shape[d];
-  if (!same_shape) {
+  mc_comparison cmp = mc_compare_tensors(w, got);
+  if (!cmp.same_shape) {
     char *a = format_shape(w->rank, w->shape), *b = format_shape(got->rank, got->shape);
     *detail = mc_strdupf("wrong shape: expected %s, got %s", a, b);
     free(a);
     free(b);
     return MC_VERDICT_WRONG_SHAPE;
   }
-  if (got->type != w->type) {
+  if (!cmp.same_type) {
     *detail = mc_strdupf("wrong element type: expected %s, got %s", mc_type_name(w->type),
                          mc_type_name(got->type));
     return MC_VERDICT_WRONG_OUTPUT;
