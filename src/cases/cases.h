@@ -74,6 +74,10 @@ bool mc_case_file_load_deferred(const char *path, mc_case_file *out, char *err, 
 /* Makes the fills of c that a deferred load left unmade; false when memory
    runs out. */
 bool mc_case_materialize(mc_case *c);
+/* Frees the fills of f's cases above MC_CASE_DEFER_FILL_BYTES (those
+   mc_case_materialize makes), so that a run over many files loaded at once
+   holds the large fills of one file, or one case, at a time. */
+void mc_case_file_release_fills(mc_case_file *f);
 
 /* Descriptions of a case for reports (src/cases/describe.c). */
 /* "u8 [9,2,2,2]" into buf. */

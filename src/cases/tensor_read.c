@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- tensor elements ---- */
@@ -274,6 +275,27 @@ bool mc_case_materialize(mc_case *c) {
   for (int i = 0; i < c->n_inputs && ok; i++)
     ok = materialize(&c->inputs[i]);
   return ok;
+}
+
+/* A fill a deferred load would have left unmade goes back to unmade. */
+static void release(mc_case_tensor *ct) {
+  mc_tensor *t = &ct->tensor;
+  if (!t->data || (ct->kind != MC_PAYLOAD_FILL_COUNTER && ct->kind != MC_PAYLOAD_FILL_PRNG) ||
+      t->nbytes <= MC_CASE_DEFER_FILL_BYTES)
+    return;
+  free(t->allocation ? t->allocation : t->data);
+  t->data = NULL;
+  t->allocation = NULL;
+}
+
+void mc_case_file_release_fills(mc_case_file *f) {
+  for (int k = 0; k < f->n_cases; k++) {
+    mc_case *c = &f->cases[k];
+    if (!c->expect_error)
+      release(&c->expected);
+    for (int i = 0; i < c->n_inputs; i++)
+      release(&c->inputs[i]);
+  }
 }
 
 static int hex_digit_value(char c) {

@@ -34,8 +34,8 @@ typedef struct mc_shard_plan {
 } mc_shard_plan;
 /* "K/N" with 1 <= K <= N <= MC_MAX_SHARDS. */
 bool mc_parse_shard(const char *text, int *k, int *n);
-/* Loads the files and shares their cases selected by filter among n shards. */
-void mc_shard_plan_make(const mc_path_list *files, const mc_case_filter *filter, int k, int n,
+/* Shares the cases of sel selected by filter among n shards. */
+void mc_shard_plan_make(const mc_selection *sel, const mc_case_filter *filter, int k, int n,
                         mc_shard_plan *p);
 /* An mc_case_filter keep function: the case is in the plan's shard. */
 bool mc_shard_keep(void *ctx, const mc_case *c);

@@ -314,25 +314,35 @@ static void print_after_table(const run_options *o, const mc_run_report *r, FILE
   }
 }
 
-/* Every file in turn; once the run has stopped the rest are only counted. */
-static void run_files(mc_runner *runner, mc_live *live, const mc_path_list *files) {
-  for (int i = 0; i < files->count; i++) {
+/* Every file in turn, here or on the workers of --jobs; once the run has
+   stopped the rest are only counted. */
+static void run_files(mc_runner *runner, mc_run_jobs *jobs, mc_live *live, mc_selection *sel) {
+  for (int i = 0; i < sel->count; i++) {
     live->file = i + 1;
-    mc_run_file(runner, files->paths[i]);
+    if (jobs)
+      mc_run_jobs_file(jobs, i);
+    else
+      mc_run_selected_file(runner, &sel->files[i]);
   }
-  mc_runner_finish(runner);
+  if (jobs)
+    mc_run_jobs_finish(jobs);
+  else
+    mc_runner_finish(runner);
   mc_live_finish(live);
 }
 
-/* The implementation: opened here, or by each of --jobs workers. False
-   (said on stderr) when it cannot start. */
-static bool start_impl(const run_options *o, mc_runner *runner, mc_run_report *report) {
+/* The implementation: opened here, or by each of --jobs workers, forked
+   now that sel is loaded. False (said on stderr) when it cannot start. */
+static bool start_impl(const run_options *o, mc_runner *runner, mc_selection *sel,
+                       mc_run_jobs **jobs, mc_run_report *report) {
   char err[1024];
   bool started;
+  *jobs = NULL;
   if (o->jobs > 1) {
-    started =
-        mc_runner_start_jobs(runner, o->jobs, o->impl.spec, &o->impl.options, err, sizeof err);
-    report->impl = mc_runner_jobs_impl_name(runner);
+    *jobs =
+        mc_run_jobs_start(runner, sel, o->jobs, o->impl.spec, &o->impl.options, err, sizeof err);
+    started = *jobs != NULL;
+    report->impl = started ? mc_run_jobs_impl_name(*jobs) : NULL;
   } else {
     runner->impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
     started = runner->impl != NULL;
@@ -346,7 +356,7 @@ static bool start_impl(const run_options *o, mc_runner *runner, mc_run_report *r
   return started;
 }
 
-static int run_all(const run_options *o, const mc_path_list *files, mc_expectations *expectations,
+static int run_all(const run_options *o, mc_selection *sel, mc_expectations *expectations,
                    const mc_shard_plan *shard) {
   if (!mc_report_paths_usable("run", o->json_path, o->junit_path))
     return 2;
@@ -358,7 +368,7 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
   mc_live live = {.report = &report,
                   .progress = isatty(STDERR_FILENO) != 0,
                   .announce = !o->quiet,
-                  .files = files->count};
+                  .files = sel->count};
   mc_case_filter filter = o->filter;
   if (shard) {
     filter.keep = mc_shard_keep;
@@ -375,13 +385,16 @@ static int run_all(const run_options *o, const mc_path_list *files, mc_expectati
                       .observe = mc_live_observe,
                       .starting = mc_live_starting,
                       .observer_ctx = &live};
-  if (!start_impl(o, &runner, &report))
+  mc_run_jobs *jobs;
+  if (!start_impl(o, &runner, sel, &jobs, &report))
     return 2;
-  run_files(&runner, &live, files);
-  /* Every implementation process ends before any file is written: none
-     can reach a report's file (an inherited descriptor, /proc/PID/fd). */
+  run_files(&runner, jobs, &live, sel);
+  /* Every implementation process (and every --jobs worker) ends before any
+     file is written: none can reach a report's file (an inherited
+     descriptor, /proc/PID/fd). */
   char *impl_name = report.impl ? mc_strdupf("%s", report.impl) : NULL;
   report.impl = impl_name;
+  mc_run_jobs_free(jobs);
   mc_runner_free(&runner);
   mc_impl_close(runner.impl);
   if (shard)
@@ -455,13 +468,18 @@ int mc_cmd_run(int argc, char **argv) {
       status = 2;
     }
   }
+  /* Loaded once, for the shard plan, the run and the workers of --jobs. */
+  mc_selection sel = {0};
+  if (status < 0)
+    mc_selection_load(files.paths, files.count, &sel);
   mc_shard_plan shard = {0};
   if (status < 0 && o.shard_count > 0)
-    mc_shard_plan_make(&files, &o.filter, o.shard_index, o.shard_count, &shard);
+    mc_shard_plan_make(&sel, &o.filter, o.shard_index, o.shard_count, &shard);
   if (status < 0)
-    status = run_all(&o, &files, have_expectations ? &expectations : NULL,
+    status = run_all(&o, &sel, have_expectations ? &expectations : NULL,
                      o.shard_count > 0 ? &shard : NULL);
   mc_shard_plan_free(&shard);
+  mc_selection_free(&sel);
   mc_expectations_free(&expectations);
   mc_path_list_free(&files);
   return status;

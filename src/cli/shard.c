@@ -65,19 +65,15 @@ static void add_entry(mc_shard_plan *p, const mc_case *c, int *cap) {
   p->n++;
 }
 
-/* Every selected case of the files that load (a file that does not is
+/* Every selected case of the files that loaded (a file that did not is
    reported by the run itself, in every shard). */
-static void collect(mc_shard_plan *p, const mc_path_list *files, const mc_case_filter *filter) {
+static void collect(mc_shard_plan *p, const mc_selection *sel, const mc_case_filter *filter) {
   int cap = 0;
-  for (int i = 0; i < files->count; i++) {
-    mc_case_file f;
-    char err[1024];
-    if (!mc_case_file_load_deferred(files->paths[i], &f, err, sizeof err)) /* shapes suffice */
-      continue;
-    for (int j = 0; j < f.n_cases; j++)
-      if (mc_case_selected(&f.cases[j], filter))
-        add_entry(p, &f.cases[j], &cap);
-    mc_case_file_free(&f);
+  for (int i = 0; i < sel->count; i++) {
+    const mc_case_file *f = &sel->files[i].file;
+    for (int j = 0; !sel->files[i].error && j < f->n_cases; j++)
+      if (mc_case_selected(&f->cases[j], filter))
+        add_entry(p, &f->cases[j], &cap);
   }
 }
 
@@ -96,10 +92,10 @@ static void assign(mc_shard_plan *p, int n_shards) {
   p->info.cost = load[p->info.index - 1];
 }
 
-void mc_shard_plan_make(const mc_path_list *files, const mc_case_filter *filter, int k, int n,
+void mc_shard_plan_make(const mc_selection *sel, const mc_case_filter *filter, int k, int n,
                         mc_shard_plan *p) {
   *p = (mc_shard_plan){.info = {.index = k, .count = n}};
-  collect(p, files, filter);
+  collect(p, sel, filter);
   uint64_t h = 14695981039346656037u;
   for (int i = 0; i < p->n; i++) /* still in selection order */
     h = fnv1a(fnv1a(h, p->entries[i].id), "\n");

@@ -1,29 +1,24 @@
 /* `movconf fuzz` over several worker processes (--jobs), and its summary:
-   the table and the JSON report. Each worker opens its own implementation
-   and runs its share of the campaign with its own stream of the seed; it
-   reports counts and findings through a pipe, one record under PIPE_BUF at
-   a time, so that records arrive whole. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+   the table and the JSON report. Each worker of the pool (harness/pool)
+   opens its own implementation and runs its share of the campaign, the one
+   item it is given, with its own stream of the seed; it reports counts and
+   findings as records of the pool. */
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/clock.h"
 #include "common/text.h"
 #include "fuzz/fuzz_request.h"
 #include "harness/harness.h"
+#include "harness/pool/pool.h"
 #include "movconf/version.h"
 
-/* What a worker tells the parent through its pipe: one record at a time,
-   each under PIPE_BUF so that it arrives whole. */
+/* What a worker tells the parent: the body of a record of the pool. */
 typedef struct worker_record {
   int32_t kind;        /* RECORD_* */
   mc_fuzz_stats stats; /* counts only (findings NULL) */
@@ -32,28 +27,37 @@ typedef struct worker_record {
   uint64_t run, max_output_bytes;
   double found_at;
 } worker_record;
-enum { RECORD_PROGRESS = 1, RECORD_FINDING, RECORD_DONE };
-_Static_assert(sizeof(worker_record) <= 4096, "a worker record must fit PIPE_BUF");
+enum { RECORD_PROGRESS = MC_POOL_FIRST_KIND, RECORD_FINDING, RECORD_DONE };
+
+/* The campaign the workers share out, and in the parent what they report. */
+typedef struct jobs_ctx {
+  const mc_fuzz_options *campaign;
+  const mc_impl_options *impl_options;
+  int jobs;
+  mc_impl *impl;        /* in a worker */
+  mc_fuzz_stats *total; /* in the parent */
+  mc_fuzz_stats *last;  /* in the parent: each worker's last counts */
+  int status;           /* in the parent: 2 once a worker is lost */
+} jobs_ctx;
 
 typedef struct worker_ctx {
-  int fd;
+  mc_pool_channel *ch;
   double last;
 } worker_ctx;
 
-static void send_record(int fd, const worker_record *r) {
-  ssize_t n;
-  do
-    n = write(fd, r, sizeof *r);
-  while (n < 0 && errno == EINTR);
+static void send_record(mc_pool_channel *ch, const worker_record *r) {
+  mc_text t = {0};
+  mc_record_put_bytes(&t, r, sizeof *r);
+  mc_pool_send(ch, (uint32_t)r->kind, &t);
 }
 
-static void send_counts(int fd, int kind, const mc_fuzz_stats *s) {
+static void send_counts(mc_pool_channel *ch, int kind, const mc_fuzz_stats *s) {
   worker_record r;
   memset(&r, 0, sizeof r);
   r.kind = kind;
   r.stats = *s;
   r.stats.findings = NULL;
-  send_record(fd, &r);
+  send_record(ch, &r);
 }
 
 static void worker_progress(void *ctx, const mc_fuzz_stats *s) {
@@ -61,11 +65,11 @@ static void worker_progress(void *ctx, const mc_fuzz_stats *s) {
   double now = mc_now_seconds();
   if (now - w->last >= 0.1) {
     w->last = now;
-    send_counts(w->fd, RECORD_PROGRESS, s);
+    send_counts(w->ch, RECORD_PROGRESS, s);
   }
 }
 
-static void send_findings(int fd, const mc_fuzz_stats *s) {
+static void send_findings(mc_pool_channel *ch, const mc_fuzz_stats *s) {
   for (int i = 0; i < s->n_findings; i++) {
     const mc_fuzz_finding *f = &s->findings[i];
     worker_record r;
@@ -85,34 +89,42 @@ static void send_findings(int fd, const mc_fuzz_stats *s) {
     r.run = f->run;
     r.max_output_bytes = f->max_output_bytes;
     r.found_at = f->found_at;
-    send_record(fd, &r);
+    send_record(ch, &r);
   }
 }
 
-/* In a worker: its share of the campaign, reported through fd; never returns. */
-_Noreturn static void run_worker(const mc_fuzz_options *campaign,
-                                 const mc_impl_options *impl_options, int jobs, int index, int fd) {
-  mc_fuzz_options o = *campaign;
-  o.worker = index;
+/* In worker index, just forked: opens its implementation. */
+static bool start_worker(void *ctx, int index, char *hello, size_t hello_len) {
+  (void)index; /* its share comes as its item */
+  jobs_ctx *j = ctx;
+  j->impl = mc_impl_open(j->campaign->impl_spec, j->impl_options, hello, hello_len);
+  if (j->impl)
+    snprintf(hello, hello_len, "%s", j->impl->name);
+  return j->impl != NULL;
+}
+
+/* In a worker: its share of the campaign (the item: its index). */
+static void run_worker(void *ctx, mc_pool_channel *ch, mc_record_reader *item) {
+  jobs_ctx *j = ctx;
+  int64_t index = mc_record_get_int(item);
+  if (!mc_record_whole(item) || index < 0 || index >= j->jobs)
+    return; /* no worker's share */
+  mc_fuzz_options o = *j->campaign;
+  o.worker = (int)index;
   if (o.runs)
-    o.runs = o.runs / (uint64_t)jobs + ((uint64_t)index < o.runs % (uint64_t)jobs);
-  char err[1024];
-  mc_impl *impl = mc_impl_open(o.impl_spec, impl_options, err, sizeof err);
-  if (!impl) {
-    char *safe = mc_safe_text(err);
-    fprintf(stderr, "movconf fuzz: worker %d: %s\n", index, safe);
-    free(safe);
-    _exit(2);
-  }
+    o.runs = o.runs / (uint64_t)j->jobs + ((uint64_t)index < o.runs % (uint64_t)j->jobs);
   mc_fuzz_stats s = {0};
-  worker_ctx w = {fd, 0};
-  if (o.runs > 0 || campaign->runs == 0) /* else no share of the runs */
-    mc_fuzz_campaign(&o, impl, &s, worker_progress, &w);
-  send_findings(fd, &s);
-  send_counts(fd, RECORD_DONE, &s);
-  mc_impl_close(impl);
+  worker_ctx w = {ch, 0};
+  if (o.runs > 0 || j->campaign->runs == 0) /* else no share of the runs */
+    mc_fuzz_campaign(&o, j->impl, &s, worker_progress, &w);
+  send_findings(ch, &s);
+  send_counts(ch, RECORD_DONE, &s);
   mc_fuzz_stats_free(&s);
-  _exit(0);
+}
+
+static void end_worker(void *ctx, mc_pool_channel *ch) {
+  (void)ch;
+  mc_impl_close(((jobs_ctx *)ctx)->impl);
 }
 
 static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
@@ -177,80 +189,97 @@ static void add_finding(const mc_fuzz_options *o, mc_fuzz_stats *total, const wo
   f->found_at = r->found_at;
 }
 
-/* Reads the workers' records until every pipe closes; the totals add up
-   each worker's last counts. */
-static void collect(const mc_fuzz_options *o, int jobs, int *fds, mc_fuzz_stats *total,
-                    mc_fuzz_progress progress, void *ctx) {
-  mc_fuzz_stats *last = calloc((size_t)jobs, sizeof *last);
-  int open_pipes = jobs;
-  while (open_pipes > 0 && last) {
-    struct pollfd p[64];
-    for (int i = 0; i < jobs; i++)
-      p[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
-    if (poll(p, (nfds_t)jobs, 100) < 0 && errno != EINTR)
-      break;
-    for (int i = 0; i < jobs; i++) {
-      if (fds[i] < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
-        continue;
-      worker_record r;
-      ssize_t n = read(fds[i], &r, sizeof r);
-      if (n == (ssize_t)sizeof r && r.kind == RECORD_FINDING) {
-        add_finding(o, total, &r);
-        if (o->max_findings > 0 && total->n_findings >= o->max_findings)
-          *o->stop_flag = 1;
-      } else if (n == (ssize_t)sizeof r) {
-        last[i] = r.stats;
-      } else if (n <= 0 && !(n < 0 && errno == EINTR)) {
-        close(fds[i]);
-        fds[i] = -1;
-        open_pipes--;
-      }
-    }
-    mc_fuzz_stats sum = {0};
-    for (int i = 0; i < jobs; i++)
-      add_counts(&sum, &last[i]);
-    sum.findings = total->findings;
-    sum.n_findings = total->n_findings;
-    if (total->first_finding_at &&
-        (!sum.first_finding_at || total->first_finding_at < sum.first_finding_at))
-      sum.first_finding_at = total->first_finding_at;
-    *total = sum;
-    if (progress)
-      progress(ctx, total);
+/* A record of worker k: a finding (the first of its key kept) or its
+   counts; false when it is no worker's. */
+static bool take_record(void *ctx, int k, int64_t ticket, uint32_t kind, mc_record_reader *body) {
+  (void)ticket;
+  jobs_ctx *j = ctx;
+  worker_record r;
+  if (!mc_record_get_bytes(body, &r, sizeof r) || !mc_record_whole(body) ||
+      (uint32_t)r.kind != kind)
+    return false;
+  r.key[sizeof r.key - 1] = r.file[sizeof r.file - 1] = r.id[sizeof r.id - 1] =
+      r.detail[sizeof r.detail - 1] = '\0';
+  if (kind == RECORD_FINDING) {
+    add_finding(j->campaign, j->total, &r);
+    if (j->campaign->max_findings > 0 && j->total->n_findings >= j->campaign->max_findings)
+      *j->campaign->stop_flag = 1;
+  } else {
+    r.stats.findings = NULL;
+    j->last[k] = r.stats;
   }
-  free(last);
+  return true;
+}
+
+/* A worker that ended before its share was done: the campaign failed. */
+static void lose_worker(void *ctx, int k, int64_t ticket, const char *what, const char *how) {
+  (void)k;
+  (void)ticket;
+  jobs_ctx *j = ctx;
+  fprintf(stderr, "movconf fuzz: a worker process %s (%s)\n", what, how);
+  j->status = 2;
+}
+
+/* The totals: each worker's last counts added up, the findings kept. */
+static void add_up(const jobs_ctx *j) {
+  mc_fuzz_stats *total = j->total, sum = {0};
+  for (int i = 0; i < j->jobs; i++)
+    add_counts(&sum, &j->last[i]);
+  sum.findings = total->findings;
+  sum.n_findings = total->n_findings;
+  if (total->first_finding_at &&
+      (!sum.first_finding_at || total->first_finding_at < sum.first_finding_at))
+    sum.first_finding_at = total->first_finding_at;
+  *total = sum;
+}
+
+/* Gives each worker its share, then takes the records until every share
+   is done, the totals (and progress) after each round. */
+static void collect(jobs_ctx *j, mc_pool *pool, mc_fuzz_progress progress, void *ctx) {
+  for (int i = 0; i < j->jobs; i++) {
+    int k = mc_pool_free_worker(pool);
+    if (k < 0)
+      break;
+    mc_text item = {0};
+    mc_record_put_int(&item, i);
+    mc_pool_give(pool, k, i, &item);
+  }
+  while (mc_pool_busy(pool)) {
+    mc_pool_take(pool, 100);
+    add_up(j);
+    if (progress)
+      progress(ctx, j->total);
+  }
+  mc_pool_finish(pool);
+  add_up(j);
 }
 
 static int run_jobs(const mc_fuzz_options *campaign, const mc_impl_options *impl_options, int jobs,
                     mc_fuzz_stats *total, mc_fuzz_progress progress, void *ctx) {
-  int fds[64];
-  pid_t pids[64];
-  fflush(NULL);
-  for (int i = 0; i < jobs; i++) {
-    int p[2];
-    if (pipe(p) != 0 || (pids[i] = fork()) < 0) {
-      fprintf(stderr, "movconf fuzz: cannot start worker %d: %s\n", i, strerror(errno));
-      for (int k = 0; k < i; k++)
-        kill(pids[k], SIGKILL);
-      return 2;
-    }
-    if (pids[i] == 0) {
-      close(p[0]);
-      run_worker(campaign, impl_options, jobs, i, p[1]);
-    }
-    close(p[1]);
-    fds[i] = p[0];
+  mc_fuzz_options o = *campaign;
+  jobs_ctx j = {.campaign = &o, .impl_options = impl_options, .jobs = jobs, .total = total};
+  j.last = mc_realloc_or_abort(NULL, (size_t)jobs * sizeof *j.last);
+  memset(j.last, 0, (size_t)jobs * sizeof *j.last);
+  const mc_pool_work work = {.ctx = &j,
+                             .start = start_worker,
+                             .item = run_worker,
+                             .end = end_worker,
+                             .take = take_record,
+                             .lost = lose_worker};
+  mc_pool *pool = mc_pool_new(&work);
+  o.stop_flag = mc_pool_stop_flag(pool); /* shared with the workers */
+  char err[1024];
+  if (mc_pool_start(pool, jobs, err, sizeof err)) {
+    collect(&j, pool, progress, ctx);
+  } else {
+    char *safe = mc_safe_text(err);
+    fprintf(stderr, "movconf fuzz: %s\n", safe);
+    free(safe);
+    j.status = 2;
   }
-  collect(campaign, jobs, fds, total, progress, ctx);
-  int status = 0;
-  for (int i = 0; i < jobs; i++) {
-    int st;
-    while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-      continue;
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-      status = 2;
-  }
-  return status;
+  mc_pool_free(pool);
+  free(j.last);
+  return j.status;
 }
 
 static int run_alone(const mc_fuzz_options *o, const mc_impl_options *impl_options,
@@ -275,21 +304,8 @@ int mc_fuzz_run(const mc_fuzz_options *options, const mc_impl_options *impl_opti
   double started = mc_now_seconds();
   if (o.seconds > 0)
     impl.stop_at = o.stop_at = mc_now_seconds() + o.seconds;
-  int status;
-  if (jobs > 1) {
-    volatile int *flag =
-        mmap(NULL, sizeof *flag, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (flag == MAP_FAILED) {
-      fprintf(stderr, "movconf fuzz: cannot share a stop flag: %s\n", strerror(errno));
-      return 2;
-    }
-    *flag = 0;
-    o.stop_flag = flag;
-    status = run_jobs(&o, &impl, jobs, s, progress, ctx);
-    munmap((void *)flag, sizeof *flag);
-  } else {
-    status = run_alone(&o, &impl, s, progress, ctx);
-  }
+  int status = jobs > 1 ? run_jobs(&o, &impl, jobs, s, progress, ctx)
+                        : run_alone(&o, &impl, s, progress, ctx);
   s->started = started;
   if (status == 0)
     mc_fuzz_rerun_findings(&o, impl_options, s);

@@ -477,15 +477,12 @@ typedef struct mc_runner {
      after the fact (a late write, a culprit); may be NULL. */
   void (*charged)(void *ctx, int index);
   void *charged_ctx;
-  /* run --jobs: the worker processes that run the cases (mc_runner_start_jobs),
-     NULL when impl runs them here. */
-  struct mc_run_jobs *jobs;
   /* Kept by the runner (start them zeroed): */
   int *result_of_call; /* report index of each call's case (-1: a re-run to find a culprit) */
   size_t calls_cap;
   int *window; /* report indices of the cases the current process served */
   int n_window, window_cap;
-  const mc_case_file *file; /* the file being run, so re-runs need not load it again */
+  mc_case_file *file; /* the file being run, so re-runs need not load it again */
   const char *file_path;
   double started;        /* mc_now_seconds() at the first mc_run_file */
   int n_problems;        /* cases that make the run fail, late charges included */
@@ -494,17 +491,43 @@ typedef struct mc_runner {
   mc_case_ids *case_ids; /* the ids of the files loaded so far, with their file */
 } mc_runner;
 
-/* run --jobs N: forks N worker processes, each opening the implementation
-   spec with options and running the cases it is given, one at a time, from
-   one queue; impl stays NULL. Call after the runner's filter and
-   expectations are set. False, with why in err, when a worker's
-   implementation cannot start (every worker is then ended). */
+/* The case files of a run, each loaded once (large fills deferred:
+   mc_case_materialize) before anything else reads them: a shard plan, the
+   runner, and the workers of --jobs, forked after it, share the parse. */
+typedef struct mc_selection_file {
+  const char *path;
+  mc_case_file file; /* when it loaded */
+  char *error;       /* why it did not load (heap), or NULL */
+} mc_selection_file;
+
+typedef struct mc_selection {
+  mc_selection_file *files;
+  int count;
+} mc_selection;
+
+/* Loads the case files at paths[0 .. n-1] (paths must outlive s). */
+void mc_selection_load(char *const *paths, int n, mc_selection *s);
+void mc_selection_free(mc_selection *s);
+
+/* run --jobs N: N worker processes, each opening the implementation and
+   running the cases it is given, one at a time, from one queue; the
+   verdicts and report are those of one job (src/harness/run/runner_jobs.c). */
 #define MC_MAX_JOBS 64
-bool mc_runner_start_jobs(mc_runner *run, int jobs, const char *spec,
-                          const mc_impl_options *options, char *err, size_t errlen);
+typedef struct mc_run_jobs mc_run_jobs;
+/* Forks the workers once the runner's filter and expectations are set and
+   sel is loaded (they share it). NULL, with why in err, when a worker's
+   implementation cannot start (every worker is then ended). */
+mc_run_jobs *mc_run_jobs_start(mc_runner *run, mc_selection *sel, int jobs, const char *spec,
+                               const mc_impl_options *options, char *err, size_t errlen);
 /* The implementation's name, as the first worker opened it (for reports;
-   valid until mc_runner_free). */
-const char *mc_runner_jobs_impl_name(const mc_runner *run);
+   valid until mc_run_jobs_free). */
+const char *mc_run_jobs_impl_name(const mc_run_jobs *jobs);
+/* As mc_run_selected_file, the cases given to the workers. */
+bool mc_run_jobs_file(mc_run_jobs *jobs, int file);
+/* As mc_runner_finish: every case given out and each worker's late faults
+   taken, the workers ended, the report's cases in run order. */
+void mc_run_jobs_finish(mc_run_jobs *jobs);
+void mc_run_jobs_free(mc_run_jobs *jobs);
 
 /* Runs one case, judges it, applies its expectation and appends the result
    to the report; returns that result (valid until the next case). */
@@ -515,6 +538,9 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
    counts the file's selected cases as not run, so call it for every file
    to have them counted. */
 bool mc_run_file(mc_runner *run, const char *path);
+/* As mc_run_file, for a file of a selection (its large fills are made
+   for the run of the file, then let go). */
+bool mc_run_selected_file(mc_runner *run, mc_selection_file *f);
 /* What check-cases finds wrong with f, including ids an earlier file of the
    run had (src/harness/run/file_check.c): NULL when nothing, else one line. */
 char *mc_runner_file_problems(mc_runner *run, const mc_case_file *f);

@@ -26,7 +26,7 @@ typedef struct mc_differences {
    into a buffer holding MC_OUTPUT_FILL. */
 mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled);
 
-/* ---- runner.c, shared with runner_jobs.c ---- */
+/* ---- runner.c, used by runner_jobs.c (never the other way) ---- */
 
 /* A new zeroed result at the end of the report. */
 mc_case_result *mc_report_new_result(mc_run_report *r);
@@ -42,17 +42,11 @@ void mc_runner_tally(mc_runner *run, const mc_case_result *res, int sign);
 bool mc_runner_stopped(mc_runner *run);
 /* Counts the selected cases of f from index from as not run. */
 void mc_runner_count_not_run(mc_runner *run, const mc_case_file *f, int from);
-
-/* ---- runner_jobs.c: run --jobs ---- */
-
-/* Waits until a worker is free (taking what the busy ones report). */
-void mc_jobs_wait_idle(mc_runner *run);
-/* Gives case index of f (at path) to a free worker. */
-void mc_jobs_dispatch(mc_runner *run, const mc_case_file *f, int index, const char *path);
-/* Waits for every case given out and each worker's late faults, ends the
-   workers, and puts the report's cases in run order. */
-void mc_jobs_finish(mc_runner *run);
-/* Ends any worker still running; frees what run->jobs holds. */
-void mc_jobs_free(mc_runner *run);
+/* Whether f's cases are to run: a file that did not load, or that
+   check-cases refuses, is recorded instead; once the run has stopped, its
+   selected cases are counted as not run. */
+bool mc_runner_take_file(mc_runner *run, const mc_selection_file *f);
+/* After the last case: stopped_early gets the count of cases not run. */
+void mc_runner_close_report(mc_runner *run);
 
 #endif

@@ -162,7 +162,7 @@ typedef struct replay {
    own file, loaded once into p->loaded; NULL when it cannot be had. */
 static const mc_case *case_of_result(replay *p, int index) {
   const mc_case_result *res = &p->run->report->results[index];
-  const mc_case_file *f = NULL;
+  mc_case_file *f = NULL;
   if (p->run->file && p->run->file_path && strcmp(p->run->file_path, res->file) == 0)
     f = p->run->file;
   for (int i = 0; !f && i < p->n_loaded; i++)
@@ -178,8 +178,8 @@ static const mc_case *case_of_result(replay *p, int index) {
     f = &p->loaded[p->n_loaded++];
   }
   for (int i = 0; i < f->n_cases; i++)
-    if (strcmp(f->cases[i].id, res->id) == 0)
-      return &f->cases[i];
+    if (strcmp(f->cases[i].id, res->id) == 0) /* a selection's file defers its fills */
+      return mc_case_materialize(&f->cases[i]) ? &f->cases[i] : NULL;
   return NULL;
 }
 
@@ -483,21 +483,14 @@ static void record_invalid_file(mc_runner *run, const char *path, char *why) {
     r->stopped_early = mc_strdupf("stopped early: %s is not a valid case file (--fail-fast)", path);
 }
 
-/* Runs the selected cases of f, checking the stop limits before each (with
-   --jobs, once a worker is free to take it). */
+/* Runs the selected cases of f, checking the stop limits before each. */
 static void run_cases(mc_runner *run, const mc_case_file *f, const char *path) {
   for (int i = 0; i < f->n_cases; i++) {
     if (!mc_case_selected(&f->cases[i], &run->filter))
       continue;
-    if (run->jobs)
-      mc_jobs_wait_idle(run);
     if (mc_runner_stopped(run)) {
       mc_runner_count_not_run(run, f, i);
       return;
-    }
-    if (run->jobs) {
-      mc_jobs_dispatch(run, f, i, path);
-      continue;
     }
     const mc_case_result *res = mc_run_case(run, &f->cases[i], path);
     if (run->observe)
@@ -505,46 +498,61 @@ static void run_cases(mc_runner *run, const mc_case_file *f, const char *path) {
   }
 }
 
-bool mc_run_file(mc_runner *run, const char *path) {
-  mc_case_file f;
-  char err[1024];
+bool mc_runner_take_file(mc_runner *run, const mc_selection_file *f) {
   if (run->started == 0)
     run->started = mc_now_seconds();
   bool was_stopped = run->report->stopped_early != NULL;
-  /* With --jobs the workers run the cases: their large fills need not be made here. */
-  bool loaded = run->jobs ? mc_case_file_load_deferred(path, &f, err, sizeof err)
-                          : mc_case_file_load(path, &f, err, sizeof err);
-  if (!loaded) {
+  if (f->error) {
     if (!was_stopped) /* a file not run is not reported */
-      record_invalid_file(run, path, mc_strdupf("%s", err));
-    return run->report->stopped_early == NULL;
+      record_invalid_file(run, f->path, mc_strdupf("%s", f->error));
+    return false;
   }
-  char *problems = was_stopped ? NULL : mc_runner_file_problems(run, &f);
+  char *problems = was_stopped ? NULL : mc_runner_file_problems(run, &f->file);
   if (problems) { /* none of its cases runs, as when it does not load */
-    record_invalid_file(run, path, problems);
-    mc_case_file_free(&f);
-    return run->report->stopped_early == NULL;
+    record_invalid_file(run, f->path, problems);
+    return false;
   }
-  run->file = &f;
-  run->file_path = path;
   if (was_stopped)
-    mc_runner_count_not_run(run, &f, 0);
-  else
-    run_cases(run, &f, path);
-  run->file = NULL;
-  run->file_path = NULL;
-  mc_case_file_free(&f);
+    mc_runner_count_not_run(run, &f->file, 0);
+  return !was_stopped;
+}
+
+/* Makes every large fill of f, or none (false). */
+static bool materialize_file(mc_case_file *f) {
+  for (int i = 0; i < f->n_cases; i++)
+    if (!mc_case_materialize(&f->cases[i]))
+      return false;
+  return true;
+}
+
+bool mc_run_selected_file(mc_runner *run, mc_selection_file *f) {
+  if (!mc_runner_take_file(run, f))
+    return run->report->stopped_early == NULL;
+  if (!materialize_file(&f->file)) { /* as a file whose fills do not fit at load */
+    record_invalid_file(run, f->path, mc_strdupf("%s: out of memory for its fills", f->path));
+  } else {
+    run->file = &f->file;
+    run->file_path = f->path;
+    run_cases(run, &f->file, f->path);
+    run->file = NULL;
+    run->file_path = NULL;
+  }
+  mc_case_file_release_fills(&f->file);
   return run->report->stopped_early == NULL;
 }
 
-void mc_runner_finish(mc_runner *run) {
-  mc_impl_result late;
-  memset(&late, 0, sizeof late);
-  if (run->jobs)
-    mc_jobs_finish(run);
-  else if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
-    charge_blamed_call(run, &late);
-  mc_tensor_free(&late.output);
+bool mc_run_file(mc_runner *run, const char *path) {
+  char err[1024];
+  mc_selection_file f = {.path = path};
+  if (!mc_case_file_load(path, &f.file, err, sizeof err))
+    f.error = mc_strdupf("%s", err);
+  bool going_on = mc_run_selected_file(run, &f);
+  mc_case_file_free(&f.file);
+  free(f.error);
+  return going_on;
+}
+
+void mc_runner_close_report(mc_runner *run) {
   char *reason = run->report->stopped_early;
   if (reason) {
     run->report->stopped_early = mc_strdupf("%s; %ld selected %s did not run", reason, run->not_run,
@@ -553,8 +561,16 @@ void mc_runner_finish(mc_runner *run) {
   }
 }
 
+void mc_runner_finish(mc_runner *run) {
+  mc_impl_result late;
+  memset(&late, 0, sizeof late);
+  if (run->impl->settle && run->impl->settle(run->impl, &late) && late.blame_call)
+    charge_blamed_call(run, &late);
+  mc_tensor_free(&late.output);
+  mc_runner_close_report(run);
+}
+
 void mc_runner_free(mc_runner *run) {
-  mc_jobs_free(run);
   mc_case_ids_free(run->case_ids);
   run->case_ids = NULL;
   free(run->result_of_call);
