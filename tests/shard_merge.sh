@@ -106,4 +106,10 @@ refused short "the shards have [0-9]* cases of the [0-9]* selected" \
 refused output-is-input "same file" \
   "$movconf" report merge kernels-1.json kernels-2.json kernels-3.json kernels-4.json \
   --json kernels-1.json
+
+# run --help documents --shard (README, docs/ci/sharded.yml and the
+# completion use it; the man page is made from this text).
+"$movconf" help run >run-help.txt 2>&1
+has run-help.txt "--shard K/N"
+
 expect_report
