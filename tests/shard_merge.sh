@@ -112,4 +112,13 @@ refused output-is-input "same file" \
 "$movconf" help run >run-help.txt 2>&1
 has run-help.txt "--shard K/N"
 
+# Each shard is given the whole run's --expect: an expectation of another
+# shard's case is not unused; one that matches no selected case still is.
+other=$("$python" -c 'import json; print(json.load(open("kernels-2.json"))["cases"][0]["id"])')
+printf '[{"case": "%s", "verdict": "wrong-output", "reason": "r"},
+ {"case": "no/such/case", "verdict": "wrong-output", "reason": "r"}]\n' "$other" >whole-expect.json
+"$movconf" run --quiet --shard 1/4 --expect whole-expect.json >expect-1.out 2>expect-1.err
+has expect-1.err "expectation 'no/such/case' matched no case"
+lacks expect-1.err "expectation '$other'"
+
 expect_report
