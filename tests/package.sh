@@ -2,9 +2,11 @@
 # The Debian package (cpack -G DEB): its control fields (version of
 # project(), dependencies from dpkg-shlibdeps), its file list (dpkg-deb -c:
 # the program, every case file of both tiers, spec/, generators/, headers,
-# CMake package, pkg-config file, man pages, completion, examples), and the
-# extracted program (dpkg-deb -x into a scratch folder, not installed) run
-# from an unrelated folder: it finds its cases beside itself and passes.
+# CMake package, pkg-config file, man pages, completion, examples), its
+# pkg-config file (/usr/include,
+# not a path through share/pkgconfig), and the extracted program (dpkg-deb
+# -x into a scratch folder, not installed) run from an unrelated folder: it
+# finds its cases beside itself and passes.
 # usage: package.sh BUILD_DIR SOURCE_DIR WORK CPACK
 set -u
 build=$1 src=$2 work=$3 cpack=$4
@@ -42,6 +44,13 @@ expect "every file of conformance/, conformance-large/, generators/, spec/ (miss
   test -z "$missing"
 
 dpkg-deb -x "$deb" "$work/root"
+# Installed at /usr, pkg-config names /usr/include (or nothing: it drops
+# a system folder), not a path through share/pkgconfig/../...
+has "$work/root/usr/share/pkgconfig/movconf-plugin.pc" '^prefix=/usr$'
+cflags=$(PKG_CONFIG_PATH="$work/root/usr/share/pkgconfig" pkg-config --cflags movconf-plugin |
+  sed 's/ *$//')
+expect "pkg-config --cflags movconf-plugin is -I/usr/include or nothing, not '$cflags'" \
+  sh -c 'test -z "$1" || test "$1" = -I/usr/include' - "$cflags"
 cd "$work/elsewhere" || exit 1
 "$work/root/usr/bin/movconf" --version >"$work/version.txt" 2>&1
 has "$work/version.txt" "^data folder: $work/root/usr/share/movconf (installed beside the program)$"
