@@ -3,7 +3,7 @@
 # project(), dependencies from dpkg-shlibdeps), its file list (dpkg-deb -c:
 # the program, every case file of both tiers, spec/, generators/, headers,
 # CMake package, pkg-config file, man pages, completion, examples), its
-# pkg-config file (/usr/include,
+# description (every operation named), its pkg-config file (/usr/include,
 # not a path through share/pkgconfig), and the extracted program (dpkg-deb
 # -x into a scratch folder, not installed) run from an unrelated folder: it
 # finds its cases beside itself and passes.
@@ -26,6 +26,14 @@ echo "Depends: $depends"
 expect "depends on libcjson1" sh -c 'echo "$1" | grep -qE "(^|, )libcjson1( |,|$)"' - "$depends"
 expect "depends on libssl3" sh -c 'echo "$1" | grep -qE "(^|, )libssl3( |,|$)"' - "$depends"
 expect "depends on libc6" sh -c 'echo "$1" | grep -qE "(^|, )libc6( |,|$)"' - "$depends"
+
+# The description names every operation of movconf help operations.
+dpkg-deb -f "$deb" Description >"$work/description.txt"
+"$build/movconf" help operations | cut -f 1 >"$work/operations.txt"
+expect "movconf help operations lists operations" test -s "$work/operations.txt"
+while read -r op; do
+  has "$work/description.txt" "$op"
+done <"$work/operations.txt"
 
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/files.txt"
 for f in /usr/bin/movconf /usr/include/movconf/plugin.h /usr/include/movconf/version.h \
