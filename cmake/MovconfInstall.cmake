@@ -56,13 +56,26 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/movconfConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/movconfConfigVersion.cmake
         DESTINATION ${MOVCONF_INSTALL_CMAKEDIR})
 
-# pkg-config, relative to its own folder so that the prefix can move.
+# pkg-config, relative to its own folder so that the prefix can move; but
+# installed at /usr (the Debian package), prefix=/usr, for pkg-config
+# prints ${pcfiledir}/../../include unshortened and drops only the
+# system folder spelt /usr/include. The prefix is known at install time
+# (cmake --install --prefix, CPack's /usr), so the choice is made then.
 file(RELATIVE_PATH movconf_pc_to_prefix ${CMAKE_INSTALL_FULL_DATADIR}/pkgconfig
      ${CMAKE_INSTALL_PREFIX})
 string(REGEX REPLACE "/$" "" movconf_pc_to_prefix "${movconf_pc_to_prefix}")
+set(movconf_pc_prefix "\${pcfiledir}/${movconf_pc_to_prefix}")
 configure_file(cmake/movconf-plugin.pc.in ${CMAKE_CURRENT_BINARY_DIR}/movconf-plugin.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/movconf-plugin.pc
-        DESTINATION ${CMAKE_INSTALL_DATADIR}/pkgconfig)
+set(movconf_pc_prefix /usr)
+configure_file(cmake/movconf-plugin.pc.in ${CMAKE_CURRENT_BINARY_DIR}/pc-usr/movconf-plugin.pc
+               @ONLY)
+install(CODE "
+  set(movconf_pc \"${CMAKE_CURRENT_BINARY_DIR}/movconf-plugin.pc\")
+  if(CMAKE_INSTALL_PREFIX MATCHES \"^/usr/*$\")
+    set(movconf_pc \"${CMAKE_CURRENT_BINARY_DIR}/pc-usr/movconf-plugin.pc\")
+  endif()
+  file(INSTALL DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/pkgconfig\"
+       TYPE FILE FILES \"\${movconf_pc}\")")
 
 # Documentation and what an author copies: the example plugins, the
 # Python and JavaScript adapter helpers, the numpy adapter, the CI workflow.

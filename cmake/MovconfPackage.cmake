@@ -7,12 +7,33 @@ set(CPACK_PACKAGE_NAME movconf)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY
     "conformance suite for OpenVINO's data-movement operations")
-set(CPACK_PACKAGE_DESCRIPTION
-    "movconf judges an implementation of BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1,\n\
-DepthToSpace-1 and ExtractImagePatches-3 (a C plugin or a process in any language)\n\
-case by case against a literal oracle, and fuzzes it differentially. The package\n\
-holds the program, its conformance cases, the plugin headers with a CMake package\n\
-and a pkg-config file, man pages and bash completion.")
+# The operations, from the one list (include/movconf/op_list.h), so that a
+# new row reaches the description: "A, B, ... and Z".
+file(STRINGS ${CMAKE_SOURCE_DIR}/include/movconf/op_list.h movconf_op_rows
+     REGEX "^MC_OP_ROW\\([A-Z_]+, [a-z_0-9]+, \"[^\"]+\"")
+list(TRANSFORM movconf_op_rows REPLACE "^[^\"]*\"([^\"]+)\".*" "\\1")
+list(POP_BACK movconf_op_rows movconf_last_op)
+list(JOIN movconf_op_rows ", " movconf_ops)
+# The description's text, its lines under 76 columns.
+set(movconf_text "movconf judges an implementation of ${movconf_ops} and ${movconf_last_op} \
+(a C plugin or a process in any language) case by case against a literal oracle, and \
+fuzzes it differentially. The package holds the program, its conformance cases, the \
+plugin headers with a CMake package and a pkg-config file, man pages and bash completion.")
+string(REPLACE " " ";" movconf_words "${movconf_text}")
+set(CPACK_PACKAGE_DESCRIPTION "")
+set(movconf_line "")
+foreach(word IN LISTS movconf_words)
+  string(LENGTH "${movconf_line} ${word}" movconf_len)
+  if(movconf_line STREQUAL "")
+    set(movconf_line "${word}")
+  elseif(movconf_len GREATER 75)
+    string(APPEND CPACK_PACKAGE_DESCRIPTION "${movconf_line}\n")
+    set(movconf_line "${word}")
+  else()
+    string(APPEND movconf_line " ${word}")
+  endif()
+endforeach()
+string(APPEND CPACK_PACKAGE_DESCRIPTION "${movconf_line}")
 set(CPACK_PACKAGE_CONTACT "movconf maintainers <movconf@localhost>")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

@@ -30,6 +30,16 @@ awk -v dir="$work" '
   /^ +run: / { close_step(); n++; out = dir "/step" n ".sh"; sub(/^ +run: /, ""); print > out; close_step(); next }
   out != "" { match($0, /^ */); if ($0 != "" && RLENGTH < indent) close_step(); else print > out }
 ' "$yml"
+# Every file the workflow uploads is in the .gitignore block of
+# docs/ci/README.md: a report left in the work tree is not committed.
+awk '/^ +path: \|$/ { p = 1; next } p && /^ +[^ :]+$/ { print $1; next } { p = 0 }' "$yml" |
+  sort -u >"$work/uploaded"
+expect "the workflow uploads files" test -s "$work/uploaded"
+sed -n '/^```gitignore$/,/^```$/p' "$src/docs/ci/README.md" >"$work/gitignore"
+while read -r file; do
+  expect "docs/ci/README.md's .gitignore block has $file" grep -qxF -- "$file" "$work/gitignore"
+done <"$work/uploaded"
+
 steps=$(ls "$work"/step*.sh 2>/dev/null | wc -l)
 expect "the workflow has run: steps" test "$steps" -ge 5
 grep -E '^#   movconf run ' "$yml" | sed 's/^#   //' >"$work/by-hand.sh"

@@ -2,7 +2,8 @@
 # A baseline of known failures: --write-expect writes the failures of a run
 # as an expectations file; run with it, the same failures are expected
 # (exit 0, no unexpected pass); by generator group, a group whose cases all
-# failed the same way is one entry, a group with a passing case is not.
+# failed the same way is one entry, a group with a passing case is not;
+# the file is indented with spaces, not tabs.
 # usage: expect_write.sh MOVCONF PLANTED_PLUGIN SOURCE_DIR WORKDIR PYTHON
 set -u
 . "$(dirname "$0")/expect.sh"
@@ -23,6 +24,10 @@ entries = json.load(open(sys.argv[1]))
 assert len(entries) == 60, len(entries)
 assert all(e["verdict"] == "wrong-output" and e["reason"].startswith("TODO") for e in entries)
 assert all("*" not in e["case"] for e in entries)' "$work/cases.json"
+# A file people edit: indented with spaces, no tab anywhere.
+expect "the baseline has no tab" sh -c '! grep -q "$(printf "\t")" "$1"' tabs "$work/cases.json"
+has "$work/cases.json" '^  }, {$'
+has "$work/cases.json" '^    "case": "d2s/gen/'
 run larger.json rank4.json --expect "$work/cases.json" >"$work/expected.txt" 2>&1
 status=$?
 expect "run with the baseline passes (exit $status)" test "$status" -eq 0

@@ -4,7 +4,8 @@
 #   campaign (shrinking and the findings' re-runs included) ends within
 #   --time plus one --timeout (asserted with a wide margin for a loaded
 #   machine); when no request completed in it, nothing was tested: exit 1;
-# - an --out that cannot hold findings is refused before the campaign;
+# - an --out that cannot hold findings is refused before the campaign; a
+#   trailing slash of --out is not doubled in the findings' names;
 # - text from the implementation (escape sequences) and from the command
 #   line (bytes that are not UTF-8) reaches no output raw;
 # - off a terminal, a progress line every few seconds; the time to the
@@ -53,6 +54,12 @@ done
 expect "the regular file is untouched" grep -qx "not a folder" plain
 "$movconf" fuzz --runs 20 --out new/deeper >clean-out.out 2>&1
 expect "a writable --out with nothing found is not left behind" test ! -e new
+# --out DIR/ names the folder DIR: findings are DIR/NAME, not DIR//NAME.
+within slash 60 --impl "plugin:$plugin" --op d2s --runs 5 --shrink-time 0 --max-findings 1 \
+  --out slash// --json slash.json
+has slash.out "^    slash/depth_to_space_1-"
+lacks slash.out "slash//"
+lacks slash.json "slash//"
 
 # 3. Hostile text: escapes from the implementation, a byte that is not
 # UTF-8 in the command line (a shell comment); no output carries them raw.

@@ -2,7 +2,8 @@
 # movconf gen's tiers (generators/README.md, "Tiers"): a tier group's file
 # goes to OUT-large/<op>/, outside OUT/; only a tier group may raise the
 # input and output bounds, and only up to the loader's and runner's
-# defaults; a case above its group's bound is refused, naming the bound.
+# defaults; a case above its group's bound is refused, naming the bound;
+# gen --help says so.
 # usage: gen_tiers.sh MOVCONF WORK_DIR
 set -u
 movconf=$1 work=$2
@@ -60,4 +61,8 @@ MOVCONF_GEN_SKIP_TIERS=1 "$movconf" gen --check --op b2s --generators "$work/gen
   >"$work/log" 2>&1 || { cat "$work/log"; fail "--check with the tier skipped"; }
 "$movconf" gen --check --op b2s --generators "$work/gen" --out "$work/out" >"$work/log" 2>&1
 grep -q "out-large/batch_to_space_2/stray.json: extra" "$work/log" || { cat "$work/log"; fail "stray tier file"; }
+# gen --help says where a tier group's file goes.
+"$movconf" gen --help >"$work/help" 2>&1
+grep -q 'DIR-<tier>/<op>/<group>.json' "$work/help" || fail "gen --help does not name DIR-<tier>/"
+grep -q 'DIR-large/' "$work/help" || fail "gen --help does not name DIR-large/"
 echo "tier groups: bounds enforced, files in OUT-large/<op>/"

@@ -2,9 +2,11 @@
 # The Debian package (cpack -G DEB): its control fields (version of
 # project(), dependencies from dpkg-shlibdeps), its file list (dpkg-deb -c:
 # the program, every case file of both tiers, spec/, generators/, headers,
-# CMake package, pkg-config file, man pages, completion, examples), and the
-# extracted program (dpkg-deb -x into a scratch folder, not installed) run
-# from an unrelated folder: it finds its cases beside itself and passes.
+# CMake package, pkg-config file, man pages, completion, examples), its
+# description (every operation named), its pkg-config file (/usr/include,
+# not a path through share/pkgconfig), and the extracted program (dpkg-deb
+# -x into a scratch folder, not installed) run from an unrelated folder: it
+# finds its cases beside itself and passes.
 # usage: package.sh BUILD_DIR SOURCE_DIR WORK CPACK
 set -u
 build=$1 src=$2 work=$3 cpack=$4
@@ -25,6 +27,14 @@ expect "depends on libcjson1" sh -c 'echo "$1" | grep -qE "(^|, )libcjson1( |,|$
 expect "depends on libssl3" sh -c 'echo "$1" | grep -qE "(^|, )libssl3( |,|$)"' - "$depends"
 expect "depends on libc6" sh -c 'echo "$1" | grep -qE "(^|, )libc6( |,|$)"' - "$depends"
 
+# The description names every operation of movconf help operations.
+dpkg-deb -f "$deb" Description >"$work/description.txt"
+"$build/movconf" help operations | cut -f 1 >"$work/operations.txt"
+expect "movconf help operations lists operations" test -s "$work/operations.txt"
+while read -r op; do
+  has "$work/description.txt" "$op"
+done <"$work/operations.txt"
+
 dpkg-deb -c "$deb" | awk '{print $NF}' | sed 's|^\./|/|' >"$work/files.txt"
 for f in /usr/bin/movconf /usr/include/movconf/plugin.h /usr/include/movconf/version.h \
   /usr/lib/cmake/movconf/movconfConfig.cmake /usr/lib/libmovconf_optimized.a /usr/share/pkgconfig/movconf-plugin.pc \
@@ -42,6 +52,13 @@ expect "every file of conformance/, conformance-large/, generators/, spec/ (miss
   test -z "$missing"
 
 dpkg-deb -x "$deb" "$work/root"
+# Installed at /usr, pkg-config names /usr/include (or nothing: it drops
+# a system folder), not a path through share/pkgconfig/../...
+has "$work/root/usr/share/pkgconfig/movconf-plugin.pc" '^prefix=/usr$'
+cflags=$(PKG_CONFIG_PATH="$work/root/usr/share/pkgconfig" pkg-config --cflags movconf-plugin |
+  sed 's/ *$//')
+expect "pkg-config --cflags movconf-plugin is -I/usr/include or nothing, not '$cflags'" \
+  sh -c 'test -z "$1" || test "$1" = -I/usr/include' - "$cflags"
 cd "$work/elsewhere" || exit 1
 "$work/root/usr/bin/movconf" --version >"$work/version.txt" 2>&1
 has "$work/version.txt" "^data folder: $work/root/usr/share/movconf (installed beside the program)$"

@@ -3,7 +3,10 @@
 # give the unsharded run's report (same cases in the same order, same
 # verdicts and summary, same exit status), with the built-in kernels and
 # with a plugin that fails DepthToSpace; the shards are balanced by cost;
-# bad --shard values, and missing, repeated and foreign shards are refused.
+# bad --shard values, and missing, repeated and foreign shards are refused;
+# run --help lists --shard; a shard given the whole run's --expect notes
+# only its own unused entries; report html refuses a shard beside the
+# merged report that holds it.
 # usage: shard_merge.sh MOVCONF PLUGIN_PLANTED WORK_DIR PYTHON
 set -u
 movconf=$1 planted=$2 work=$3 python=$4
@@ -106,4 +109,28 @@ refused short "the shards have [0-9]* cases of the [0-9]* selected" \
 refused output-is-input "same file" \
   "$movconf" report merge kernels-1.json kernels-2.json kernels-3.json kernels-4.json \
   --json kernels-1.json
+
+# run --help documents --shard (README, docs/ci/sharded.yml and the
+# completion use it; the man page is made from this text).
+"$movconf" help run >run-help.txt 2>&1
+has run-help.txt "--shard K/N"
+
+# Each shard is given the whole run's --expect: an expectation of another
+# shard's case is not unused; one that matches no selected case still is.
+other=$("$python" -c 'import json; print(json.load(open("kernels-2.json"))["cases"][0]["id"])')
+printf '[{"case": "%s", "verdict": "wrong-output", "reason": "r"},
+ {"case": "no/such/case", "verdict": "wrong-output", "reason": "r"}]\n' "$other" >whole-expect.json
+"$movconf" run --quiet --shard 1/4 --expect whole-expect.json >expect-1.out 2>expect-1.err
+has expect-1.err "expectation 'no/such/case' matched no case"
+lacks expect-1.err "expectation '$other'"
+
+# report html of the merged report and one of its shards would show the
+# shard's cases twice: refused; the merged report beside another
+# implementation's shard is a page.
+refused html-shard-and-merged "kernels-2.json is a shard of the run that kernels-merged.json holds" \
+  "$movconf" report html kernels-merged.json kernels-2.json -o page.html
+expect "html-shard-and-merged: no page written" test ! -e page.html
+"$movconf" report html kernels-merged.json planted-2.json -o page.html >html-other.out 2>&1
+expect "html of another implementation's shard: exit 0 (got $?)" test $? -eq 0
+
 expect_report

@@ -39,6 +39,10 @@ void mc_shard_plan_make(const mc_selection *sel, const mc_case_filter *filter, i
                         mc_shard_plan *p);
 /* An mc_case_filter keep function: the case is in the plan's shard. */
 bool mc_shard_keep(void *ctx, const mc_case *c);
+/* Whether x is the expectation (the first whose glob matches) of a case of
+   another shard: the whole run's --expect given to each shard. */
+bool mc_shard_elsewhere_matches(const mc_shard_plan *p, mc_expectations *e,
+                                const mc_expectation *x);
 /* Each result's place in the whole selection (mc_case_result position). */
 void mc_shard_set_positions(const mc_shard_plan *p, mc_run_report *r);
 void mc_shard_plan_free(mc_shard_plan *p);

@@ -172,6 +172,8 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
         return 2;
       continue;
     }
+    if (opt == OPT_OUT) /* findings under "DIR/x", not "DIR//x" */
+      optarg[mc_path_trimmed_len(optarg)] = '\0';
     const char *problem = apply_option(f, opt, optarg ? optarg : "");
     if (problem) {
       fprintf(stderr, "movconf fuzz: --%s %s, not '%s'\n", mc_option_name(fuzz_options, opt),

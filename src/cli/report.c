@@ -130,14 +130,16 @@ static const char html_usage[] =
     "(\\x1b, \\u202e), and the page's Content-Security-Policy forbids any script and\n"
     "any fetch. Pictures are capped when a report is read: at most 16 x 16 cells\n"
     "(what movconf writes), each text cut at 256 bytes, and a picture of more than\n"
-    "64 KiB of JSON left out (the page says so).\n"
+    "64 KiB of JSON left out (the page says so). A shard's report (run --shard)\n"
+    "beside a report of the same implementation that holds all its cases (the\n"
+    "merged or whole run) is refused: its cases would show twice.\n"
     "\n"
     "  -o, --output FILE  the page to write (written whole or not at all); '-' for\n"
     "                     standard output\n"
     "  -h, --help         show this text\n"
     "\n"
     "Exit status: 0 when the page was written; 2 on a usage error or a report that\n"
-    "cannot be read or is neither a run nor a bench report.\n";
+    "cannot be read, is neither a run nor a bench report, or is a shard beside its run.\n";
 
 /* The page, to standard output ("-") or written whole to path. */
 static int write_page(const char *path, const mc_text *page) {

@@ -119,6 +119,14 @@ bool mc_shard_keep(void *ctx, const mc_case *c) {
   return e && e->shard == p->info.index;
 }
 
+bool mc_shard_elsewhere_matches(const mc_shard_plan *p, mc_expectations *e,
+                                const mc_expectation *x) {
+  for (int i = 0; i < p->n; i++)
+    if (p->entries[i].shard != p->info.index && mc_expectations_match(e, p->entries[i].id) == x)
+      return true;
+  return false;
+}
+
 void mc_shard_set_positions(const mc_shard_plan *p, mc_run_report *r) {
   for (int i = 0; i < r->count; i++) {
     const shard_entry *e = find(p, r->results[i].id);

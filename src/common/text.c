@@ -108,3 +108,10 @@ char *mc_strdupf(const char *fmt, ...) {
   va_end(args);
   return s;
 }
+
+size_t mc_path_trimmed_len(const char *path) {
+  size_t len = strlen(path);
+  while (len > 1 && path[len - 1] == '/')
+    len--;
+  return len;
+}

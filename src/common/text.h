@@ -43,5 +43,8 @@ void mc_text_free(mc_text *t);
 void *mc_realloc_or_abort(void *p, size_t size);
 /* printf into a fresh heap string (never NULL: aborts on allocation failure). */
 char *mc_strdupf(const char *fmt, ...) MC_PRINTF_FORMAT(1, 2);
+/* The length of path without its trailing slashes ("/" itself kept):
+   "out/" and "out" name one folder, and a file under it is "out/x". */
+size_t mc_path_trimmed_len(const char *path);
 
 #endif

@@ -795,9 +795,7 @@ static bool skip_tiers(void) {
 }
 
 char *mc_gen_folder(const char *out, const char *tier) {
-  size_t len = strlen(out);
-  while (len > 1 && out[len - 1] == '/')
-    len--;
+  size_t len = mc_path_trimmed_len(out);
   return tier ? mc_strdupf("%.*s-%s", (int)len, out, tier) : mc_strdupf("%.*s", (int)len, out);
 }
 

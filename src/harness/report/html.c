@@ -206,6 +206,59 @@ static int read_report(const char *path, report *r) {
   return -1;
 }
 
+/* ---- a shard beside the run that holds it ---- */
+
+static int compare_text(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static const cJSON *cases_of(const report *r) {
+  return cJSON_GetObjectItemCaseSensitive(r->root, "cases");
+}
+
+/* Whether every case of part (at least one) is a case of whole. */
+static bool holds_cases(const report *whole, const report *part) {
+  const char **ids =
+      mc_realloc_or_abort(NULL, sizeof *ids * (size_t)(1 + cJSON_GetArraySize(cases_of(whole))));
+  size_t n = 0;
+  const cJSON *c;
+  cJSON_ArrayForEach(c, cases_of(whole)) ids[n++] = string_of(c, "id");
+  qsort(ids, n, sizeof *ids, compare_text);
+  bool all = cJSON_GetArraySize(cases_of(part)) > 0;
+  cJSON_ArrayForEach(c, cases_of(part)) {
+    const char *id = string_of(c, "id");
+    if (!bsearch(&id, ids, n, sizeof *ids, compare_text)) {
+      all = false;
+      break;
+    }
+  }
+  free(ids);
+  return all;
+}
+
+static bool is_shard(const report *r) {
+  return r->kind == REPORT_RUN &&
+         cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(r->root, "shard"));
+}
+
+/* A shard's report beside the merged (or whole) run that holds its cases
+   would show those cases twice, as two columns: refused. */
+static bool shard_beside_its_run(const report *reports, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; is_shard(&reports[i]) && j < n; j++)
+      if (reports[j].kind == REPORT_RUN && !is_shard(&reports[j]) &&
+          strcmp(string_of(reports[i].root, "implementation"),
+                 string_of(reports[j].root, "implementation")) == 0 &&
+          holds_cases(&reports[j], &reports[i])) {
+        fprintf(stderr,
+                "movconf report html: %s is a shard of the run that %s holds whole (its cases "
+                "would show twice): give the merged report or the shards, not both\n",
+                reports[i].path, reports[j].path);
+        return true;
+      }
+  return false;
+}
+
 /* ---- counts ---- */
 
 static const char *expectation_outcome(const cJSON *c) {
@@ -759,7 +812,9 @@ bool mc_report_html(char *const *paths, int n, mc_text *page) {
   int loaded = 0, status = -1;
   for (; loaded < n && status < 0; loaded++)
     status = read_report(paths[loaded], &reports[loaded]);
-  if (status < 0)
+  if (status < 0 && shard_beside_its_run(reports, n))
+    status = 2;
+  else if (status < 0)
     put_page(page, reports, n);
   else
     loaded--; /* the one that failed holds nothing */

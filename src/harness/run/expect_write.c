@@ -55,6 +55,32 @@ static int count_group(const mc_run_report *r, const char *group, bool *covered)
   return n;
 }
 
+/* cJSON_Print's text with its tabs as spaces: the file is edited by hand,
+   in editors that show a tab anywhere from 2 to 8 columns wide. A tab
+   that begins a line is an indent (two spaces), any other one follows a
+   key's colon (one space); tabs inside strings are escaped as \t. */
+static char *print_with_spaces(const cJSON *json) {
+  char *tabbed = cJSON_Print(json);
+  if (!tabbed)
+    return NULL;
+  mc_text t = {0};
+  bool line_start = true;
+  for (const char *p = tabbed; *p; p++) {
+    if (*p == '\t')
+      mc_text_put(&t, "  ", line_start ? 2 : 1);
+    else
+      mc_text_put(&t, p, 1);
+    line_start = *p == '\n' || (line_start && *p == '\t');
+  }
+  mc_text_put(&t, "\n", 1); /* a text file ends its last line */
+  free(tabbed);
+  if (t.oom) {
+    mc_text_free(&t);
+    return NULL;
+  }
+  return t.p;
+}
+
 int mc_expectations_write(const mc_run_report *r, const char *path, bool by_group) {
   bool *covered = calloc((size_t)r->count + 1, sizeof *covered);
   cJSON *list = cJSON_CreateArray();
@@ -75,10 +101,8 @@ int mc_expectations_write(const mc_run_report *r, const char *path, bool by_grou
     free(group);
     entries++;
   }
-  char *json = list ? cJSON_Print(list) : NULL;
-  char *text = json ? mc_strdupf("%s\n", json) : NULL; /* a text file ends its last line */
+  char *text = list ? print_with_spaces(list) : NULL;
   bool ok = text && mc_write_text_file(path, text);
-  free(json);
   free(text);
   cJSON_Delete(list);
   free(covered);
