@@ -3,7 +3,8 @@
 # - against an implementation that hangs on every request, the whole
 #   campaign (shrinking and the findings' re-runs included) ends within
 #   --time plus one --timeout (asserted with a wide margin for a loaded
-#   machine); when no request completed in it, nothing was tested: exit 1;
+#   machine) and leaves no process behind; when no request completed in
+#   it, nothing was tested: exit 1;
 # - an --out that cannot hold findings is refused before the campaign; a
 #   trailing slash of --out is not doubled in the findings' names;
 # - text from the implementation (escape sequences) and from the command
@@ -31,8 +32,14 @@ within() {
 }
 
 # 1. A hanging implementation: each request times out; --time bounds all.
-hang="exec:python3 $adapter hang"
+# The adapter's own argument names this folder, so that ps finds this
+# test's adapters and no other's.
+hang="exec:python3 $adapter hang $work"
 within hang-5 12 --impl "$hang" --op d2s --time 5 --timeout 2 --out hang5
+# Nothing it started outlives movconf (before: the Python under the
+# adapter's shell, re-parented to init once its worker was gone).
+expect "hang-5: no adapter process outlives the campaign" \
+  sh -c "! ps -eo comm=,args= | grep '^python' | grep -F -- 'hostile_adapter.py hang $work'"
 within hang-8 16 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
 has hang-8.out "distinct finding"
 # Every request outlasting the campaign (--timeout 10 > --time 5): no

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -222,6 +223,9 @@ void mc_child_guard_install(void) {
 #if defined(PR_SET_CHILD_SUBREAPER)
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
+  /* Whatever re-parented here late (an adapter's own child, after its
+     worker or its shell was killed) ends with movconf, not under init. */
+  atexit(mc_child_end_all);
   static const int signals[] = {SIGTERM, SIGINT, SIGHUP};
   for (size_t i = 0; i < sizeof signals / sizeof *signals; i++) {
     struct sigaction old;

@@ -30,8 +30,8 @@ void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n);
    (Linux: PR_SET_CHILD_SUBREAPER, so that a descendant whose parent died,
    or that left with setsid(), is re-parented here and not to init), and
    installs handlers for SIGTERM, SIGINT and SIGHUP (those not ignored at
-   start) that end every descendant before movconf dies of the signal.
-   Idempotent. */
+   start) that end every descendant before movconf dies of the signal,
+   and ends them too when movconf exits. Idempotent. */
 void mc_child_guard_install(void);
 
 /* Kills and reaps every child of this process, again and again until none
