@@ -60,6 +60,10 @@
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version.
+   MOVCONF_MOCK_LOAD=ctor-segv writes to an inaccessible page in the
+   library's constructor (SIGSEGV), MOVCONF_MOCK_LOAD=ctor-null through a
+   NULL pointer there, and MOVCONF_MOCK_LOAD=entry-abort raises SIGABRT in
+   the entry point.
 
    The mock speaks ABI version 3; built with MOCK_ABI=2 it is a version 2
    plugin (the request's fields it reads are spelt alike in both). */
@@ -608,7 +612,26 @@ static const mock_table table = {
     .run = run,
 };
 
+/* Whether MOVCONF_MOCK_LOAD asks for this load-time fault. */
+static bool load_fault(const char *name) {
+  const char *load = getenv("MOVCONF_MOCK_LOAD");
+  return load && strcmp(load, name) == 0;
+}
+
+__attribute__((constructor)) static void mock_constructor(void) {
+  if (load_fault("ctor-segv")) {
+    volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    page[0] = 1;
+  }
+  if (load_fault("ctor-null")) {
+    volatile uintptr_t near_null = 8; /* opaque, as in FAULT_NULL */
+    *(volatile int *)near_null = 1;
+  }
+}
+
 const void *movconf_plugin_entry(uint32_t abi_version) {
+  if (load_fault("entry-abort"))
+    raise(SIGABRT);
   const char *abi = getenv("MOVCONF_MOCK_ABI");
   if (abi_version != MOCK_ABI_VERSION || (abi && strcmp(abi, "wrong") == 0))
     return NULL;

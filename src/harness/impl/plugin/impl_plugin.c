@@ -155,6 +155,18 @@ _Noreturn static void exec_sanitized_host(int fd, const plugin_state *s, int set
   _exit(127);
 }
 
+/* What runs while the host loads the plugin, for start-up errors. */
+#define LOAD_CODE "its constructor or entry point"
+
+/* The host ended before its greeting: how (the signal it died of), and the
+   stack it sent first, if any. */
+static void died_loading(plugin_state *s, const char *frames, char *err, size_t errlen) {
+  char how[128];
+  end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
+  snprintf(err, errlen, "the plugin host %s while loading %s (%s)%s%s", how, s->path, LOAD_CODE,
+           frames[0] ? "; its stack: " : "", frames);
+}
+
 /* Forks a child that loads the plugin and waits for its greeting. */
 static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen) {
   int sv[2];
@@ -197,15 +209,24 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   s->served = 0;
   s->retire = false;
   mc_wire_reply r;
-  io_status io = recv_all(s->fd, &r, sizeof r,
-                          mc_deadline_within(impl->options.timeout_seconds, impl->options.stop_at));
-  char how[128];
+  double deadline = mc_deadline_within(impl->options.timeout_seconds, impl->options.stop_at);
+  io_status io = recv_all(s->fd, &r, sizeof r, deadline);
+  /* The stack of the signal the host is dying of while loading: then it closes. */
+  char frames[sizeof r.message] = "";
+  if (io == IO_OK && valid_reply(&r) && r.kind == MC_WIRE_FRAMES) {
+    copy_text(frames, sizeof frames, r.message);
+    io = recv_all(s->fd, &r, sizeof r, deadline);
+  }
   if (io == IO_TIMEOUT) {
     snprintf(err, errlen, "loading %s took longer than %g s", s->path,
              impl->options.timeout_seconds);
   } else if (io == IO_CLOSED) {
-    end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
-    snprintf(err, errlen, "the process loading %s %s", s->path, how);
+    died_loading(s, frames, err, errlen);
+    return false;
+  } else if (valid_reply(&r) && r.kind == MC_WIRE_FATAL_FAULT) {
+    r.message[sizeof r.message - 1] = '\0';
+    snprintf(err, errlen, "the plugin host died while loading %s (%s): %.200s", s->path, LOAD_CODE,
+             r.message);
   } else if (!valid_reply(&r) || (r.kind != MC_WIRE_HELLO && r.kind != MC_WIRE_LOAD_FAILED)) {
     snprintf(err, errlen, "the process loading %s answered garbage", s->path);
   } else if (r.kind == MC_WIRE_LOAD_FAILED) {
