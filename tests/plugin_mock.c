@@ -54,6 +54,9 @@
    open, through /proc/PID/fd: at its start and 64 KiB in; then answer
    correctly) attacks the reports movconf writes.
 
+   stop-parent (send SIGSTOP to its parent, a worker of run --jobs or
+   movconf itself, then answer correctly) stops what waits for its answer.
+
    echo-inputs (reject every input, the message listing the inputs the
    plugin was handed: "5 inputs: data u8 [2,3]; start 11; stop 22; ...",
    each side input by its first value) shows what reaches a plugin.
@@ -147,6 +150,7 @@ typedef enum fault {
   FAULT_STALE_REPLY,
   FAULT_ECHO_INPUTS,
   FAULT_SCRIBBLE_FILES,
+  FAULT_STOP_PARENT,
   FAULT_COUNT
 } fault;
 
@@ -190,7 +194,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "exit-0",
                                                      "stale-reply",
                                                      "echo-inputs",
-                                                     "scribble-files"};
+                                                     "scribble-files",
+                                                     "stop-parent"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -591,6 +596,8 @@ static int run(const mock_request *p, const movconf_plugin_output *o, movconf_pl
     return reject(m, "", "mock: lifted the memory limit and mapped beyond it");
   if (f == FAULT_SLOW)
     nanosleep(&(struct timespec){1, 500 * 1000 * 1000}, NULL);
+  if (f == FAULT_STOP_PARENT)
+    kill(getppid(), SIGSTOP);
   if (f == FAULT_STDOUT) {
     printf("garbage on stdout from the mock plugin\n");
     fflush(stdout);
