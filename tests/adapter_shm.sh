@@ -55,6 +55,14 @@ for fault in beyond-count scribble truncate late-write; do
 done
 expect "truncate: the seals refused it" grep -q "ftruncate refused" "$work/truncate.out"
 
+# A reply naming the whole sparse output region (256 MiB here) that it
+# never wrote: a protocol violation found before movconf allocates or
+# reads it (it once copied that many zeros and judged them).
+run_fault huge-sparse --max-output-bytes 268435456
+expect "huge-sparse: case 2 is a crash naming the unwritten region" \
+  case_is huge-sparse 2-f32 crash "protocol violation: output.bytes says 268435456 bytes were written, but the output region holds no data from its byte 4096 on"
+others_hold huge-sparse
+
 # No reply: a timeout of that case alone (the half-written file is dropped).
 run_fault hang --timeout 5
 expect "hang: case 2 is a timeout" case_is hang 2-f32 timeout

@@ -107,6 +107,19 @@ expect "digest mismatch located through the oracle" grep -q 'sha256 does not mat
 MOVCONF_MOCK_ABI=wrong "$movconf" run --impl "plugin:$mock" "$cases" >/dev/null 2>"$work/abi.txt"
 expect "a plugin refusing the ABI version exits 2" test $? -eq 2
 expect "and says so" grep -q 'does not speak plugin ABI version 3, 2 or 1' "$work/abi.txt"
+# A plugin that dies while it is loaded: the start-up error names the
+# signal and where (its constructor or entry point), never "garbage".
+loading='the plugin host (was killed by|died) .*while loading .*plugin_mock.so \(its constructor or entry point\)'
+for load in ctor-segv:'was killed by SIGSEGV.*; its stack: ' \
+    ctor-null:'died .*: SIGSEGV: accessed address 0x8 \(a NULL pointer\) in the plugin.s constructor' \
+    entry-abort:'was killed by SIGABRT.*; its stack: .*movconf_plugin_entry'; do
+  MOVCONF_MOCK_LOAD=${load%%:*} "$movconf" run --impl "plugin:$mock" "$cases" >/dev/null \
+    2>"$work/load.txt"
+  expect "${load%%:*}: exit 2" test $? -eq 2
+  expect "${load%%:*}: the error says how the host died loading the plugin" \
+    grep -Eq "$loading" "$work/load.txt"
+  expect "${load%%:*}: and names it" grep -Eq "${load#*:}" "$work/load.txt"
+done
 "$movconf" run --impl "plugin:$work/no-such-plugin.so" "$cases" >/dev/null 2>"$work/missing.txt"
 expect "a missing plugin exits 2" test $? -eq 2
 expect "and says so" grep -q 'cannot load' "$work/missing.txt"
@@ -251,6 +264,13 @@ expect "fork: no plugin process left" no_plugin_process
 one fork-linger@2
 expect "fork-linger: every case passes" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
 expect "fork-linger: the copy does not outlive the run" no_plugin_process
+# A copy that lingers holds the socket open: a later crash of the process
+# is seen when the process ends, not when the copy does (it once waited
+# for --timeout and called the crash a timeout).
+one fork-linger@1,crash@3
+expect "fork-linger then crash: case 03 is the crash, not a timeout" \
+  only 03-null crash 'the plugin process was killed by SIGSEGV.*; a process it started still held its socket and was ended'
+expect "fork-linger then crash: the copy does not outlive the run" no_plugin_process
 # A copy that writes a well-formed reply to the previous call on movconf's
 # socket: the runner checks each reply's call number, so case 05 is that
 # crash (not "unsupported"), and no later case takes its own reply as theirs.

@@ -54,12 +54,19 @@
    open, through /proc/PID/fd: at its start and 64 KiB in; then answer
    correctly) attacks the reports movconf writes.
 
+   stop-parent (send SIGSTOP to its parent, a worker of run --jobs or
+   movconf itself, then answer correctly) stops what waits for its answer.
+
    echo-inputs (reject every input, the message listing the inputs the
    plugin was handed: "5 inputs: data u8 [2,3]; start 11; stop 22; ...",
    each side input by its first value) shows what reaches a plugin.
 
    MOVCONF_MOCK_UNSUPPORTED=TYPE declines data of that element type.
    MOVCONF_MOCK_ABI=wrong makes the entry point refuse every ABI version.
+   MOVCONF_MOCK_LOAD=ctor-segv writes to an inaccessible page in the
+   library's constructor (SIGSEGV), MOVCONF_MOCK_LOAD=ctor-null through a
+   NULL pointer there, and MOVCONF_MOCK_LOAD=entry-abort raises SIGABRT in
+   the entry point.
 
    The mock speaks ABI version 3; built with MOCK_ABI=2 it is a version 2
    plugin (the request's fields it reads are spelt alike in both). */
@@ -143,6 +150,7 @@ typedef enum fault {
   FAULT_STALE_REPLY,
   FAULT_ECHO_INPUTS,
   FAULT_SCRIBBLE_FILES,
+  FAULT_STOP_PARENT,
   FAULT_COUNT
 } fault;
 
@@ -186,7 +194,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "exit-0",
                                                      "stale-reply",
                                                      "echo-inputs",
-                                                     "scribble-files"};
+                                                     "scribble-files",
+                                                     "stop-parent"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -587,6 +596,8 @@ static int run(const mock_request *p, const movconf_plugin_output *o, movconf_pl
     return reject(m, "", "mock: lifted the memory limit and mapped beyond it");
   if (f == FAULT_SLOW)
     nanosleep(&(struct timespec){1, 500 * 1000 * 1000}, NULL);
+  if (f == FAULT_STOP_PARENT)
+    kill(getppid(), SIGSTOP);
   if (f == FAULT_STDOUT) {
     printf("garbage on stdout from the mock plugin\n");
     fflush(stdout);
@@ -608,7 +619,26 @@ static const mock_table table = {
     .run = run,
 };
 
+/* Whether MOVCONF_MOCK_LOAD asks for this load-time fault. */
+static bool load_fault(const char *name) {
+  const char *load = getenv("MOVCONF_MOCK_LOAD");
+  return load && strcmp(load, name) == 0;
+}
+
+__attribute__((constructor)) static void mock_constructor(void) {
+  if (load_fault("ctor-segv")) {
+    volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    page[0] = 1;
+  }
+  if (load_fault("ctor-null")) {
+    volatile uintptr_t near_null = 8; /* opaque, as in FAULT_NULL */
+    *(volatile int *)near_null = 1;
+  }
+}
+
 const void *movconf_plugin_entry(uint32_t abi_version) {
+  if (load_fault("entry-abort"))
+    raise(SIGABRT);
   const char *abi = getenv("MOVCONF_MOCK_ABI");
   if (abi_version != MOCK_ABI_VERSION || (abi && strcmp(abi, "wrong") == 0))
     return NULL;

@@ -22,6 +22,9 @@ Faults on f32 data:
                    region off); if that worked, reply without writing
     bytes-no-file  (run with --payload base64) reply "bytes" anyway
     hang           open the file, write half the output, never reply
+    huge-sparse    write the output, then reply with a 1-D output filling
+                   the whole output region (gigabytes of a sparse file,
+                   never written) as "bytes"
 Every request:
     late-write     keep the file open; when the next request comes (the
                    case is judged by then), fill every kept file with 0xFF
@@ -110,7 +113,11 @@ def answer(request, fault):
     else:
         os.close(fd)
     count = {"count-short": n - 1, "count-long": n + 1}.get(fault, n)
-    return {"output": {"type": data["type"], "shape": data["shape"], "bytes": count}}
+    shape = data["shape"]
+    if fault == "huge-sparse":
+        shape = [region["output_bytes"] // 4]  # f32 elements
+        count = shape[0] * 4
+    return {"output": {"type": data["type"], "shape": shape, "bytes": count}}
 
 
 def main():

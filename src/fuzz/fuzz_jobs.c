@@ -211,10 +211,13 @@ static bool take_record(void *ctx, int k, int64_t ticket, uint32_t kind, mc_reco
   return true;
 }
 
-/* A worker that ended before its share was done: the campaign failed. */
-static void lose_worker(void *ctx, int k, int64_t ticket, const char *what, const char *how) {
+/* A worker that ended (or stayed stopped) before its share was done: the
+   campaign failed. */
+static void lose_worker(void *ctx, int k, int64_t ticket, const char *what, const char *how,
+                        bool stopped) {
   (void)k;
   (void)ticket;
+  (void)stopped; /* what says so */
   jobs_ctx *j = ctx;
   fprintf(stderr, "movconf fuzz: a worker process %s (%s)\n", what, how);
   j->status = 2;
@@ -267,6 +270,7 @@ static int run_jobs(const mc_fuzz_options *campaign, const mc_impl_options *impl
                              .take = take_record,
                              .lost = lose_worker};
   mc_pool *pool = mc_pool_new(&work);
+  mc_pool_set_stopped_limit(pool, impl_options->timeout_seconds);
   o.stop_flag = mc_pool_stop_flag(pool); /* shared with the workers */
   char err[1024];
   if (mc_pool_start(pool, jobs, err, sizeof err)) {

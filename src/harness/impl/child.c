@@ -93,9 +93,10 @@ void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n) {
 
 /* ---- ending every descendant (async-signal-safe: system calls only) ---- */
 
-/* The parent pid in /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may
-   hold spaces and parentheses, so the last ')' ends it); -1 when unknown. */
-static long parent_of(const char *pid_name) {
+/* The state letter and parent pid in /proc/PID/stat ("PID (COMM) STATE
+   PPID ..."; COMM may hold spaces and parentheses, so the last ')' ends
+   it); -1 when unknown. */
+static long read_stat(const char *pid_name, char *state) {
   char path[64] = "/proc/";
   size_t n = strlen(path);
   for (const char *p = pid_name; *p && n < sizeof path - 6; p++)
@@ -113,10 +114,22 @@ static long parent_of(const char *pid_name) {
   char *close_paren = strrchr(buf, ')');
   if (!close_paren || close_paren[1] != ' ' || !close_paren[2] || close_paren[3] != ' ')
     return -1;
+  *state = close_paren[2];
   long ppid = 0;
   for (const char *p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
     ppid = ppid * 10 + (*p - '0');
   return ppid;
+}
+
+static long parent_of(const char *pid_name) {
+  char state;
+  return read_stat(pid_name, &state);
+}
+
+bool mc_child_stopped(pid_t pid) {
+  char name[24], state = 0;
+  snprintf(name, sizeof name, "%ld", (long)pid);
+  return read_stat(name, &state) >= 0 && (state == 'T' || state == 't');
 }
 
 static bool all_digits(const char *s) {

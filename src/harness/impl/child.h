@@ -26,6 +26,10 @@ void mc_child_end(pid_t pid, bool group, double grace, char *how, size_t howlen)
    fault)"; a status above 128 is also read as a shell's report of a signal. */
 void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n);
 
+/* Whether pid is stopped (SIGSTOP, SIGTSTP, a tracer): it cannot make
+   progress until someone sends it SIGCONT. */
+bool mc_child_stopped(pid_t pid);
+
 /* Makes this process the reaper of every process it starts, however deep
    (Linux: PR_SET_CHILD_SUBREAPER, so that a descendant whose parent died,
    or that left with setsid(), is re-parented here and not to init), and

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/transfer.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_pipe.h"
@@ -141,9 +142,10 @@ static void send_empty(mc_pool_channel *ch, uint32_t kind) {
 
 typedef struct worker {
   pid_t pid;
-  int to, from;   /* pipe ends: records to it, from it; -1 once closed */
-  int64_t ticket; /* the item it works on, -1 while free */
-  bool done;      /* sent RECORD_DONE, or lost */
+  int to, from;         /* pipe ends: records to it, from it; -1 once closed */
+  int64_t ticket;       /* the item it works on, -1 while free */
+  bool done;            /* sent RECORD_DONE, or lost */
+  double stopped_since; /* when it was first seen stopped; 0 while running */
 } worker;
 
 struct mc_pool {
@@ -152,6 +154,7 @@ struct mc_pool {
   worker w[MC_POOL_MAX_WORKERS];
   char *hello;
   volatile int *stop_flag; /* shared with the workers */
+  double stopped_limit;    /* seconds a worker may stay stopped; 0: no limit */
   struct sigaction old_sigpipe;
 };
 
@@ -217,13 +220,14 @@ static void end_worker(worker *w, char *how, size_t howlen) {
   w->pid = 0;
 }
 
-/* A worker that ended or sent what no worker sends: reaped, its item lost. */
-static void lose_worker(mc_pool *pool, worker *w, const char *what) {
+/* A worker that ended, sent what no worker sends or stayed stopped:
+   reaped, its item lost. */
+static void lose_worker(mc_pool *pool, worker *w, const char *what, bool stopped) {
   char how[256] = "";
   end_worker(w, how, sizeof how);
   int64_t ticket = w->ticket;
   w->ticket = -1;
-  pool->work.lost(pool->work.ctx, (int)(w - pool->w), ticket, what, how);
+  pool->work.lost(pool->work.ctx, (int)(w - pool->w), ticket, what, how, stopped);
 }
 
 /* Takes one record of w; a bad one loses w. */
@@ -242,11 +246,39 @@ static void take_record(mc_pool *pool, worker *w) {
     ok = false;
   free(body);
   if (!ok)
-    lose_worker(pool, w, kind ? "sent movconf a message no worker sends" : "ended");
+    lose_worker(pool, w, kind ? "sent movconf a message no worker sends" : "ended", false);
 }
 
 static bool listening(const worker *w) {
   return w->from >= 0 && !w->done;
+}
+
+/* How often the parent looks for stopped workers while it waits. */
+#define STOPPED_CHECK_MS 500
+
+/* A worker the implementation stopped (SIGSTOP to its parent) never
+   answers: once stopped for longer than the limit it is lost, its item
+   charged as a timeout, so that no wait of the parent's is endless. */
+static void check_stopped(mc_pool *pool) {
+  double now = mc_now_seconds();
+  for (int i = 0; i < pool->n; i++) {
+    worker *w = &pool->w[i];
+    if (!listening(w) || !mc_child_stopped(w->pid)) {
+      w->stopped_since = 0;
+    } else if (w->stopped_since == 0) {
+      w->stopped_since = now;
+    } else if (now - w->stopped_since > pool->stopped_limit) {
+      char what[128];
+      snprintf(what, sizeof what, "was stopped (SIGSTOP) for more than %g s and killed",
+               pool->stopped_limit);
+      kill(w->pid, SIGKILL); /* it would never end by itself */
+      lose_worker(pool, w, what, true);
+    }
+  }
+}
+
+void mc_pool_set_stopped_limit(mc_pool *pool, double case_timeout) {
+  pool->stopped_limit = (case_timeout > 0 ? case_timeout : 0) + MC_POOL_STOPPED_MARGIN_SECONDS;
 }
 
 void mc_pool_take(mc_pool *pool, int timeout_ms) {
@@ -258,11 +290,17 @@ void mc_pool_take(mc_pool *pool, int timeout_ms) {
       which[n] = &pool->w[i];
       p[n++] = (struct pollfd){.fd = pool->w[i].from, .events = POLLIN};
     }
-  if (n == 0 || poll(p, (nfds_t)n, timeout_ms) <= 0)
+  if (n == 0)
     return;
-  for (int i = 0; i < n; i++)
-    if (p[i].revents)
-      take_record(pool, which[i]);
+  bool watch = pool->stopped_limit > 0;
+  if (watch && (timeout_ms < 0 || timeout_ms > STOPPED_CHECK_MS))
+    timeout_ms = STOPPED_CHECK_MS;
+  if (poll(p, (nfds_t)n, timeout_ms) > 0)
+    for (int i = 0; i < n; i++)
+      if (p[i].revents)
+        take_record(pool, which[i]);
+  if (watch)
+    check_stopped(pool);
 }
 
 int mc_pool_alive(const mc_pool *pool) {
@@ -296,7 +334,7 @@ void mc_pool_give(mc_pool *pool, int k, int64_t ticket, mc_text *body) {
   worker *w = &pool->w[k];
   w->ticket = ticket;
   if (!send_record(w->to, RECORD_ITEM, body))
-    lose_worker(pool, w, "ended");
+    lose_worker(pool, w, "ended", false);
 }
 
 void mc_pool_finish(mc_pool *pool) {
@@ -306,7 +344,7 @@ void mc_pool_finish(mc_pool *pool) {
     mc_text t = {0};
     worker *w = &pool->w[i];
     if (w->to >= 0 && !send_record(w->to, RECORD_END, &t))
-      lose_worker(pool, w, "ended");
+      lose_worker(pool, w, "ended", false);
   }
   for (bool waiting = true; waiting;) {
     waiting = false;

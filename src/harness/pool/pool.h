@@ -72,8 +72,9 @@ typedef struct mc_pool_work {
      (-1: idle). False when no worker would send it: the worker is lost. */
   bool (*take)(void *ctx, int k, int64_t ticket, uint32_t kind, mc_record_reader *body);
   /* In the parent: worker k was lost (what: "ended" or why it was dropped;
-     how: how its process ended), busy with the item of ticket (-1: idle). */
-  void (*lost)(void *ctx, int k, int64_t ticket, const char *what, const char *how);
+     how: how its process ended), busy with the item of ticket (-1: idle);
+     stopped: it was killed for staying stopped (mc_pool_set_stopped_limit). */
+  void (*lost)(void *ctx, int k, int64_t ticket, const char *what, const char *how, bool stopped);
 } mc_pool_work;
 
 /* A pool for work, not started yet: its stop flag exists already, for
@@ -88,6 +89,13 @@ const char *mc_pool_hello(const mc_pool *pool);
 volatile int *mc_pool_stop_flag(const mc_pool *pool);
 /* Workers not lost. */
 int mc_pool_alive(const mc_pool *pool);
+
+/* A worker stopped (SIGSTOP, perhaps by its implementation) for more than
+   case_timeout and a margin of MC_POOL_STOPPED_MARGIN_SECONDS while the
+   parent waits is killed and lost; by default never. Waits then wake at
+   least twice a second to look. */
+#define MC_POOL_STOPPED_MARGIN_SECONDS 5.0
+void mc_pool_set_stopped_limit(mc_pool *pool, double case_timeout);
 
 /* Waits until a worker is free, taking the records that come meanwhile;
    false when none is left. */

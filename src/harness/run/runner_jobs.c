@@ -219,16 +219,16 @@ static void end_worker(void *ctx, mc_pool_channel *ch) {
 
 /* ---- in the parent ---- */
 
-/* The case the item of ticket on worker k was gets a crash verdict saying
-   why (unless its result is in). */
-static void record_lost(mc_run_jobs *jobs, int k, int64_t ticket, const char *why) {
+/* The case the item of ticket on worker k was gets verdict v saying why
+   (unless its result is in). */
+static void record_lost(mc_run_jobs *jobs, int k, int64_t ticket, mc_verdict v, const char *why) {
   mc_runner *run = jobs->run;
   if (ticket < 0 || jobs->index_of_order[ticket] >= 0)
     return;
   mc_case_result *res = mc_report_new_result(run->report);
   *res = jobs->pending[k];
   memset(&jobs->pending[k], 0, sizeof jobs->pending[k]);
-  res->verdict = MC_VERDICT_CRASH;
+  res->verdict = v;
   res->detail = mc_strdupf("%s", why);
   mc_expectation *x = run->expectations ? mc_expectations_match(run->expectations, res->id) : NULL;
   if (x)
@@ -240,13 +240,15 @@ static void record_lost(mc_run_jobs *jobs, int k, int64_t ticket, const char *wh
     run->observe(run->observer_ctx, run->report, res);
 }
 
-/* A worker the pool lost: its case is a crash. */
-static void lose_worker(void *ctx, int k, int64_t ticket, const char *what, const char *how) {
+/* A worker the pool lost: its case is a crash, or a timeout when it was
+   stopped (the implementation stopped its parent). */
+static void lose_worker(void *ctx, int k, int64_t ticket, const char *what, const char *how,
+                        bool stopped) {
   mc_run_jobs *jobs = ctx;
   char *why = mc_strdupf("movconf's worker process running this case %s (%s): its "
-                         "implementation may have killed it",
-                         what, how);
-  record_lost(jobs, k, ticket, why);
+                         "implementation may have %s it",
+                         what, how, stopped ? "stopped" : "killed");
+  record_lost(jobs, k, ticket, stopped ? MC_VERDICT_TIMEOUT : MC_VERDICT_CRASH, why);
   free(why);
   mc_run_report *report = jobs->run->report;
   if (mc_pool_alive(jobs->pool) == 0 && !report->stopped_early)
@@ -315,7 +317,7 @@ static bool take_record(void *ctx, int k, int64_t ticket, uint32_t kind, mc_reco
   char *why = mc_record_get_string(r);
   bool ok = mc_record_whole(r) && why && order == ticket && ticket >= 0;
   if (ok)
-    record_lost(jobs, k, ticket, why);
+    record_lost(jobs, k, ticket, MC_VERDICT_CRASH, why);
   free(why);
   return ok;
 }
@@ -403,6 +405,7 @@ mc_run_jobs *mc_run_jobs_start(mc_runner *run, mc_selection *sel, int n, const c
                              .take = take_record,
                              .lost = lose_worker};
   jobs->pool = mc_pool_new(&work);
+  mc_pool_set_stopped_limit(jobs->pool, options->timeout_seconds);
   if (!mc_pool_start(jobs->pool, n, err, errlen)) {
     mc_run_jobs_free(jobs);
     return NULL;

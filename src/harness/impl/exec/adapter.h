@@ -105,6 +105,10 @@ bool mc_adapter_start(mc_adapter *a, char *why, size_t whylen);
 /* Streams request id to the adapter, as base64 or through a->region. */
 io_status mc_adapter_send_request(mc_adapter *a, const mc_request *req, uint64_t id,
                                   size_t max_output_bytes, double deadline);
+/* The bytes of the output the specification gives req; SIZE_MAX when its
+   input is invalid. */
+size_t mc_adapter_expected_output_bytes(const mc_request *req, size_t max_output_bytes);
+
 /* Whether req goes through a shared memory file (--payload, the handshake). */
 bool mc_adapter_wants_shm(const mc_adapter *a, const mc_request *req, size_t max_output_bytes);
 

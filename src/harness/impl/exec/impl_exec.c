@@ -121,6 +121,8 @@ static void exchange(mc_adapter *a, const mc_request *req, uint64_t call, size_t
             why);
     a->warned_shm = true;
   }
+  if (a->region.fd >= 0) /* what the reply's output.bytes is held against */
+    a->region.expected_output = mc_adapter_expected_output_bytes(req, max_output_bytes);
   exchange_lines(a, req, call, max_output_bytes, r);
   mc_shm_region_close(&a->region);
 }

@@ -12,18 +12,25 @@
    --no-large through the numpy adapter) than base64 does. */
 #define SHM_MIN_BYTES ((size_t)1 << 16)
 
-/* The request's input bytes and the bytes of the output the specification
-   gives it (none when the input is invalid), saturating. */
-static size_t request_bytes(const mc_request *req, size_t max_output_bytes) {
-  size_t total = 0, out = 0;
-  for (int i = 0; i < req->n_inputs; i++)
-    total = req->inputs[i]->nbytes > SIZE_MAX - total ? SIZE_MAX : total + req->inputs[i]->nbytes;
+size_t mc_adapter_expected_output_bytes(const mc_request *req, size_t max_output_bytes) {
   mc_type type;
   int rank;
   int64_t shape[MC_TENSOR_MAX_RANK], count;
   mc_error err;
+  size_t out;
   if (mc_oracle_output_shape(req, max_output_bytes, &type, &rank, shape, &err) == MC_OK &&
       mc_shape_elements(rank, shape, &count) && mc_storage_bytes(type, count, &out))
+    return out;
+  return SIZE_MAX;
+}
+
+/* The request's input bytes and the bytes of the output the specification
+   gives it (none when the input is invalid), saturating. */
+static size_t request_bytes(const mc_request *req, size_t max_output_bytes) {
+  size_t total = 0, out = mc_adapter_expected_output_bytes(req, max_output_bytes);
+  for (int i = 0; i < req->n_inputs; i++)
+    total = req->inputs[i]->nbytes > SIZE_MAX - total ? SIZE_MAX : total + req->inputs[i]->nbytes;
+  if (out != SIZE_MAX)
     total = out > SIZE_MAX - total ? SIZE_MAX : total + out;
   return total;
 }

@@ -131,6 +131,12 @@ static bool read_region_output(const mc_shm_region *region, int64_t written, con
              region->output_room);
     return false;
   }
+  /* Up to the size this request's output must have, the copy costs what
+     the right output would. Beyond it, a reply could name gigabytes of a
+     sparse file it never wrote: those are checked before any allocation. */
+  if (nbytes > region->expected_output &&
+      !mc_shm_region_output_written(region, nbytes, why, whylen))
+    return false;
   if (mc_tensor_alloc(&r->output, t->type, t->rank, t->shape, cap) != MC_OK)
     return mc_adapter_fail(why, whylen, "out of memory for the output");
   if (!mc_shm_region_read_output(region, r->output.data, nbytes, why, whylen)) {

@@ -1,4 +1,4 @@
-#define _GNU_SOURCE /* memfd_create, F_ADD_SEALS */
+#define _GNU_SOURCE /* memfd_create, F_ADD_SEALS, SEEK_HOLE */
 #include "harness/impl/exec/shm_region.h"
 
 #include <errno.h>
@@ -73,10 +73,37 @@ bool mc_shm_region_open(mc_shm_region *r, const mc_request *req, size_t max_outp
 #endif
 }
 
+/* Whether the file holds nbytes of output after output_offset. */
+static bool file_holds(const mc_shm_region *r, size_t nbytes) {
+  struct stat st;
+  return fstat(r->fd, &st) == 0 && st.st_size >= 0 && (size_t)st.st_size >= r->output_offset &&
+         (size_t)st.st_size - r->output_offset >= nbytes;
+}
+
+bool mc_shm_region_output_written(const mc_shm_region *r, size_t nbytes, char *why, size_t whylen) {
+  if (!file_holds(r, nbytes)) {
+    snprintf(why, whylen, "the shared memory file is too short for the output");
+    return false;
+  }
+  if (nbytes == 0)
+    return true;
+#if defined(SEEK_HOLE)
+  /* A page never written is a hole: the output claimed there was not written. */
+  off_t hole = lseek(r->fd, (off_t)r->output_offset, SEEK_HOLE);
+  if (hole >= 0 && (size_t)hole - r->output_offset < nbytes) {
+    snprintf(why, whylen,
+             "output.bytes says %zu bytes were written, but the output region holds no data "
+             "from its byte %zu on (never written)",
+             nbytes, (size_t)hole - r->output_offset);
+    return false;
+  }
+#endif
+  return true;
+}
+
 bool mc_shm_region_read_output(const mc_shm_region *r, uint8_t *dst, size_t nbytes, char *why,
                                size_t whylen) {
-  struct stat st;
-  if (fstat(r->fd, &st) != 0 || st.st_size < 0 || (size_t)st.st_size < r->output_offset + nbytes) {
+  if (!file_holds(r, nbytes)) {
     snprintf(why, whylen, "the shared memory file is too short for the output");
     return false;
   }

@@ -26,16 +26,24 @@ typedef struct mc_shm_region {
   size_t size;   /* the file's sealed size */
   size_t input_offset[MC_MAX_INPUTS];
   size_t output_offset, output_room;
+  /* The bytes of the output the specification gives the request; SIZE_MAX
+     when the input is invalid (any output is then a missed rejection). */
+  size_t expected_output;
 } mc_shm_region;
 
 #define MC_SHM_REGION_NONE                                                                         \
-  { .fd = -1 }
+  { .fd = -1, .expected_output = SIZE_MAX }
 
 /* Creates the file for req's inputs and an output room of at most
    max_output_bytes, writes the inputs and seals its size. False with why
    when shared memory is not to be had (the caller sends base64 instead). */
 bool mc_shm_region_open(mc_shm_region *r, const mc_request *req, size_t max_output_bytes, char *why,
                         size_t whylen);
+
+/* Whether the first nbytes of the output region were written (hold no
+   hole of the sparse file) and lie within the file (fstat): false with why
+   when not. Costs no memory, however large nbytes is. */
+bool mc_shm_region_output_written(const mc_shm_region *r, size_t nbytes, char *why, size_t whylen);
 
 /* Copies nbytes of the output region into dst; false with why when the
    file is no longer big enough or reading it fails. */

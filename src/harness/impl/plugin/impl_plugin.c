@@ -59,21 +59,23 @@ static void copy_text(char *dst, size_t cap, const char *src) {
   dst[n] = '\0';
 }
 
-/* Waits until fd is ready for events; IO_TIMEOUT past the deadline. */
-static io_status wait_ready(int fd, short events, double deadline) {
+/* Waits until fd is ready for events; IO_TIMEOUT past the deadline.
+   IO_CLOSED once the child host ended with nothing ready: a process the
+   plugin forked may hold the socket open, so its end is not waited for. */
+static io_status wait_ready(int fd, short events, double deadline, pid_t host) {
   for (;;) {
     if (mc_deadline_passed(deadline))
       return IO_TIMEOUT;
     struct pollfd p = {.fd = fd, .events = events};
-    int n = mc_child_poll(&p, 1, deadline, 0);
+    int n = mc_child_poll(&p, 1, deadline, host);
     if (n > 0)
       return IO_OK;
-    if (n < 0 && errno != EINTR)
+    if (n == MC_CHILD_ENDED || (n < 0 && errno != EINTR))
       return IO_CLOSED;
   }
 }
 
-static io_status send_all(int fd, const void *buf, size_t len, double deadline) {
+static io_status send_all(int fd, const void *buf, size_t len, double deadline, pid_t host) {
   const char *p = buf;
   while (len > 0) {
     ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
@@ -81,7 +83,7 @@ static io_status send_all(int fd, const void *buf, size_t len, double deadline) 
       p += n;
       len -= (size_t)n;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      io_status s = wait_ready(fd, POLLOUT, deadline);
+      io_status s = wait_ready(fd, POLLOUT, deadline, host);
       if (s != IO_OK)
         return s;
     } else {
@@ -91,7 +93,7 @@ static io_status send_all(int fd, const void *buf, size_t len, double deadline) 
   return IO_OK;
 }
 
-static io_status recv_all(int fd, void *buf, size_t len, double deadline) {
+static io_status recv_all(int fd, void *buf, size_t len, double deadline, pid_t host) {
   char *p = buf;
   while (len > 0) {
     ssize_t n = recv(fd, p, len, 0);
@@ -99,7 +101,7 @@ static io_status recv_all(int fd, void *buf, size_t len, double deadline) {
       p += n;
       len -= (size_t)n;
     } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
-      io_status s = wait_ready(fd, POLLIN, deadline);
+      io_status s = wait_ready(fd, POLLIN, deadline, host);
       if (s != IO_OK)
         return s;
     } else {
@@ -155,6 +157,18 @@ _Noreturn static void exec_sanitized_host(int fd, const plugin_state *s, int set
   _exit(127);
 }
 
+/* What runs while the host loads the plugin, for start-up errors. */
+#define LOAD_CODE "its constructor or entry point"
+
+/* The host ended before its greeting: how (the signal it died of), and the
+   stack it sent first, if any. */
+static void died_loading(plugin_state *s, const char *frames, char *err, size_t errlen) {
+  char how[128];
+  end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
+  snprintf(err, errlen, "the plugin host %s while loading %s (%s)%s%s", how, s->path, LOAD_CODE,
+           frames[0] ? "; its stack: " : "", frames);
+}
+
 /* Forks a child that loads the plugin and waits for its greeting. */
 static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen) {
   int sv[2];
@@ -197,15 +211,24 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   s->served = 0;
   s->retire = false;
   mc_wire_reply r;
-  io_status io = recv_all(s->fd, &r, sizeof r,
-                          mc_deadline_within(impl->options.timeout_seconds, impl->options.stop_at));
-  char how[128];
+  double deadline = mc_deadline_within(impl->options.timeout_seconds, impl->options.stop_at);
+  io_status io = recv_all(s->fd, &r, sizeof r, deadline, s->pid);
+  /* The stack of the signal the host is dying of while loading: then it closes. */
+  char frames[sizeof r.message] = "";
+  if (io == IO_OK && valid_reply(&r) && r.kind == MC_WIRE_FRAMES) {
+    copy_text(frames, sizeof frames, r.message);
+    io = recv_all(s->fd, &r, sizeof r, deadline, s->pid);
+  }
   if (io == IO_TIMEOUT) {
     snprintf(err, errlen, "loading %s took longer than %g s", s->path,
              impl->options.timeout_seconds);
   } else if (io == IO_CLOSED) {
-    end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
-    snprintf(err, errlen, "the process loading %s %s", s->path, how);
+    died_loading(s, frames, err, errlen);
+    return false;
+  } else if (valid_reply(&r) && r.kind == MC_WIRE_FATAL_FAULT) {
+    r.message[sizeof r.message - 1] = '\0';
+    snprintf(err, errlen, "the plugin host died while loading %s (%s): %.200s", s->path, LOAD_CODE,
+             r.message);
   } else if (!valid_reply(&r) || (r.kind != MC_WIRE_HELLO && r.kind != MC_WIRE_LOAD_FAILED)) {
     snprintf(err, errlen, "the process loading %s answered garbage", s->path);
   } else if (r.kind == MC_WIRE_LOAD_FAILED) {
@@ -241,13 +264,13 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
       w.inputs[i].shape[d] = t->shape[d];
     w.inputs[i].nbytes = t->data ? t->nbytes : 0;
   }
-  io_status io = send_all(s->fd, &w, sizeof w, deadline);
+  io_status io = send_all(s->fd, &w, sizeof w, deadline, s->pid);
   for (int i = 0; i < MC_ATTR_COUNT && io == IO_OK; i++)
     if (strings[i] && w.string_len[i] > 0)
-      io = send_all(s->fd, strings[i], (size_t)w.string_len[i], deadline);
+      io = send_all(s->fd, strings[i], (size_t)w.string_len[i], deadline, s->pid);
   for (int i = 0; i < req->n_inputs && io == IO_OK; i++)
     if (w.inputs[i].nbytes > 0)
-      io = send_all(s->fd, req->inputs[i]->data, (size_t)w.inputs[i].nbytes, deadline);
+      io = send_all(s->fd, req->inputs[i]->data, (size_t)w.inputs[i].nbytes, deadline, s->pid);
   return io;
 }
 
@@ -280,7 +303,7 @@ static void receive_output(mc_impl *self, plugin_state *s, const mc_wire_reply *
     set_crash(res, "broken reply from the plugin process: an impossible output descriptor");
     return;
   }
-  io_status io = recv_all(s->fd, res->output.data, res->output.nbytes, deadline);
+  io_status io = recv_all(s->fd, res->output.data, res->output.nbytes, deadline, s->pid);
   if (io == IO_OK) {
     res->outcome = MC_OUTCOME_OUTPUT;
     return;
@@ -384,18 +407,25 @@ static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res) 
   end_child(s, EXIT_GRACE_SECONDS, NULL, 0);
 }
 
+/* After the child host ended: whether the socket is still open at its end
+   (no hang-up), held by a process the plugin started. */
+static bool socket_held(int fd) {
+  struct pollfd p = {.fd = fd, .events = POLLIN};
+  return poll(&p, 1, 0) == 0;
+}
+
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res) {
   double deadline = mc_deadline_within(self->options.timeout_seconds, self->options.stop_at);
   io_status io = send_request(s, req, self->options.max_output_bytes, self->calls, deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */
   if (io != IO_TIMEOUT)
-    io = recv_all(s->fd, &r, sizeof r, deadline);
+    io = recv_all(s->fd, &r, sizeof r, deadline, s->pid);
   /* The stack of the signal the child is dying of: then it closes. */
   char frames[sizeof r.message] = "";
   if (io == IO_OK && valid_reply(&r) && r.kind == MC_WIRE_FRAMES) {
     copy_text(frames, sizeof frames, r.message);
-    io = recv_all(s->fd, &r, sizeof r, deadline);
+    io = recv_all(s->fd, &r, sizeof r, deadline, s->pid);
   }
   if (io == IO_TIMEOUT) {
     kill_child(s);
@@ -405,9 +435,11 @@ static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_i
              "next case)",
              self->options.timeout_seconds);
   } else if (io == IO_CLOSED) {
+    bool held = socket_held(s->fd);
     char how[128];
     end_child(s, EXIT_GRACE_SECONDS, how, sizeof how);
-    set_crash(res, "the plugin process %s%s%s", how, frames[0] ? "; its stack: " : "", frames);
+    set_crash(res, "the plugin process %s%s%s%s", how, frames[0] ? "; its stack: " : "", frames,
+              held ? "; a process it started still held its socket and was ended" : "");
   } else if (!valid_reply(&r)) {
     kill_child(s);
     set_crash(res, "broken reply from the plugin process (did the plugin write to file "
@@ -450,7 +482,7 @@ static bool plugin_settle(mc_impl *self, mc_impl_result *late) {
   shutdown(s->fd, SHUT_WR);
   mc_wire_reply r;
   double deadline = mc_deadline_after(MC_WIRE_COPY_WAIT_MS / 1000.0 + EXIT_GRACE_SECONDS);
-  if (!report_coming(s, deadline) || recv_all(s->fd, &r, sizeof r, deadline) != IO_OK ||
+  if (!report_coming(s, deadline) || recv_all(s->fd, &r, sizeof r, deadline, s->pid) != IO_OK ||
       !valid_reply(&r) || r.kind != MC_WIRE_FATAL_FAULT)
     return false;
   r.message[sizeof r.message - 1] = '\0';

@@ -87,6 +87,7 @@ static struct {
   uintptr_t input_ends[MC_MAX_INPUTS];
   const char *input_names[MC_MAX_INPUTS];
   const char *phase; /* the plugin function running, for messages */
+  bool loading;      /* in dlopen: the plugin's constructors may run */
 } fault_ctx;
 static mc_wire_reply fault_reply;
 
@@ -178,9 +179,11 @@ static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
     } else if (a < LOW_ADDRESSES) {
       put_str(b, "accessed address ");
       put_uint(b, (uint64_t)a, 16);
-      put_str(b, fault_ctx.memory_limit_mb ? " (a NULL pointer; perhaps an allocation that failed "
-                                             "under the memory limit) in "
-                                           : " (a NULL pointer) in ");
+      /* The memory limit applies once the plugin is loaded. */
+      put_str(b, fault_ctx.memory_limit_mb && !fault_ctx.loading
+                     ? " (a NULL pointer; perhaps an allocation that failed "
+                       "under the memory limit) in "
+                     : " (a NULL pointer) in ");
     } else {
       return false;
     }
@@ -188,6 +191,8 @@ static bool describe_fault(int sig, uintptr_t a, text_buf *b) {
   if (fault_ctx.phase) {
     put_str(b, fault_ctx.phase);
     put_str(b, "()");
+  } else if (fault_ctx.loading) {
+    put_str(b, "the plugin's constructor (while dlopen loaded it)");
   } else {
     put_str(b, "movconf's plugin host, outside the plugin's functions");
   }
@@ -941,7 +946,9 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
   install_fault_handler();
   mc_wire_reply r;
   memset(&r, 0, sizeof r);
+  fault_ctx.loading = true;
   const mc_plugin *t = mc_plugin_load(path, &fault_ctx.phase, r.message, sizeof r.message);
+  fault_ctx.loading = false;
   if (!t || !apply_memory_limit(memory_limit_mb, r.message, sizeof r.message)) {
     r.kind = MC_WIRE_LOAD_FAILED;
     send_reply(&r);
