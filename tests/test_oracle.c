@@ -1,6 +1,7 @@
 /* The oracle through its public API, against results worked out by hand
    (the reasoning is in each comment), and its error paths. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "movconf/oracle.h"
@@ -251,6 +252,13 @@ static void test_patches(void) {
 
 static void test_common_clauses(void) {
   CHECK_STR(mc_status_name(mc_oracle_run(NULL, CAP, &(mc_tensor){0}, NULL)), "invalid_argument");
+  mc_type type;
+  int rank;
+  int64_t shape[MC_MAX_RANK];
+  mc_error err;
+  CHECK_STR(mc_status_name(mc_oracle_output_shape(NULL, CAP, &type, &rank, shape, &err)),
+            "invalid_argument");
+  CHECK(strstr(err.message, "no request") != NULL);
   int64_t ones[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   mc_tensor deep = make(MC_U8, 17, ones, NULL);
   mc_request req = depth_request(MC_OP_SPACE_TO_DEPTH, &deep, 1, "blocks_first");
