@@ -8,8 +8,9 @@
 # score (tools/mutation.py) and a short libFuzzer campaign (fuzz/fuzz_campaign.py)
 # when clang's libFuzzer is installed. The gcc build runs every test; the
 # others the tests their build adds something to (docs/ci/test-presets.md:
-# clang and asan leave the Python checks of the source tree to gcc, clang
-# the third-party adapters too, tsan runs the tests of the threads only).
+# clang and asan leave the checks of the source tree to gcc, clang the
+# third-party adapters, installs and long program-behaviour tests too, tsan
+# runs the tests of the threads only).
 # Run tools/bootstrap.sh first.
 set -eu
 cd "$(dirname "$0")/.."
