@@ -342,8 +342,15 @@ static int output_shape(const movconf_plugin_request_v3 *r, movconf_plugin_outpu
   dnnl_status_t s = start_onednn();
   if (s != dnnl_success)
     return reject_dnnl(m, "dnnl_engine_create or dnnl_stream_create", s);
-  int status = r->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS ? shuffle_output_shape(r, o, m)
-                                                        : block_output_shape(r, o, m);
+  /* Only what supports() claimed has a mapping onto oneDNN. */
+  int32_t rank = r->inputs[0].rank;
+  int shuffle = r->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS;
+  int blocks = r->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH || r->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE;
+  if (shuffle ? rank < 1 || rank > DNNL_MAX_NDIMS
+              : !blocks || !view_fits(rank) || blocks_first_mode(r->n_attrs, r->attrs) < 0)
+    return reject(m, "operation %lld, its rank or mode was not claimed by supports()",
+                  (long long)r->op);
+  int status = shuffle ? shuffle_output_shape(r, o, m) : block_output_shape(r, o, m);
   if (status != MOVCONF_PLUGIN_OK)
     release_prepared();
   return status;
