@@ -4,7 +4,8 @@
 #   - Debian packages python3-torch (PyTorch adapter), python3-opencv and
 #     python3-onnx (OpenCV DNN adapter), libxnnpack-dev and libpthreadpool-dev
 #     (XNNPACK plugins), libarmnn-dev, libarmnn-cpuref-backend22 and g++ (Arm
-#     NN plugin; CMake builds the plugins when it finds them), chromium
+#     NN plugin), libdnnl-dev (oneDNN plugin; CMake builds the plugins when
+#     it finds them), chromium
 #     (headless, for the test of movconf report html's page), when missing,
 #     after apt-get update;
 #   - the npm packages of examples/adapters/onnxruntime, onnxruntime-web, tfjs
@@ -16,7 +17,7 @@
 set -eu
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 if [ $# -gt 0 ]; then
@@ -30,7 +31,7 @@ say() { echo "install-adapters: $*"; }
 # ---- Debian packages (node and npm may come from elsewhere: nodesource, nvm)
 missing=""
 for pkg in python3-torch python3-opencv python3-onnx libxnnpack-dev libpthreadpool-dev \
-           libarmnn-dev libarmnn-cpuref-backend22 g++ chromium; do
+           libarmnn-dev libarmnn-cpuref-backend22 g++ libdnnl-dev chromium; do
   if dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     say "$pkg: installed"
   else
@@ -71,5 +72,5 @@ for dir in examples/adapters/onnxruntime examples/adapters/onnxruntime-web \
 done
 
 say "done; configure and build (cmake --preset default && cmake --build build) for the"
-say "XNNPACK and Arm NN plugins, then run"
+say "XNNPACK, Arm NN and oneDNN plugins, then run"
 say "python3 tools/conformance_matrix.py --strict"
