@@ -2,7 +2,8 @@
 # Installs what the third-party adapters of examples/adapters/ need, on a
 # fresh Debian 12, as root, from the repository's top folder:
 #   - Debian packages python3-torch (PyTorch adapter), python3-opencv and
-#     python3-onnx (OpenCV DNN adapter), libxnnpack-dev and libpthreadpool-dev
+#     python3-onnx (OpenCV DNN adapter; python3-onnx also reads the models of
+#     movconf export, CTest export/onnx), libxnnpack-dev and libpthreadpool-dev
 #     (XNNPACK plugins), libarmnn-dev, libarmnn-cpuref-backend22 and g++ (Arm
 #     NN plugin; CMake builds the plugins when it finds them), chromium
 #     (headless, for the test of movconf report html's page), when missing,
@@ -16,7 +17,7 @@
 set -eu
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 if [ $# -gt 0 ]; then
