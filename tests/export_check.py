@@ -9,7 +9,8 @@ reference/reference_model.py (which shares no code with src/):
       digest: to bytes of that SHA-256); the model names its case.
   export_check.py npy DIR CASE_PATHS...   numpy.load reads every .npy back
       to the case's bytes, stored as docs/export.md says; each desc.json says
-      what its case says; every case of CASE_PATHS has its folder.
+      what its case says; every case of CASE_PATHS has its folder (but
+      those with a list attribute of more than 8 values, docs/export.md).
 
 Exit status 0 when all agree, 1 otherwise, 77 when onnx or numpy is missing
 (Debian's python3-onnx, python3-numpy)."""
