@@ -2,7 +2,8 @@
 # Installs what the third-party adapters of examples/adapters/ need, on a
 # fresh Debian 12, as root, from the repository's top folder:
 #   - Debian packages python3-torch (PyTorch adapter), python3-opencv and
-#     python3-onnx (OpenCV DNN adapter), libxnnpack-dev and libpthreadpool-dev
+#     python3-onnx (OpenCV DNN adapter; python3-onnx also reads the models of
+#     movconf export, CTest export/onnx), libxnnpack-dev and libpthreadpool-dev
 #     (XNNPACK plugins), libarmnn-dev, libarmnn-cpuref-backend22 and g++ (Arm
 #     NN plugin), libdnnl-dev (oneDNN plugin; CMake builds the plugins when
 #     it finds them), chromium

@@ -1,10 +1,10 @@
 # bash completion for movconf: commands, each command's options, and the
-# values of --op, --type, --impl, --tier, --summary-by, --sanitize, --payload and
-# --expect-granularity. Installed as share/bash-completion/completions/movconf
+# values of --op, --type, --impl, --tier, --summary-by, --sanitize, --payload,
+# --expect-granularity and --format. Installed as share/bash-completion/completions/movconf
 # (bash-completion loads it on first use); or: source tools/movconf-completion.bash
 # tests/completion.sh checks it against movconf's own --help and option parser.
 
-_movconf_commands="run show check-cases bench clauses gen fuzz report help"
+_movconf_commands="run show check-cases bench clauses gen fuzz report export help"
 # The operations come from the movconf being completed (`movconf help
 # operations`: name, slug, clause prefix), so a new one needs no edit here:
 # each name and its prefix in lower case, as --op accepts them.
@@ -29,6 +29,7 @@ _movconf_options() {
               --fresh-process-per-case --payload --op --type --time --runs --seed
               --jobs --shrink-time --no-large --max-findings --out --json --help" ;;
   report) echo "--json --junit --quiet --output --help" ;; # merge's and html's
+  export) echo "--format --out --op --type --case --tier --help" ;;
   esac
 }
 
@@ -52,6 +53,7 @@ _movconf() {
   --type) values=$_movconf_types ;;
   --impl) values="optimized oracle plugin: exec:" ;;
   --tier) values="default large all" ;;
+  --format) values="onnx npy" ;;
   --summary-by) values="rank type mode file size" ;;
   --sanitize) values="address" ;;
   --payload) values="auto base64 shared-memory" ;;

@@ -18,6 +18,8 @@ int mc_cmd_clauses(int argc, char **argv);
 int mc_cmd_gen(int argc, char **argv);
 int mc_cmd_fuzz(int argc, char **argv);
 int mc_cmd_show(int argc, char **argv);
+/* movconf export (src/cli/export.c; the work is src/harness/export/'s). */
+int mc_cmd_export(int argc, char **argv);
 /* movconf help operations [--json] (src/cli/operations.c), argv past "operations". */
 int mc_cmd_help_operations(int argc, char **argv);
 /* movconf report merge and html (src/cli/report.c; the work is the

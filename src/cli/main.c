@@ -28,6 +28,9 @@ static const char usage[] =
     "                          failures shrunk to minimal case files\n"
     "  report merge|html       join the JSON reports of run --shard shards; an HTML page\n"
     "                          of run and bench reports\n"
+    "  export [PATHS...]       the cases as files other runners read: ONNX node tests\n"
+    "                          (where an ONNX operator has the same meaning) or NumPy\n"
+    "                          files with a JSON manifest\n"
     "  help [COMMAND]          show this text, or a command's options\n"
     "  help operations         the operations, one a line: name, slug (the name of its\n"
     "                          files and folders) and clause prefix, separated by tabs;\n"
@@ -109,6 +112,8 @@ int main(int argc, char **argv) {
     return mc_cmd_show(argc, argv);
   if (strcmp(cmd, "report") == 0)
     return mc_cmd_report(argc, argv);
+  if (strcmp(cmd, "export") == 0)
+    return mc_cmd_export(argc, argv);
   fprintf(stderr, "movconf: unknown command '%s'\n\n", cmd);
   return print_usage(stderr, 2);
 }
