@@ -46,9 +46,24 @@ has "$work/a-show.log" "differing elements: 735 of 67375 (735 hold movconf's fil
 MOVCONF_PLANTED=split4:65536 "$movconf" run --quiet --impl "plugin:$plugin" --op b2s \
   --summary-by size >"$work/b.log" 2>&1
 has "$work/b.log" "by size " "(b) the table"
-grep -Eq '^2\^16\.\.2\^17-1 +1 +0 +1 +0$' "$work/b.log" || fail "(b) no failing 2^16 row"
-grep -Eq '^2\^12\.\.2\^13-1 +[0-9]+ +[0-9]+ +0 +0$' "$work/b.log" || fail "(b) no passing 2^12 row"
+grep -Eq '^2\^16\.\.2\^17-1 +1 +0 +1 +0 +0$' "$work/b.log" || fail "(b) no failing 2^16 row"
+grep -Eq '^2\^12\.\.2\^13-1 +[0-9]+ +[0-9]+ +0 +0 +0$' "$work/b.log" || fail "(b) no passing 2^12 row"
 grep -Eq '^error expected +[0-9]+' "$work/b.log" || fail "(b) no row for cases expecting an error"
+# The rows in size order (a threshold reads as the first failing class; before,
+# failing rows came first), with an unsupported column, each adding up:
+# cases = pass + failed + xfail + unsupported.
+awk '/^by size/ { on = 1; next } on && NF == 0 { on = 0 } on { print }' "$work/b.log" >"$work/b.rows"
+python3 - "$work/b.rows" <<'EOF' || fail "(b) the size rows: not in size order, or not adding up"
+import re, sys
+order = []
+for line in open(sys.argv[1]):
+    value, *counts = line.rsplit(None, 5)
+    cases, passed, failed, xfail, unsupported = map(int, counts)
+    assert cases == passed + failed + xfail + unsupported, line
+    m = re.match(r"2\^(\d+)\.\.", value)
+    order.append(int(m.group(1)) if m else {"error expected": -2, "0 (empty)": -1, "1": 0}.get(value))
+assert None not in order and order == sorted(order) and len(order) > 3, order
+EOF
 
 # (c) The values of conformance/batch_to_space_2/generated/thresholds.json's
 # case 1, on its failure line and in show.
