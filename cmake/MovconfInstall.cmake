@@ -85,7 +85,9 @@ install(FILES examples/plugin_movconf/plugin_movconf.c examples/plugin_movconf/a
               examples/numpy_adapter.py
               ${CMAKE_BINARY_DIR}/examples/plugin_abi_example.c
         DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR})
-install(DIRECTORY examples/adapters/common/ DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR}/adapters
+# The helpers where the examples look for them, as in the source tree
+# (numpy_adapter.py imports adapters/common/movconf_adapter.py).
+install(DIRECTORY examples/adapters/common/ DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR}/adapters/common
         ${movconf_junk})
 
 # Man pages, written from the built program's own help (tools/manpages.py)

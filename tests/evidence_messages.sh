@@ -2,7 +2,10 @@
 # What the evidence means (issue 21, section 3): each message pinned.
 #  (a) an element the implementation never wrote is named as movconf's
 #      fill of the output buffer, and the unwritten elements are counted;
-#  (b) --summary-by size: failures by output-element class, power of 2;
+#  (a2) above 2^16 data elements, a counter-filled input still names where
+#      a misplaced element came from; (a3) JUnit failures carry the inputs;
+#  (b) --summary-by size: failures by output-element class, power of 2,
+#      in size order, each row adding up;
 #  (c) failure lines and show print side-input values;
 #  (d) show finds a large-tier id without a path, and says where it looked;
 #  (e) plugin:NAME.so without ./ loads the file of the current folder;
@@ -41,14 +44,54 @@ MOVCONF_PLANTED=split4:4096 "$movconf" show --impl "plugin:$plugin" d2s/gen/thre
   >"$work/a-show.log" 2>&1
 has "$work/a-show.log" "differing elements: 735 of 67375 (735 hold movconf's fill of the output buffer: unwritten)" "(a) show"
 
+# (a2) Taken from another place, above 65,536 data elements: the same case
+# (counter-filled) with its first two output elements exchanged pictures
+# both as moved, with where they came from (before: "wrong", the lookup was
+# switched off above 2^16 data elements).
+MOVCONF_PLANTED=d2s-swap "$movconf" run --quiet --impl "plugin:$plugin" \
+  --case d2s/gen/thresholds/0003-f64 --json "$work/a2.json" --junit "$work/a2.xml" \
+  >"$work/a2.log" 2>&1
+python3 - "$work/a2.json" <<'EOF' || fail "(a2) the exchanged elements are not pictured as moved"
+import json, sys
+case = [c for c in json.load(open(sys.argv[1]))["cases"] if c.get("picture")][0]
+state, where = case["picture"]["state"][0], case["picture"]["from"][0]
+assert state[:3] == ["moved", "moved", "ok"], state[:3]
+assert where[0].startswith("data[") and where[1] == "data[0,0,0,0]", where[:2]
+EOF
+# (a3) The JUnit failure carries the case: its inputs, its file and a re-run
+# line, not only the detail (before: an empty <failure/>).
+python3 - "$work/a2.xml" <<'EOF' || fail "(a3) the JUnit failure does not carry the case's inputs"
+import sys, xml.etree.ElementTree as ET
+failure = ET.parse(sys.argv[1]).getroot().find(".//testcase/failure")
+text = failure.text or ""
+assert "inputs data f64 [5,275,1,49]; block_size 5, mode \"blocks_first\"" in text, text
+assert "file conformance/depth_to_space_1/generated/thresholds.json" in text, text
+assert "movconf show --impl SPEC 'd2s/gen/thresholds/0003-f64' 'conformance/" in text, text
+EOF
+
 # (b) A fault above 65,536 elements fails the BatchToSpace classes from 2^16
 # up and none below.
 MOVCONF_PLANTED=split4:65536 "$movconf" run --quiet --impl "plugin:$plugin" --op b2s \
   --summary-by size >"$work/b.log" 2>&1
 has "$work/b.log" "by size " "(b) the table"
-grep -Eq '^2\^16\.\.2\^17-1 +1 +0 +1 +0$' "$work/b.log" || fail "(b) no failing 2^16 row"
-grep -Eq '^2\^12\.\.2\^13-1 +[0-9]+ +[0-9]+ +0 +0$' "$work/b.log" || fail "(b) no passing 2^12 row"
+grep -Eq '^2\^16\.\.2\^17-1 +1 +0 +1 +0 +0$' "$work/b.log" || fail "(b) no failing 2^16 row"
+grep -Eq '^2\^12\.\.2\^13-1 +[0-9]+ +[0-9]+ +0 +0 +0$' "$work/b.log" || fail "(b) no passing 2^12 row"
 grep -Eq '^error expected +[0-9]+' "$work/b.log" || fail "(b) no row for cases expecting an error"
+# The rows in size order (a threshold reads as the first failing class; before,
+# failing rows came first), with an unsupported column, each adding up:
+# cases = pass + failed + xfail + unsupported.
+awk '/^by size/ { on = 1; next } on && NF == 0 { on = 0 } on { print }' "$work/b.log" >"$work/b.rows"
+python3 - "$work/b.rows" <<'EOF' || fail "(b) the size rows: not in size order, or not adding up"
+import re, sys
+order = []
+for line in open(sys.argv[1]):
+    value, *counts = line.rsplit(None, 5)
+    cases, passed, failed, xfail, unsupported = map(int, counts)
+    assert cases == passed + failed + xfail + unsupported, line
+    m = re.match(r"2\^(\d+)\.\.", value)
+    order.append(int(m.group(1)) if m else {"error expected": -2, "0 (empty)": -1, "1": 0}.get(value))
+assert None not in order and order == sorted(order) and len(order) > 3, order
+EOF
 
 # (c) The values of conformance/batch_to_space_2/generated/thresholds.json's
 # case 1, on its failure line and in show.

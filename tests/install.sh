@@ -88,6 +88,24 @@ expect "pkg-config: the plugin builds (see $work/plugin-pc.log)" test $? -eq 0
 expect "pkg-config: the installed movconf passes the plugin" test $? -eq 0
 has "$work/plugin-pc-run.txt" "^[1-9][0-9]* passed"
 
+# Every installed example runs from the installed tree: the two plugins
+# above, and the numpy adapter with the helper it imports as installed
+# (before: the helper went to examples/adapters/, not adapters/common/, and
+# the adapter stopped with ModuleNotFoundError). An example added to the
+# install without a run here fails this test.
+examples=$prefix/share/doc/movconf/examples
+runnable=$(cd "$examples" && find . -maxdepth 1 -type f \( -name '*.c' -o -name '*.py' \) | sort | tr '\n' ' ')
+expect "the installed examples are the ones run here ($runnable)" \
+  test "$runnable" = "./numpy_adapter.py ./plugin_abi_example.c ./plugin_movconf.c "
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  "$movconf" run --quiet --op s2d --impl "exec:exec /usr/bin/python3 '$examples/numpy_adapter.py'" \
+    >"$work/numpy-run.txt" 2>&1
+  expect "the installed numpy adapter passes SpaceToDepth-1 (see $work/numpy-run.txt)" test $? -eq 0
+  has "$work/numpy-run.txt" "^[1-9][0-9]* passed, 0 failed"
+else
+  echo "skipped: the installed numpy adapter (no numpy for /usr/bin/python3)"
+fi
+
 # Man pages: one per command of movconf --help, each shown by man -l with the
 # version and the command's first option line (or, for movconf.1, command).
 help_of() { if [ -n "$1" ]; then "$movconf" help "$1"; else "$movconf" --help; fi; }

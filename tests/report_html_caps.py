@@ -4,7 +4,8 @@ item 14): a picture movconf writes is at most 16 x 16 cells of short texts
 (spec/runner.md), a crafted one may have millions. Passes when the page
 draws every picture within 16 x 16 cells, cuts a 30 kB cell text, leaves
 out a picture of 1000 x 1000 cells and one of 300 x 300 under a name
-spelt with an escape (saying so) and stays small: the page's
+spelt with an escape (saying so), keeps a cut number's exponent
+(1.72...e-05, item 6 of issue 39) and stays small: the page's
 size is bounded by what it shows, not by what the report holds. Nothing
 is timed; CTest's timeout bounds the run.
 usage: report_html_caps.py MOVCONF WORK"""
@@ -58,7 +59,10 @@ def main():
     movconf, work = sys.argv[1:3]
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    long_cell = lambda i, j: "7" * 30_000 if (i, j) == (0, 0) else str(j)
+    # an f16 value's text: cut, it keeps its exponent (before: "1.7285...")
+    small = "1.72851562e-05"
+    long_cell = lambda i, j: "7" * 30_000 if (i, j) == (0, 0) else small if (i, j) == (0, 1) \
+        else str(j)
     report = {"implementation": "crafted", "movconf_version": "0", "summary": {},
               "cases": [case(0, picture(40, 40)), case(1, picture(3, 3, long_cell)),
                         case(2, picture(1000, 1000)), case(3, picture(300, 300))]}
@@ -91,6 +95,8 @@ def main():
                 len(cells), max(cells or [0]), EDGE, EDGE))
     if tables.longest_title > 1000:
         problems.append("a cell's title has %d characters" % tables.longest_title)
+    if ">1.72&hellip;e-05</td>" not in text:
+        problems.append("the cell of %s does not show its exponent (1.72&hellip;e-05)" % small)
     if text.count("picture left out") != 2:
         problems.append("%d pictures said to be left out, not 2 (1000 x 1000, and 300 x 300 "
                         "under an escaped name)" % text.count("picture left out"))

@@ -146,7 +146,8 @@ MOVCONF_MOCK_FAULT=$by_faults run --timeout 5 --expect "$work/by.json" --summary
 expect "--summary-by: exit 1" test $? -eq 1
 # The expected rows: a case fails when the fault map names its batch, is
 # unsupported when its data is f16, and is an expected failure when by.json
-# names it; sorted by failed (descending), then value (ranks as numbers).
+# names it; sorted by failed (descending), then value (ranks as numbers);
+# each case in one column (cases = pass + failed + xfail + unsupported).
 summary_rows() {
   python3 - "$1" "$by_faults" "$faults" "$work/ranks/cases.json" <<'EOF'
 import json, sys
@@ -158,9 +159,10 @@ for path in files:
         data = c["inputs"]["data"]
         value = {"rank": len(data["shape"]), "type": data["type"],
                  "mode": c["attributes"].get("mode", "-"), "file": path}[key]
-        r = rows.setdefault(value, [0, 0, 0, 0])
+        r = rows.setdefault(value, [0, 0, 0, 0, 0])
         r[0] += 1
         if data["type"] == "f16":
+            r[4] += 1
             continue
         if data["shape"][0] not in failing:
             r[1] += 1
@@ -172,7 +174,8 @@ for value, r in sorted(rows.items(), key=lambda kv: (-kv[1][2], kv[0])):
     print(value, *r)
 EOF
 }
-# The rows movconf printed under "by KEY", as "value cases pass failed xfail".
+# The rows movconf printed under "by KEY", as "value cases pass failed xfail
+# unsupported".
 printed_rows() {
   awk -v h="by $1" '$1 " " $2 == h { on = 1; next } on && NF == 0 { on = 0 } on { print }' \
     "$work/by.out" | tr -s ' ' | sed 's/ $//'
@@ -186,9 +189,9 @@ done
 # The same figures, worked out by hand from the case files, for one key:
 # blocks_first 19 + 4 cases (f16 unsupported; 08, 09 and the two batch-8
 # rank cases fail; 02 is expected), sideways 10, 12, 20 (12 fails).
-expect "--summary-by mode: blocks_first 23 cases, 17 pass, 4 failed, 1 xfail" \
-  grep -Eq '^blocks_first +23 +17 +4 +1$' "$work/by.out"
-expect "--summary-by mode: sideways 3 cases, 2 pass, 1 failed" grep -Eq '^sideways +3 +2 +1 +0$' "$work/by.out"
+expect "--summary-by mode: blocks_first 23 cases, 17 pass, 4 failed, 1 xfail, 1 unsupported" \
+  grep -Eq '^blocks_first +23 +17 +4 +1 +1$' "$work/by.out"
+expect "--summary-by mode: sideways 3 cases, 2 pass, 1 failed" grep -Eq '^sideways +3 +2 +1 +0 +0$' "$work/by.out"
 expect "--summary-by rank: rank 3 before rank 5 (1 failed each), rank 4 first (3 failed)" sh -c \
   "printed_rank=\$(awk '/^by rank/ { on = 1; next } on && NF == 0 { exit } on { printf \"%s,\", \$1 }' '$work/by.out'); test \"\$printed_rank\" = '4,3,5,'"
 expect "--summary-by: the tables follow the main table" sh -c \

@@ -74,9 +74,10 @@ static const char run_usage_tail[] =
     "  --summary-by KEY        after the table, where failures cluster: one row per\n"
     "                          rank, type (of the data input), mode (or auto_pad),\n"
     "                          file or size (the expected output's element count by\n"
-    "                          power of 2: a size threshold shows), with cases, pass,\n"
-    "                          failed and xfail; may be repeated (the tables come in\n"
-    "                          the order rank, type, mode, file, size)\n"
+    "                          power of 2, smallest first: a size threshold shows),\n"
+    "                          with cases, pass, failed, xfail and unsupported; may be\n"
+    "                          repeated (the tables come in the order rank, type,\n"
+    "                          mode, file, size)\n"
     "  -h, --help              show this text\n"
     "\n";
 

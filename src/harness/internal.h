@@ -12,8 +12,10 @@
 
 /* The multi-index of flat element index in a shape, as "[i,j,k]". */
 void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, size_t len);
-/* Flat index of the data element with these bits, or -1. */
-int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits);
+/* Flat index of the data element with these bits, or -1: at once for a
+   counter fill of any size, else by a scan of at most scan_limit elements
+   (a larger input: -1). */
+int64_t mc_judge_find_source(const mc_case_tensor *in, uint64_t bits, int64_t scan_limit);
 
 /* ---- verdict/compare.c, shared with report/show.c and fuzz_request.c ---- */
 

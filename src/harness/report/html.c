@@ -485,9 +485,23 @@ static const char *group_of(const cJSON *c) {
   return string_of(c, "verdict");
 }
 
+/* The exponent ending a number's text ("e-05" of "1.72851562e-05"), or
+   NULL: a cut value keeps it, so that 1.7e-05 does not read as 1.7. */
+static const char *number_exponent(const char *value) {
+  const char *e = strrchr(value, 'e');
+  if (!e || e == value || !strchr("0123456789.", e[-1]))
+    return NULL;
+  const char *digits = e + 1 + (e[1] == '-' || e[1] == '+');
+  if (!*digits || strspn(digits, "0123456789") != strlen(digits))
+    return NULL;
+  return strspn(value, "-0123456789.") == (size_t)(e - value) ? e : NULL;
+}
+
 /* A value cut to CELL_CHARS bytes (at a character's start) with an
-   ellipsis, so that 16 columns fit a page; the title has it whole. */
+   ellipsis, so that 16 columns fit a page, a number's exponent kept after
+   it; the title has it whole. */
 #define CELL_CHARS 6
+#define CELL_MANTISSA_CHARS 4 /* of a number with an exponent */
 #define PICTURE_MAX_CELLS 256 /* at most, spec/runner.md */
 static void put_cell_text(mc_text *t, const char *value) {
   size_t n = value ? strlen(value) : 0;
@@ -495,13 +509,16 @@ static void put_cell_text(mc_text *t, const char *value) {
     mc_html_put_report_text(t, value);
     return;
   }
-  size_t cut = CELL_CHARS;
+  const char *exponent = number_exponent(value);
+  size_t cut = exponent ? CELL_MANTISSA_CHARS : CELL_CHARS;
   while (cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
     cut--;
   char *head = mc_strdupf("%.*s", (int)cut, value);
   mc_html_put_report_text(t, head);
   free(head);
   mc_text_put(t, "&hellip;", 8);
+  if (exponent)
+    mc_html_put_report_text(t, exponent);
 }
 
 /* The class of a returned cell: its state when it is one a picture has

@@ -12,8 +12,9 @@
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
-/* Provenance is looked up element by element; above this many data
-   elements the lookups would cost more than the case itself. */
+/* Provenance is looked up element by element: at once in a counter fill,
+   by a scan otherwise, which above this many data elements would cost more
+   than the case itself. */
 #define PICTURE_MAX_SOURCE_ELEMENTS ((int64_t)1 << 16)
 
 typedef struct slice_window {
@@ -88,9 +89,9 @@ static const char *classify(const mc_case *c, const mc_tensor *got, int64_t i, u
   if (bits == want)
     return "ok";
   const mc_tensor *data = c->n_inputs > 0 ? &c->inputs[0].tensor : NULL;
-  bool traceable = data && mc_case_tensor_index_filled(&c->inputs[0]) &&
-                   mc_tensor_elements(data) <= PICTURE_MAX_SOURCE_ELEMENTS;
-  int64_t j = traceable ? mc_judge_find_source(data, bits) : -1;
+  bool traceable = data && mc_case_tensor_index_filled(&c->inputs[0]);
+  int64_t j =
+      traceable ? mc_judge_find_source(&c->inputs[0], bits, PICTURE_MAX_SOURCE_ELEMENTS) : -1;
   if (filled && mc_holds_output_fill(got->type, i, bits) && j < 0)
     return "unwritten";
   if (j < 0)

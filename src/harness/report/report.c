@@ -591,12 +591,33 @@ static mc_junit_kind junit_kind_of(const mc_case_result *c) {
   return mc_verdict_junit_kind(c->verdict);
 }
 
-static void junit_element(FILE *f, const char *element, const char *type, const char *message) {
+/* What a CI page shows under a failing case: its inputs, its file and how
+   to see it again, so that a reader need not open the case file. */
+static void junit_case_text(FILE *f, const mc_case_result *c) {
+  fputs("inputs ", f);
+  xml_escaped(f, c->inputs ? c->inputs : "");
+  if (c->attributes && *c->attributes) {
+    fputs("; ", f);
+    xml_escaped(f, c->attributes);
+  }
+  fputs("\nfile ", f);
+  xml_escaped(f, c->file ? c->file : "");
+  fputs("\nre-run with this run's --impl: movconf show --impl SPEC '", f);
+  xml_escaped(f, c->id);
+  fputs("' '", f);
+  xml_escaped(f, c->file ? c->file : "");
+  fputs("'\n", f);
+}
+
+static void junit_element(FILE *f, const char *element, const char *type, const char *message,
+                          const mc_case_result *c) {
   fprintf(f, "      <%s type=\"", element);
   xml_escaped(f, type);
   fputs("\" message=\"", f);
   xml_escaped(f, message ? message : "");
-  fputs("\"/>\n", f);
+  fputs("\">", f);
+  junit_case_text(f, c);
+  fprintf(f, "</%s>\n", element);
 }
 
 static void write_junit_case(FILE *f, const mc_case_result *c) {
@@ -617,7 +638,7 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
   if (c->expect == MC_EXPECT_UNEXPECTED_PASS) {
     char *m = mc_strdupf("expected %s (%s), but the case passed",
                          mc_verdict_name(c->expected_verdict), c->expect_reason);
-    junit_element(f, "failure", "unexpected-pass", m);
+    junit_element(f, "failure", "unexpected-pass", m, c);
     free(m);
   } else if (c->expect == MC_EXPECT_MET) {
     char *m = mc_strdupf("expected %s: %s", verdict, c->expect_reason);
@@ -630,7 +651,7 @@ static void write_junit_case(FILE *f, const mc_case_result *c) {
     xml_escaped(f, c->detail ? c->detail : verdict);
     fputs("\"/>\n", f);
   } else {
-    junit_element(f, mc_junit_kind_name(kind), verdict, c->detail);
+    junit_element(f, mc_junit_kind_name(kind), verdict, c->detail, c);
   }
   fputs("    </testcase>\n", f);
 }

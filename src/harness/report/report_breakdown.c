@@ -1,5 +1,6 @@
 /* --summary-by: where a run's failures cluster, one row per rank, element
-   type, mode, case file or output size class, most failures first. */
+   type, mode or case file, most failures first, or per output size class,
+   smallest first; every case in one column, so that a row adds up. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,7 @@ const char *mc_summary_key_name(mc_summary_key key) {
 typedef struct row {
   char *value; /* the key's value, made safe for the terminal */
   int rank;    /* by rank or size: sorted as this number, not as text (else 0) */
-  int cases, pass, failed, xfail;
+  int cases, pass, failed, xfail, unsupported;
 } row;
 
 typedef struct rows {
@@ -96,20 +97,33 @@ static row *row_of(rows *t, const char *value, int rank, int *last) {
   return &t->items[*last = t->count++];
 }
 
+/* Each case counts in one column: failed (makes the run fail, an
+   unexpected pass too), else xfail, unsupported or pass. */
 static void count_into(row *w, const mc_case_result *c) {
   w->cases++;
-  w->pass += c->verdict == MC_VERDICT_PASS;
-  w->failed += mc_case_result_is_problem(c);
-  w->xfail += c->expect == MC_EXPECT_MET;
+  if (mc_case_result_is_problem(c))
+    w->failed++;
+  else if (c->expect == MC_EXPECT_MET)
+    w->xfail++;
+  else if (c->verdict == MC_VERDICT_UNSUPPORTED)
+    w->unsupported++;
+  else
+    w->pass++;
+}
+
+/* Sizes in size order: a threshold reads as the first class that fails. */
+static int by_value(const void *a, const void *b) {
+  const row *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return strcmp(x->value, y->value);
 }
 
 static int by_failed_then_value(const void *a, const void *b) {
   const row *x = a, *y = b;
   if (x->failed != y->failed)
     return x->failed > y->failed ? -1 : 1;
-  if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
-  return strcmp(x->value, y->value);
+  return by_value(a, b);
 }
 
 static void tabulate(const mc_run_report *r, mc_summary_key key, rows *t) {
@@ -125,7 +139,8 @@ static void tabulate(const mc_run_report *r, mc_summary_key key, rows *t) {
     free(raw);
   }
   if (t->count > 1)
-    qsort(t->items, (size_t)t->count, sizeof *t->items, by_failed_then_value);
+    qsort(t->items, (size_t)t->count, sizeof *t->items,
+          key == MC_SUMMARY_SIZE ? by_value : by_failed_then_value);
 }
 
 void mc_report_print_breakdown(const mc_run_report *r, mc_summary_key key, FILE *out) {
@@ -137,10 +152,12 @@ void mc_report_print_breakdown(const mc_run_report *r, mc_summary_key key, FILE 
   for (int i = 0; i < t.count; i++)
     if ((int)strlen(t.items[i].value) > width)
       width = (int)strlen(t.items[i].value);
-  fprintf(out, "\n%-*s %6s %6s %6s %6s\n", width, header, "cases", "pass", "failed", "xfail");
+  fprintf(out, "\n%-*s %6s %6s %6s %6s %11s\n", width, header, "cases", "pass", "failed", "xfail",
+          "unsupported");
   for (int i = 0; i < t.count; i++) {
     const row *w = &t.items[i];
-    fprintf(out, "%-*s %6d %6d %6d %6d\n", width, w->value, w->cases, w->pass, w->failed, w->xfail);
+    fprintf(out, "%-*s %6d %6d %6d %6d %11d\n", width, w->value, w->cases, w->pass, w->failed,
+            w->xfail, w->unsupported);
     free(w->value);
   }
   free(t.items);

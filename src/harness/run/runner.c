@@ -517,10 +517,11 @@ bool mc_runner_take_file(mc_runner *run, const mc_selection_file *f) {
   return !was_stopped;
 }
 
-/* Makes every large fill of f, or none (false). */
-static bool materialize_file(mc_case_file *f) {
+/* Makes the large fills of f's selected cases, or none (false): a --case
+   that selects one case of a large file makes no fill of the others. */
+static bool materialize_file(mc_case_file *f, const mc_case_filter *filter) {
   for (int i = 0; i < f->n_cases; i++)
-    if (!mc_case_materialize(&f->cases[i]))
+    if (mc_case_selected(&f->cases[i], filter) && !mc_case_materialize(&f->cases[i]))
       return false;
   return true;
 }
@@ -528,7 +529,7 @@ static bool materialize_file(mc_case_file *f) {
 bool mc_run_selected_file(mc_runner *run, mc_selection_file *f) {
   if (!mc_runner_take_file(run, f))
     return run->report->stopped_early == NULL;
-  if (!materialize_file(&f->file)) { /* as a file whose fills do not fit at load */
+  if (!materialize_file(&f->file, &run->filter)) { /* as a file whose fills do not fit at load */
     record_invalid_file(run, f->path, mc_strdupf("%s: out of memory for its fills", f->path));
   } else {
     run->file = &f->file;

@@ -33,8 +33,27 @@ static char *format_shape(int rank, const int64_t *shape) {
   return mc_strdupf("%s", buf);
 }
 
-int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits) {
+/* A counter fill's element i holds start + i in the type's bits: the
+   element with these bits is found at once, whatever the size. */
+static int64_t counter_source(const mc_case_tensor *in, uint64_t bits) {
+  const mc_tensor *t = &in->tensor;
+  unsigned width = mc_type_bits(t->type);
+  uint64_t mask = width >= 64 ? UINT64_MAX : ((uint64_t)1 << width) - 1;
+  uint64_t j = (bits - (uint64_t)in->fill_start) & mask;
+  if (j >= (uint64_t)mc_tensor_elements(t) || mc_load_bits(t->data, t->type, (int64_t)j) != bits)
+    return -1;
+  return (int64_t)j;
+}
+
+int64_t mc_judge_find_source(const mc_case_tensor *in, uint64_t bits, int64_t scan_limit) {
+  const mc_tensor *data = &in->tensor;
+  if (!data->data)
+    return -1;
+  if (in->kind == MC_PAYLOAD_FILL_COUNTER)
+    return counter_source(in, bits);
   int64_t n = mc_tensor_elements(data);
+  if (n > scan_limit)
+    return -1;
   for (int64_t i = 0; i < n; i++)
     if (mc_load_bits(data->data, data->type, i) == bits)
       return i;
@@ -44,7 +63,7 @@ int64_t mc_judge_find_source(const mc_tensor *data, uint64_t bits) {
 static void describe_source(const mc_case *c, const char *what, uint64_t bits, bool fill, char *buf,
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
-  int64_t j = mc_judge_find_source(data, bits);
+  int64_t j = mc_judge_find_source(&c->inputs[0], bits, INT64_MAX);
   bool pads = c->op == MC_OP_SPACE_TO_BATCH || c->op == MC_OP_EXTRACT_IMAGE_PATCHES;
   if (j < 0) {
     snprintf(buf, len, "%s is %s", what,
@@ -73,7 +92,7 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
 static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t g, bool filled) {
   if (!filled || !mc_holds_output_fill(got->type, i, g))
     return mc_strdupf("%s", "");
-  int64_t j = c->n_inputs > 0 ? mc_judge_find_source(&c->inputs[0].tensor, g) : -1;
+  int64_t j = c->n_inputs > 0 ? mc_judge_find_source(&c->inputs[0], g, INT64_MAX) : -1;
   if (j < 0)
     return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: the implementation "
                       "did not write this element)",
