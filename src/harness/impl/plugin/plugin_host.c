@@ -244,6 +244,27 @@ static pid_t current_thread(void) {
   return (pid_t)syscall(SYS_gettid);
 }
 
+/* What is known of an access on the calling thread to pages that held an
+   earlier case's output: the address and where it lies from this case's
+   output (not how the plugin came by it: a pointer kept, or a stride past
+   the guard page, look alike). */
+static void put_quarantine_access(text_buf *b, uintptr_t a) {
+  put_str(b, "SIGSEGV: accessed address ");
+  put_uint(b, (uint64_t)a, 16);
+  if (fault_ctx.out_end && a >= fault_ctx.out_end) {
+    put_str(b, ", byte ");
+    put_uint(b, (uint64_t)(a - fault_ctx.out_end), 10);
+    put_str(b, " after the output's last byte (beyond its guard page)");
+  } else if (fault_ctx.out_begin && a < fault_ctx.out_begin) {
+    put_str(b, ", ");
+    put_uint(b, (uint64_t)(fault_ctx.out_begin - a), 10);
+    put_str(b, " bytes before the output's first byte (beyond its guard page)");
+  }
+  put_str(b, ", in pages that held an earlier case's output (inaccessible since), in ");
+  put_str(b, fault_ctx.phase);
+  put_str(b, "()");
+}
+
 /* An access to an output after its run() returned: the current one, or one
    in quarantine. True with the message in b and the call to blame. */
 static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
@@ -257,9 +278,7 @@ static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
   if (!current && slot < 0)
     return false;
   if (slot >= 0 && current_thread() == fault_ctx.main_thread && fault_ctx.phase) {
-    put_str(b, "SIGSEGV: accessed the output of an earlier case (a pointer kept from it) in ");
-    put_str(b, fault_ctx.phase);
-    put_str(b, "()");
+    put_quarantine_access(b, a);
     *blame = 0;
     return true;
   }
