@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, sigaltstack */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -677,19 +678,52 @@ typedef struct host_request {
   mc_plugin_call call;              /* what the plugin is handed */
 } host_request;
 
+/* A function of the AddressSanitizer runtime, when the host has one (under
+   --sanitize it is preloaded); NULL in a plain host. */
+typedef void (*asan_region_fn)(const volatile void *begin, size_t size);
+
+static asan_region_fn asan_function(const char *name) {
+  void *self = dlopen(NULL, RTLD_NOW);
+  void *sym = self ? dlsym(self, name) : NULL;
+  asan_region_fn fn = NULL;
+  if (sym)
+    memcpy(&fn, &sym, sizeof fn);
+  return fn;
+}
+
+/* Marks [begin, end) unaddressable (poison) or addressable again for the
+   sanitizer: the bytes a page guard cannot cover then fault under
+   --sanitize too. Nothing without the runtime. */
+static void asan_mark(uintptr_t begin, uintptr_t end, bool poison) {
+  static asan_region_fn poison_fn, unpoison_fn;
+  static bool looked;
+  if (!looked) {
+    poison_fn = asan_function("__asan_poison_memory_region");
+    unpoison_fn = asan_function("__asan_unpoison_memory_region");
+    looked = true;
+  }
+  asan_region_fn fn = poison ? poison_fn : unpoison_fn;
+  if (fn && end > begin)
+    fn((const void *)begin, end - begin);
+}
+
 static void free_host_request(host_request *h) {
   for (int i = 0; i < MC_ATTR_COUNT; i++)
     free(h->strings[i]);
   mc_plugin_call_free(&h->call);
-  for (int i = 0; i < MC_MAX_INPUTS; i++)
+  for (int i = 0; i < MC_MAX_INPUTS; i++) {
+    /* Addresses the next mappings may reuse carry no poison. */
+    asan_mark((uintptr_t)h->inputs[i].base, (uintptr_t)h->inputs[i].base + h->inputs[i].len, false);
     unmap(&h->inputs[i]);
+  }
   memset(&fault_ctx.inputs, 0, sizeof fault_ctx.inputs);
   memset(&fault_ctx.input_guards, 0, sizeof fault_ctx.input_guards);
 }
 
 /* The bytes an input takes before its guard page: the data input keeps
-   the ABI's 64-byte alignment (it ends up to 63 bytes before the guard);
-   side inputs end exactly at the guard. False on overflow. */
+   the ABI's 64-byte alignment (it ends up to 63 bytes before the guard,
+   bytes poisoned for the sanitizer); side inputs end exactly at the
+   guard. False on overflow. */
 static bool input_span(int i, uint64_t nbytes, size_t *span) {
   uint64_t align = i == 0 ? DATA_ALIGNMENT : 1;
   if (nbytes > SIZE_MAX - DATA_ALIGNMENT)
@@ -712,6 +746,7 @@ static bool read_input(int fd, const mc_wire_tensor *t, int op, int i, host_requ
   fault_ctx.inputs[i] = (region){(uintptr_t)h->inputs[i].base, (uintptr_t)guard};
   fault_ctx.input_guards[i] = (region){(uintptr_t)guard, (uintptr_t)guard + page};
   fault_ctx.input_ends[i] = (uintptr_t)data + (size_t)t->nbytes;
+  asan_mark(fault_ctx.input_ends[i], (uintptr_t)guard, true); /* the alignment's slack */
   fault_ctx.input_names[i] = mc_op_input_name((mc_op)op, i);
   mc_tensor *m = &h->tensors[i];
   m->type = (mc_type)t->type;
