@@ -1,9 +1,10 @@
 #!/bin/sh
 # The shared-memory payload (spec/adapter-protocol.md, section 16) against
 # tests/shm_hostile_adapter.py, once per fault: a lie about the byte count is
-# a protocol violation of that case alone; bytes past the count, scribbles on
-# the inputs, writes after the reply and an attempt to truncate the file
-# change nothing; every other case of tests/data/adapter/mock_cases.json
+# a protocol violation of that case alone, and so is a mapping left writable
+# after the reply; bytes past the count, scribbles on the inputs, writes
+# after the reply, through an old request's path, and an attempt to
+# truncate the file change nothing; every other case of tests/data/adapter/mock_cases.json
 # keeps its verdict, movconf finishes the run and no adapter is left.
 # usage: adapter_shm.sh MOVCONF SOURCE_DIR WORK_DIR PYTHON
 set -u
@@ -54,6 +55,36 @@ for fault in beyond-count scribble truncate late-write; do
   others_hold $fault
 done
 expect "truncate: the seals refused it" grep -q "ftruncate refused" "$work/truncate.out"
+# Before: the late writes went through (into files already judged).
+expect "late-write: the seal against writes refused them" \
+  grep -q "late write refused: .*Operation not permitted" "$work/late-write.out"
+
+# Files an adapter can still change once it replied are not judged:
+# a mapping left writable is a protocol violation (the file could not be
+# sealed against writes); an earlier request's path names no later file.
+# Before: kept-mapping passed; stale-path gave every case after the
+# first a wrong-output (the old path named the new file).
+run_fault kept-mapping
+expect "kept-mapping: case 2 is a crash naming the mapping" \
+  case_is kept-mapping 2-f32 crash "protocol violation: the shared memory file is still mapped writable after the reply"
+others_hold kept-mapping
+run_fault stale-path
+expect "stale-path: exit status 0, not $status" test "$status" -eq 0
+expect "stale-path: case 2 passes" case_is stale-path 2-f32 pass
+others_hold stale-path
+
+# --sanitize address: only the report the runtimes name after the
+# implementation's own process counts; files others drop into the log
+# folder are not its memory errors. Before: forge-others made case 2 a
+# memory-error (its "==PID==ERROR: AddressSanitizer" lines).
+run_fault forge-others --sanitize address
+expect "forge-others: exit status 0, not $status" test "$status" -eq 0
+expect "forge-others: case 2 passes" case_is forge-others 2-f32 pass
+others_hold forge-others
+run_fault forge-own --sanitize address
+expect "forge-own: its own report makes case 2 a memory-error" \
+  case_is forge-own 2-f32 memory-error "AddressSanitizer: heap-buffer-overflow"
+others_hold forge-own
 
 # A reply naming the whole sparse output region (256 MiB here) that it
 # never wrote: a protocol violation found before movconf allocates or

@@ -330,6 +330,21 @@ want = "SIGSEGV: read (or wrote) past the end of input 1 (block_shape): byte 0 a
 assert len(cases) == 18 and all(c["verdict"] == "crash" and c["detail"] == want for c in cases), \
   [(c["id"], c["verdict"], c.get("detail")) for c in cases]' "$work/past-side.json"
 
+# A write from run() into the pages of an earlier case's output: movconf
+# says where the address lies, not how the plugin came by it (a pointer
+# kept and a stride past the guard page look alike). Alone in a fresh
+# process case 02 passes, so the crash is a process fault of the run.
+# Before: "accessed the output of an earlier case (a pointer kept from it)".
+one write-earlier@2
+expect "write-earlier: the process fault says where the address lies, not why" \
+  python3 -c 'import json, re, sys
+faults = json.load(open(sys.argv[1]))["process_faults"]
+want = (r"\(SIGSEGV: accessed address 0x[0-9a-f]+, (byte [0-9]+ after the output.s last byte|"
+        r"[0-9]+ bytes before the output.s first byte) \(beyond its guard page\), in pages that "
+        r"held an earlier case.s output \(inaccessible since\), in run\(\)\)")
+assert len(faults) == 1 and re.search(want, faults[0]["detail"]), faults' "$work/one.json"
+expect "write-earlier: no guess at a kept pointer" sh -c '! grep -q "pointer kept" "$1"' sh "$work/one.json"
+
 # A plugin that writes junk into every file of the reports' folder that it
 # or movconf has open (an inherited descriptor, /proc/PID/fd): the reports
 # are movconf's alone, whole and parseable, every case passing.

@@ -57,6 +57,10 @@
    stop-parent (send SIGSTOP to its parent, a worker of run --jobs or
    movconf itself, then answer correctly) stops what waits for its answer.
 
+   write-earlier (write one byte where the process's previous case's
+   output was, from run(); answer correctly when there was none) lands
+   where movconf cannot tell how the address was come by.
+
    echo-inputs (reject every input, the message listing the inputs the
    plugin was handed: "5 inputs: data u8 [2,3]; start 11; stop 22; ...",
    each side input by its first value) shows what reaches a plugin.
@@ -151,6 +155,7 @@ typedef enum fault {
   FAULT_ECHO_INPUTS,
   FAULT_SCRIBBLE_FILES,
   FAULT_STOP_PARENT,
+  FAULT_WRITE_EARLIER,
   FAULT_COUNT
 } fault;
 
@@ -195,7 +200,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "stale-reply",
                                                      "echo-inputs",
                                                      "scribble-files",
-                                                     "stop-parent"};
+                                                     "stop-parent",
+                                                     "write-earlier"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -557,9 +563,15 @@ static void scribble_open_files(long pid, const char *dir) {
   closedir(d);
 }
 
+/* The previous case's output, for write-earlier. */
+static volatile uint8_t *earlier_output;
+
 static int run(const mock_request *p, const movconf_plugin_output *o, movconf_plugin_message *m) {
   fault f = fault_of(p);
   misbehave_fatally(f, p, o);
+  if (f == FAULT_WRITE_EARLIER && earlier_output)
+    *earlier_output = 0x5A;
+  earlier_output = o->data;
   if (f == FAULT_FORK_ORPHAN)
     fork_orphan();
   if (f == FAULT_POISON)

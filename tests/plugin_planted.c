@@ -27,6 +27,10 @@
                       heap has it); built with -fsanitize=address
                       (plugin_planted_asan) and run with --sanitize address,
                       each case is a memory-error
+     data-overread    every operation: the byte after the data input's last
+                      one read where movconf put it (no copy): between its
+                      end and the guard page the 64-byte alignment leaves
+                      (a plain run cannot see it), or the guard page itself
      signed-overflow, divide-by-zero, memcpy-null
                       every operation: that undefined behaviour, which only
                       UBSan reports (built with -fsanitize=undefined too)
@@ -197,6 +201,12 @@ static void read_past_copy(const movconf_plugin_request_v3 *request) {
   free(copy);
 }
 
+static void read_past_data(const movconf_plugin_request_v3 *request) {
+  const volatile uint8_t *data = request->inputs[0].data;
+  volatile uint8_t past = data[request->inputs[0].nbytes];
+  (void)past;
+}
+
 /* Undefined behaviour that leaves the output alone. */
 static void undefined_behaviour(const char *fault, const movconf_plugin_request_v3 *request) {
   volatile int big = INT_MAX, zero = 0, sink = 0;
@@ -257,6 +267,8 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
   const char *fault = getenv("MOVCONF_PLANTED");
   if (planted(fault, "overread"))
     read_past_copy(request);
+  if (planted(fault, "data-overread"))
+    read_past_data(request);
   if (fault)
     undefined_behaviour(fault, request);
 #ifdef PLANTED_CXX

@@ -11,6 +11,9 @@
 # - the plugin without instrumentation is refused, exit 2, saying why (in a
 #   sanitizer build every plugin is instrumented, so this and the plain run
 #   are left out there: PLAIN is "skip");
+# - MOVCONF_PLANTED=data-overread, a read of the byte after the data
+#   input where movconf put it: a memory-error in the slack its 64-byte
+#   alignment leaves before the guard page (poisoned), a crash at the page;
 # - a plugin that does not load under --sanitize names MOVCONF_ASAN_RUNTIME.
 # usage: sanitize_plugin.sh MOVCONF PLAIN_PLUGIN ASAN_PLUGIN SOURCE_DIR WORKDIR PYTHON PLAIN
 set -u
@@ -66,6 +69,36 @@ sanitized_run overread "AddressSanitizer: heap-buffer-overflow, READ of size 1"
 sanitized_run signed-overflow "UndefinedBehaviorSanitizer: runtime error: signed integer overflow"
 sanitized_run divide-by-zero "UndefinedBehaviorSanitizer: runtime error: division by zero"
 sanitized_run memcpy-null "UndefinedBehaviorSanitizer: runtime error: null pointer passed as argument 2"
+
+# data-overread: the byte after the data input's last, where movconf put
+# it. Between the input's end and its guard page (the 64-byte alignment's
+# slack) the sanitizer sees it as poisoned; at the page it faults. No
+# valid case passes. Before: every case whose data was not a multiple of
+# 64 bytes passed (the slack was neither guarded nor poisoned).
+# shellcheck disable=SC2086 # the case files are words
+MOVCONF_PLANTED=data-overread "$movconf" run --impl "plugin:$asan" --sanitize address \
+  --json "$work/data-overread.json" $cases >"$work/data-overread.txt" 2>&1
+# shellcheck disable=SC2086
+expect "data-overread: every valid case is a memory-error or a fault past input 0" \
+  "$python" -c '
+import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+valid = {case["id"] for path in sys.argv[2:] for case in json.load(open(path))["cases"]
+         if "output" in case["expect"]}
+poisoned = guarded = 0
+for c in cases:
+    if c["id"] not in valid:
+        assert c["verdict"] == "pass", c
+    elif c["verdict"] == "memory-error":
+        assert "AddressSanitizer: use-after-poison, READ of size 1" in c["detail"], c
+        poisoned += 1
+    else:
+        assert c["verdict"] == "crash", c
+        assert "past the end of input 0 (data): byte 0 after its last byte" in c["detail"], c
+        guarded += 1
+assert poisoned, "no read in the slack"
+print(poisoned, "in the slack,", guarded, "at the guard page")
+' "$work/data-overread.json" $cases
 
 printf 'not a shared object\n' >"$work/garbage.so"
 "$movconf" run --impl "plugin:$work/garbage.so" --sanitize address $cases >"$work/garbage.txt" 2>&1

@@ -94,6 +94,40 @@ echo '{"shard":' >broken.json
 refused broken "broken.json: not a JSON report (does not parse)" \
   "$movconf" report merge kernels-1.json broken.json
 refused no-reports "give the JSON reports of the shards" "$movconf" report merge
+# Reports may come from anyone (CI artifacts): what they make movconf hold
+# is bounded before it is allocated. A shard whose cases are 2^25 zeros
+# (64 MiB of text, about 2.7 GB in cJSON), refused by report merge and
+# report html within 512 MiB of memory; more reports than a run has
+# shards, refused before any is read; a flood of invalid files, each of
+# which is compared with those before it. Before: the zeros were parsed
+# (merge then found case 1 not one of a run report), 1025 reports were
+# all read and parsed, the 70,000 invalid files were merged.
+"$python" -c 'import json, sys
+d = json.load(open("kernels-1.json"))
+text = json.dumps(d).replace(chr(34) + "cases" + chr(34) + ": [", chr(34) + "cases" + chr(34) + ": [" + "0," * (1 << 25), 1)
+open("zeros-1.json", "w").write(text)
+d["invalid_files"] = ["f%d.json" % i for i in range(70000)]
+json.dump(d, open("invalid-1.json", "w"))'
+within_memory() { # within_memory NAME COMMAND...: exit 2, at most 512 MiB resident
+  "$python" -c 'import resource, subprocess, sys
+name = sys.argv[1]
+status = subprocess.call(sys.argv[2:], stdout=open(name + ".out", "w"), stderr=open(name + ".err", "w"))
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print(name + ":", "exit", status, "peak", peak, "MiB")
+sys.exit(0 if status == 2 and peak < 512 else 1)' "$@"
+}
+expect "zeros: report merge refuses it within 512 MiB" \
+  within_memory zeros-merge "$movconf" report merge zeros-1.json kernels-2.json kernels-3.json kernels-4.json
+has zeros-merge.err "zeros-1.json: the reports to merge hold more than 33554432 JSON values"
+expect "zeros: report html refuses it within 512 MiB" \
+  within_memory zeros-html "$movconf" report html zeros-1.json -o zeros.html
+has zeros-html.err "zeros-1.json holds more than 33554432 JSON values"
+# shellcheck disable=SC2046 # 1025 words
+set -- $(seq 1025 | sed 's/.*/kernels-1.json/')
+refused too-many "1025 reports given; a run has at most 1024 shards" "$movconf" report merge "$@"
+set --
+refused invalid-flood "invalid-1.json: the reports name more than 65536 invalid files" \
+  "$movconf" report merge invalid-1.json kernels-2.json kernels-3.json kernels-4.json
 refused unknown-subcommand "unknown subcommand 'bogus'" "$movconf" report bogus
 # A report whose positions collide (a hand-edited or corrupted shard).
 "$python" -c 'import json; d = json.load(open("kernels-2.json")); d["shard"]["index"] = 1

@@ -25,14 +25,25 @@ Faults on f32 data:
     huge-sparse    write the output, then reply with a 1-D output filling
                    the whole output region (gigabytes of a sparse file,
                    never written) as "bytes"
+    kept-mapping   write the output through a writable mapping of the
+                   file and reply without unmapping it (section 16 has
+                   it unmapped first), keeping it for good
+    forge-others   (run with --sanitize address) drop forged AddressSanitizer
+                   reports into the sanitizer's log folder (ASAN_OPTIONS'
+                   log_path), named as other processes' (movconf's, pid 1)
+    forge-own      the same, named as this process's own report
 Every request:
     late-write     keep the file open; when the next request comes (the
                    case is judged by then), fill every kept file with 0xFF
+    stale-path     as a process that kept the paths of earlier requests
+                   would: once the output is written, fill the output
+                   region of whatever file each earlier path names now
 
 Standard library only.
 """
 
 import json
+import mmap
 import os
 import sys
 import time
@@ -43,6 +54,8 @@ TYPES = ["boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32"
 BITS = {"u1": 1, "u4": 4, "i4": 4, "u16": 16, "i16": 16, "f16": 16, "bf16": 16,
         "u32": 32, "i32": 32, "f32": 32, "u64": 64, "i64": 64, "f64": 64}
 kept = []  # (fd, size) of earlier requests' files, for late-write
+paths = []  # (path, output_offset) of earlier requests, for stale-path
+mappings = []  # writable mappings never unmapped, for kept-mapping
 
 
 def log(text):
@@ -67,7 +80,44 @@ def fill(fd, offset, n):
 
 def late_writes():
     for fd, size in kept:
-        fill(fd, 0, min(size, 1 << 16))
+        try:
+            fill(fd, 0, min(size, 1 << 16))
+        except OSError as e:
+            log(f"late write refused: {e}")
+
+
+def stale_writes(size):
+    for path, out_at in paths:
+        try:
+            if not os.readlink(path).startswith("/memfd:"):
+                continue
+            fd = os.open(path, os.O_RDWR)
+        except OSError:
+            continue  # the path names nothing any more
+        try:
+            fill(fd, out_at, size)
+        except OSError as e:
+            log(f"stale write refused: {e}")
+        os.close(fd)
+
+
+FORGED = ("==%d==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n"
+          "READ of size 4 at 0x1 thread T0\n"
+          "    #0 0x1 in forged_frame forged.c:1\n")
+
+
+def forge_reports(pids):
+    options = os.environ.get("ASAN_OPTIONS", "")
+    prefix = [o[len("log_path="):] for o in options.split(":") if o.startswith("log_path=")]
+    for pid in pids if prefix else []:
+        with open(f"{prefix[0]}.{pid}", "w") as f:
+            f.write(FORGED % pid)
+
+
+def write_mapped(fd, raw, out_at):
+    m = mmap.mmap(fd, len(raw), offset=out_at, access=mmap.ACCESS_WRITE)
+    m[:] = raw
+    mappings.append(m)
 
 
 def ftruncate_worked(fd, size):
@@ -104,8 +154,17 @@ def answer(request, fault):
         fill(fd, 0, out_at)
     if fault == "truncate" and ftruncate_worked(fd, out_at):
         written = -1
-    if written >= 0:
+    if fault == "kept-mapping":
+        write_mapped(fd, raw, out_at)
+    elif written >= 0:
         os.pwrite(fd, raw, out_at)
+    if fault == "forge-others":
+        forge_reports([os.getppid(), 1])
+    if fault == "forge-own":
+        forge_reports([os.getpid()])
+    if FAULT == "stale-path":
+        stale_writes(n)
+        paths.append((region["path"], out_at))
     if fault == "beyond-count":
         fill(fd, out_at + n, 8192)
     if FAULT == "late-write":

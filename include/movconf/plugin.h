@@ -96,8 +96,9 @@ typedef struct movconf_plugin_tensor {
   const int64_t *shape; /* rank dimensions, each >= 0; never NULL */
   /* nbytes raw bytes, never NULL, even when empty. Followed by an
      inaccessible page (a read past the end faults): inputs[0] (data) is
-     64-byte aligned, ending up to 63 bytes before that page; the side
-     inputs end right at it, aligned only as far as their size allows. */
+     64-byte aligned, ending up to 63 bytes before that page (poisoned
+     for AddressSanitizer under --sanitize); the side inputs end right at
+     it, aligned only as far as their size allows. */
   const void *data;
   uint64_t nbytes; /* ceil(elements * bits / 8) */
 } movconf_plugin_tensor;

@@ -308,3 +308,17 @@ double mc_json_member_number(const cJSON *obj, const char *key) {
   const cJSON *n = cJSON_GetObjectItemCaseSensitive(obj, key);
   return cJSON_IsNumber(n) ? n->valuedouble : 0;
 }
+
+size_t mc_json_count_values(const char *text, size_t len) {
+  size_t values = 1;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (c == '"') { /* skip the string, escapes included */
+      for (i++; i < len && text[i] != '"'; i++)
+        i += text[i] == '\\';
+    } else if (c == ',' || c == '[' || c == '{') {
+      values++;
+    }
+  }
+  return values;
+}

@@ -4,10 +4,12 @@
 
 #include <dirent.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness/impl/elf_names.h"
@@ -51,21 +53,23 @@ bool mc_sanitizer_open(mc_sanitizer *s, char *err, size_t errlen) {
   return true;
 }
 
-/* Calls fn with each report file's path. */
-static void each_report(const mc_sanitizer *s, void (*fn)(const char *path, void *ctx), void *ctx) {
+/* Calls fn with each file's path and name. */
+static void each_report(const mc_sanitizer *s,
+                        void (*fn)(const char *path, const char *name, void *ctx), void *ctx) {
   DIR *d = opendir(s->dir);
   for (struct dirent *e; d && (e = readdir(d));) {
     if (e->d_name[0] == '.')
       continue;
     char path[sizeof s->dir + 300];
     snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
-    fn(path, ctx);
+    fn(path, e->d_name, ctx);
   }
   if (d)
     closedir(d);
 }
 
-static void remove_file(const char *path, void *ctx) {
+static void remove_file(const char *path, const char *name, void *ctx) {
+  (void)name;
   (void)ctx;
   unlink(path);
 }
@@ -227,14 +231,29 @@ void mc_sanitizer_host_loaded(void) {
 typedef struct report_scan {
   char *summary;
   size_t n;
+  pid_t pid; /* the process the call ran in */
   bool found;
   bool own_failure; /* the report is the sanitizer's own CHECK failure */
 } report_scan;
 
+/* Whether name is "report.PID" of the call's process: the name the
+   runtimes give log_path's reports. Any other file in the folder is not a
+   report of this call (another process wrote it) and never counts. */
+static bool reported_by(const char *name, pid_t pid) {
+  char own[32];
+  snprintf(own, sizeof own, "report.%ld", (long)pid);
+  return pid > 0 && strcmp(name, own) == 0;
+}
+
 /* The report's kind line, then its first frames ("#0 0x... in FUNC ..."). */
-static void summarize(const char *path, void *ctx) {
+static void summarize(const char *path, const char *file_name, void *ctx) {
   report_scan *scan = ctx;
-  FILE *f = fopen(path, "re");
+  struct stat st;
+  /* Only a regular file of the call's process, opened without following a link. */
+  int fd = reported_by(file_name, scan->pid) ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+  FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+  if (!f && fd >= 0)
+    close(fd);
   char line[512], kind[256] = "", access[64] = "", frames[400] = "";
   int n_frames = 0;
   bool own_failure = false;
@@ -277,9 +296,9 @@ static void summarize(const char *path, void *ctx) {
   }
 }
 
-void mc_sanitizer_judge_call(mc_sanitizer *s, mc_impl_result *r) {
+void mc_sanitizer_judge_call(mc_sanitizer *s, pid_t pid, mc_impl_result *r) {
   char summary[400];
-  report_scan scan = {summary, sizeof summary, false, false};
+  report_scan scan = {summary, sizeof summary, pid, false, false};
   if (s->dir[0])
     each_report(s, summarize, &scan);
   if (!scan.found)

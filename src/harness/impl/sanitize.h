@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "harness/harness.h"
 
@@ -48,11 +49,13 @@ bool mc_sanitizer_check_plugin(const char *plugin, char *err, size_t errlen);
    beside its ASan ignores log_path and would write to stderr). Nothing
    outside a sanitized host. */
 void mc_sanitizer_host_loaded(void);
-/* After a case's call: a report written during it becomes the call's
-   result, a memory error (ASan or UBSan), whatever the implementation
-   answered (a sanitizer that halts ends the process first; UBSan's default
-   goes on); a sanitizer's own CHECK failure is a crash that says so.
-   Nothing happens when s is off or no report came. */
-void mc_sanitizer_judge_call(mc_sanitizer *s, mc_impl_result *r);
+/* After a case's call in process pid: a report that process wrote during
+   it becomes the call's result, a memory error (ASan or UBSan), whatever
+   the implementation answered (a sanitizer that halts ends the process
+   first; UBSan's default goes on); a sanitizer's own CHECK failure is a
+   crash that says so. Only the file the runtimes name after pid counts:
+   anything else in the folder (a file another process dropped there) is
+   removed unread. Nothing happens when s is off or no report came. */
+void mc_sanitizer_judge_call(mc_sanitizer *s, pid_t pid, mc_impl_result *r);
 
 #endif

@@ -4,6 +4,7 @@
 #include "harness/pool/pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -105,17 +106,48 @@ static bool send_record(int fd, uint32_t kind, mc_text *t) {
   return ok;
 }
 
+/* A worker writes each record at once: a record that stops coming for
+   this long was cut off (its worker stopped mid-record, by SIGSTOP from
+   its implementation) and must not hold the parent's read for ever. */
+#define RECORD_STALL_MS 10000
+
+/* Reads n bytes of a record from fd. The parent's ends are non-blocking:
+   there, once a byte of the record came (*begun), each wait for more is
+   bounded by RECORD_STALL_MS; false then, as at the end of the pipe. A
+   worker's end blocks as long as its parent takes. */
+static bool read_record_bytes(int fd, void *buf, size_t n, bool *begun) {
+  char *p = buf;
+  while (n > 0) {
+    ssize_t got = read(fd, p, n);
+    if (got > 0) {
+      p += got;
+      n -= (size_t)got;
+      *begun = true;
+      continue;
+    }
+    if (got == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK))
+      return false;
+    struct pollfd pfd = {.fd = fd, .events = POLLIN};
+    int ready = errno == EINTR ? 1 : poll(&pfd, 1, *begun ? RECORD_STALL_MS : -1);
+    if (ready == 0 || (ready < 0 && errno != EINTR))
+      return false;
+  }
+  return true;
+}
+
 /* The one reader of records: the next record's kind (0 at the end of the
-   pipe or on a bad frame), its body in *body (heap, NULL when empty). */
+   pipe, on a bad frame or a record cut off), its body in *body (heap, NULL
+   when empty). */
 static uint32_t receive_record(int fd, char **body, mc_record_reader *r) {
   uint32_t head[2];
+  bool begun = false;
   *body = NULL;
   *r = (mc_record_reader){0};
-  if (!mc_transfer_all(fd, head, sizeof head, MC_TRANSFER_READ, 0) || head[0] == 0 ||
+  if (!read_record_bytes(fd, head, sizeof head, &begun) || head[0] == 0 ||
       head[1] > MAX_RECORD_BYTES)
     return 0;
   *body = mc_realloc_or_abort(NULL, head[1] + 1);
-  if (!mc_transfer_all(fd, *body, head[1], MC_TRANSFER_READ, 0)) {
+  if (!read_record_bytes(fd, *body, head[1], &begun)) {
     free(*body);
     *body = NULL;
     return 0;
@@ -413,6 +445,7 @@ static bool fork_worker(mc_pool *pool, int k, char *err, size_t errlen) {
   close(up[1]);
   w->to = down[1];
   w->from = up[0];
+  fcntl(w->from, F_SETFL, fcntl(w->from, F_GETFL) | O_NONBLOCK); /* see read_record_bytes */
   if (w->pid < 0) {
     snprintf(err, errlen, "cannot start worker %d: fork: %s", k + 1, strerror(errno));
     w->pid = 0;

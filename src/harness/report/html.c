@@ -187,6 +187,12 @@ static int read_report(const char *path, report *r) {
   }
   r->path = path;
   omit_large_pictures(text, len);
+  if (mc_json_count_values(text, len) > MC_REPORT_MAX_VALUES) { /* before cJSON allocates them */
+    fprintf(stderr, "movconf report html: %s holds more than %zu JSON values\n", path,
+            MC_REPORT_MAX_VALUES);
+    free(text);
+    return 2;
+  }
   r->root = cJSON_ParseWithLength(text, len);
   free(text);
   cap_pictures(r->root);

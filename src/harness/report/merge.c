@@ -1,6 +1,7 @@
 /* movconf report merge: the JSON reports of the shards of one run (run
    --shard K/N) joined into the report of the whole run. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,17 +18,48 @@ typedef struct shard_report {
   const char *selection, *impl;
 } shard_report;
 
-static bool load_shard(const char *path, shard_report *s) {
-  size_t len;
+/* What the shards' reports may take together, whoever made them: their
+   text, and the items cJSON makes of it (counted before it parses). */
+#define MERGE_MAX_BYTES ((size_t)1 << 31)
+typedef struct merge_budget {
+  size_t bytes, values; /* left */
+} merge_budget;
+
+/* The shard's text, within what is left of the budget (then taken from
+   it); NULL with why when it cannot be read or does not fit. */
+static char *read_within(const char *path, merge_budget *b, size_t *len, char *why, size_t n) {
   int error;
-  char *text = mc_read_file_bounded(path, (size_t)1 << 31, &len, &error);
-  bool read = text != NULL;
-  *s = (shard_report){.path = path, .root = read ? cJSON_ParseWithLength(text, len) : NULL};
+  char *text = mc_read_file_bounded(path, b->bytes, len, &error);
+  size_t values = text && *len <= b->bytes ? mc_json_count_values(text, *len) : 0;
+  if (!text)
+    snprintf(why, n, "cannot be read: %s",
+             error == EINVAL ? "not a regular file" : strerror(error));
+  else if (*len > b->bytes)
+    snprintf(why, n, "the reports to merge come to more than %zu bytes", MERGE_MAX_BYTES);
+  else if (values > b->values)
+    snprintf(why, n, "the reports to merge hold more than %zu JSON values", MC_REPORT_MAX_VALUES);
+  else {
+    b->bytes -= *len;
+    b->values -= values;
+    return text;
+  }
   free(text);
+  return NULL;
+}
+
+static bool load_shard(const char *path, shard_report *s, merge_budget *budget) {
+  size_t len;
+  char why[160];
+  char *text = read_within(path, budget, &len, why, sizeof why);
+  *s = (shard_report){.path = path, .root = text ? cJSON_ParseWithLength(text, len) : NULL};
+  free(text);
+  if (!text) {
+    fprintf(stderr, "movconf report merge: %s: %s\n", path, why);
+    return false;
+  }
   const cJSON *shard = cJSON_GetObjectItemCaseSensitive(s->root, "shard");
   if (!s->root) {
-    fprintf(stderr, "movconf report merge: %s: not a JSON report (%s)\n", path,
-            read ? "does not parse" : "cannot be read");
+    fprintf(stderr, "movconf report merge: %s: not a JSON report (does not parse)\n", path);
     return false;
   }
   s->index = (int)mc_json_member_number(shard, "index");
@@ -100,12 +132,21 @@ static bool add_cases(mc_run_report *r, const shard_report *s) {
   return true;
 }
 
+/* Files that did not load, all shards together: far more than any
+   selection has case files (each is compared with those before it). */
+#define MERGE_MAX_INVALID_FILES 65536
+
 /* Every shard reports the files that did not load: once each. */
-static void add_load_errors(mc_run_report *r, const shard_report *s) {
+static bool add_load_errors(mc_run_report *r, const shard_report *s) {
   const cJSON *item;
   cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(s->root, "invalid_files")) {
     if (!cJSON_IsString(item))
       continue;
+    if (r->n_load_errors == MERGE_MAX_INVALID_FILES) {
+      fprintf(stderr, "movconf report merge: %s: the reports name more than %d invalid files\n",
+              s->path, MERGE_MAX_INVALID_FILES);
+      return false;
+    }
     bool known = false;
     for (int i = 0; i < r->n_load_errors && !known; i++)
       known = strcmp(r->load_errors[i], item->valuestring) == 0;
@@ -115,6 +156,7 @@ static void add_load_errors(mc_run_report *r, const shard_report *s) {
         mc_realloc_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
     r->load_errors[r->n_load_errors++] = mc_unsafe_text(item->valuestring);
   }
+  return true;
 }
 
 static void add_process_faults(mc_run_report *r, const shard_report *s) {
@@ -181,9 +223,8 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
                            cJSON_GetObjectItemCaseSensitive(s[0].root, "summary"), "slow_seconds"),
                        .timeout_seconds = mc_json_member_number(first, "timeout_seconds")};
   for (int i = 0; i < n; i++) {
-    if (!add_cases(r, &s[i]))
+    if (!add_cases(r, &s[i]) || !add_load_errors(r, &s[i]))
       return false;
-    add_load_errors(r, &s[i]);
     add_process_faults(r, &s[i]);
     add_stop(r, &s[i]);
   }
@@ -201,11 +242,18 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
 }
 
 bool mc_report_merge(char *const *paths, int n, mc_run_report *r) {
+  *r = (mc_run_report){0};
+  if (n > MC_MAX_SHARDS) { /* before reading any: no run has more shards */
+    fprintf(stderr, "movconf report merge: %d reports given; a run has at most %d shards\n", n,
+            MC_MAX_SHARDS);
+    return false;
+  }
   shard_report *shards = mc_realloc_or_abort(NULL, sizeof *shards * (size_t)n);
   memset(shards, 0, sizeof *shards * (size_t)n);
+  merge_budget budget = {MERGE_MAX_BYTES, MC_REPORT_MAX_VALUES};
   bool ok = true;
   for (int i = 0; i < n && ok; i++)
-    ok = load_shard(paths[i], &shards[i]);
+    ok = load_shard(paths[i], &shards[i], &budget);
   ok = ok && shards_fit(shards, n);
   *r = (mc_run_report){0};
   ok = ok && merge(shards, n, r);

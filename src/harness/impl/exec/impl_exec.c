@@ -167,8 +167,9 @@ static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *resul
   if (!mc_impl_request_carried(req, "adapter", result) || !claimed(a, req, result) ||
       !ensure_running(a, result))
     return;
+  pid_t pid = a->pid; /* the process whose sanitizer reports count */
   exchange(a, req, self->calls, self->options.max_output_bytes, result);
-  mc_sanitizer_judge_call(&a->sanitizer, result);
+  mc_sanitizer_judge_call(&a->sanitizer, pid, result);
   if (self->options.fresh_process_per_case)
     mc_adapter_stop(a);
 }

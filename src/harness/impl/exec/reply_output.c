@@ -116,7 +116,8 @@ static bool decode_output(mc_reply_line *L, const cJSON *b64, const mc_reply_cut
 
 /* Copies the output the adapter wrote in the shared memory file, after
    checking what the reply says it wrote: exactly the bytes type and shape
-   take (bytes beyond them, and writes after the reply, are never read). */
+   take (bytes beyond them are never read), and sealing the file against
+   writes (a write after the reply is refused, never judged). */
 static bool read_region_output(const mc_shm_region *region, int64_t written, const mc_tensor *t,
                                size_t nbytes, size_t cap, mc_impl_result *r, char *why,
                                size_t whylen) {
@@ -131,6 +132,8 @@ static bool read_region_output(const mc_shm_region *region, int64_t written, con
              region->output_room);
     return false;
   }
+  if (!mc_shm_region_freeze(region, why, whylen))
+    return false;
   /* Up to the size this request's output must have, the copy costs what
      the right output would. Beyond it, a reply could name gigabytes of a
      sparse file it never wrote: those are checked before any allocation. */

@@ -5,8 +5,11 @@
    movconf never maps the file: it writes the inputs with pwrite and reads
    the output with pread after checking the file's size, so nothing an
    adapter does to the file can fault movconf; the seals keep the file's
-   size fixed anyway. A fresh file per request, closed once the reply is
-   read, means a write after the reply lands in a file nobody reads. */
+   size fixed anyway. Once the reply is in, the file is sealed against
+   writes before the output is copied out, so the bytes judged are ones no
+   process can change any more. A fresh file per request, under a
+   descriptor number no earlier request had, closed once the reply is
+   read: an old request's path never reaches a later request's file. */
 #ifndef MOVCONF_HARNESS_SHM_REGION_H
 #define MOVCONF_HARNESS_SHM_REGION_H
 
@@ -44,6 +47,12 @@ bool mc_shm_region_open(mc_shm_region *r, const mc_request *req, size_t max_outp
    hole of the sparse file) and lie within the file (fstat): false with why
    when not. Costs no memory, however large nbytes is. */
 bool mc_shm_region_output_written(const mc_shm_region *r, size_t nbytes, char *why, size_t whylen);
+
+/* After the reply: seals the file against writes (F_SEAL_WRITE), so that
+   no process can change the output any more. False with why when a
+   writable mapping of it is left (the adapter must unmap before replying)
+   or the seal is refused. */
+bool mc_shm_region_freeze(const mc_shm_region *r, char *why, size_t whylen);
 
 /* Copies nbytes of the output region into dst; false with why when the
    file is no longer big enough or reading it fails. */

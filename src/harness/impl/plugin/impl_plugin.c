@@ -383,8 +383,9 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   s->restart_failures = 0;
   res->fresh_start = s->served++ == 0;
   s->last_call = self->calls;
+  pid_t host = s->pid; /* the process whose sanitizer reports count */
   exchange(self, s, req, res);
-  mc_sanitizer_judge_call(&s->sanitizer, res);
+  mc_sanitizer_judge_call(&s->sanitizer, host, res);
   /* UBSan reports each place in the code once per process: the next case
      that reaches it gets a fresh one. */
   bool reported = res->outcome == MC_OUTCOME_CRASH && res->memory_error;

@@ -7,6 +7,7 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, sigaltstack */
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -244,6 +245,27 @@ static pid_t current_thread(void) {
   return (pid_t)syscall(SYS_gettid);
 }
 
+/* What is known of an access on the calling thread to pages that held an
+   earlier case's output: the address and where it lies from this case's
+   output (not how the plugin came by it: a pointer kept, or a stride past
+   the guard page, look alike). */
+static void put_quarantine_access(text_buf *b, uintptr_t a) {
+  put_str(b, "SIGSEGV: accessed address ");
+  put_uint(b, (uint64_t)a, 16);
+  if (fault_ctx.out_end && a >= fault_ctx.out_end) {
+    put_str(b, ", byte ");
+    put_uint(b, (uint64_t)(a - fault_ctx.out_end), 10);
+    put_str(b, " after the output's last byte (beyond its guard page)");
+  } else if (fault_ctx.out_begin && a < fault_ctx.out_begin) {
+    put_str(b, ", ");
+    put_uint(b, (uint64_t)(fault_ctx.out_begin - a), 10);
+    put_str(b, " bytes before the output's first byte (beyond its guard page)");
+  }
+  put_str(b, ", in pages that held an earlier case's output (inaccessible since), in ");
+  put_str(b, fault_ctx.phase);
+  put_str(b, "()");
+}
+
 /* An access to an output after its run() returned: the current one, or one
    in quarantine. True with the message in b and the call to blame. */
 static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
@@ -257,9 +279,7 @@ static bool late_access(uintptr_t a, text_buf *b, uint64_t *blame) {
   if (!current && slot < 0)
     return false;
   if (slot >= 0 && current_thread() == fault_ctx.main_thread && fault_ctx.phase) {
-    put_str(b, "SIGSEGV: accessed the output of an earlier case (a pointer kept from it) in ");
-    put_str(b, fault_ctx.phase);
-    put_str(b, "()");
+    put_quarantine_access(b, a);
     *blame = 0;
     return true;
   }
@@ -658,19 +678,52 @@ typedef struct host_request {
   mc_plugin_call call;              /* what the plugin is handed */
 } host_request;
 
+/* A function of the AddressSanitizer runtime, when the host has one (under
+   --sanitize it is preloaded); NULL in a plain host. */
+typedef void (*asan_region_fn)(const volatile void *begin, size_t size);
+
+static asan_region_fn asan_function(const char *name) {
+  void *self = dlopen(NULL, RTLD_NOW);
+  void *sym = self ? dlsym(self, name) : NULL;
+  asan_region_fn fn = NULL;
+  if (sym)
+    memcpy(&fn, &sym, sizeof fn);
+  return fn;
+}
+
+/* Marks [begin, end) unaddressable (poison) or addressable again for the
+   sanitizer: the bytes a page guard cannot cover then fault under
+   --sanitize too. Nothing without the runtime. */
+static void asan_mark(uintptr_t begin, uintptr_t end, bool poison) {
+  static asan_region_fn poison_fn, unpoison_fn;
+  static bool looked;
+  if (!looked) {
+    poison_fn = asan_function("__asan_poison_memory_region");
+    unpoison_fn = asan_function("__asan_unpoison_memory_region");
+    looked = true;
+  }
+  asan_region_fn fn = poison ? poison_fn : unpoison_fn;
+  if (fn && end > begin)
+    fn((const void *)begin, end - begin);
+}
+
 static void free_host_request(host_request *h) {
   for (int i = 0; i < MC_ATTR_COUNT; i++)
     free(h->strings[i]);
   mc_plugin_call_free(&h->call);
-  for (int i = 0; i < MC_MAX_INPUTS; i++)
+  for (int i = 0; i < MC_MAX_INPUTS; i++) {
+    /* Addresses the next mappings may reuse carry no poison. */
+    asan_mark((uintptr_t)h->inputs[i].base, (uintptr_t)h->inputs[i].base + h->inputs[i].len, false);
     unmap(&h->inputs[i]);
+  }
   memset(&fault_ctx.inputs, 0, sizeof fault_ctx.inputs);
   memset(&fault_ctx.input_guards, 0, sizeof fault_ctx.input_guards);
 }
 
 /* The bytes an input takes before its guard page: the data input keeps
-   the ABI's 64-byte alignment (it ends up to 63 bytes before the guard);
-   side inputs end exactly at the guard. False on overflow. */
+   the ABI's 64-byte alignment (it ends up to 63 bytes before the guard,
+   bytes poisoned for the sanitizer); side inputs end exactly at the
+   guard. False on overflow. */
 static bool input_span(int i, uint64_t nbytes, size_t *span) {
   uint64_t align = i == 0 ? DATA_ALIGNMENT : 1;
   if (nbytes > SIZE_MAX - DATA_ALIGNMENT)
@@ -693,6 +746,7 @@ static bool read_input(int fd, const mc_wire_tensor *t, int op, int i, host_requ
   fault_ctx.inputs[i] = (region){(uintptr_t)h->inputs[i].base, (uintptr_t)guard};
   fault_ctx.input_guards[i] = (region){(uintptr_t)guard, (uintptr_t)guard + page};
   fault_ctx.input_ends[i] = (uintptr_t)data + (size_t)t->nbytes;
+  asan_mark(fault_ctx.input_ends[i], (uintptr_t)guard, true); /* the alignment's slack */
   fault_ctx.input_names[i] = mc_op_input_name((mc_op)op, i);
   mc_tensor *m = &h->tensors[i];
   m->type = (mc_type)t->type;
