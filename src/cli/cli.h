@@ -10,6 +10,8 @@
 #include "cases/cases.h"
 #include "common/text.h"
 #include "harness/harness.h"
+#include "harness/report/report_files.h"
+#include "harness/run/shard.h"
 
 int mc_cmd_run(int argc, char **argv);
 int mc_cmd_check_cases(int argc, char **argv);
@@ -23,29 +25,6 @@ int mc_cmd_help_operations(int argc, char **argv);
 /* movconf report merge and html (src/cli/report.c; the work is the
    harness's, src/harness/report/). */
 int mc_cmd_report(int argc, char **argv);
-
-/* run --shard K/N (src/cli/shard.c): the selected cases, each given to one
-   of N shards, heaviest first to the lightest shard so far (cost: the
-   elements a case moves in and out); deterministic and disjoint. */
-typedef struct mc_shard_plan {
-  mc_shard_info info;
-  struct shard_entry *entries; /* sorted by id */
-  int n;
-} mc_shard_plan;
-/* "K/N" with 1 <= K <= N <= MC_MAX_SHARDS. */
-bool mc_parse_shard(const char *text, int *k, int *n);
-/* Shares the cases of sel selected by filter among n shards. */
-void mc_shard_plan_make(const mc_selection *sel, const mc_case_filter *filter, int k, int n,
-                        mc_shard_plan *p);
-/* An mc_case_filter keep function: the case is in the plan's shard. */
-bool mc_shard_keep(void *ctx, const mc_case *c);
-/* Whether x is the expectation (the first whose glob matches) of a case of
-   another shard: the whole run's --expect given to each shard. */
-bool mc_shard_elsewhere_matches(const mc_shard_plan *p, mc_expectations *e,
-                                const mc_expectation *x);
-/* Each result's place in the whole selection (mc_case_result position). */
-void mc_shard_set_positions(const mc_shard_plan *p, mc_run_report *r);
-void mc_shard_plan_free(mc_shard_plan *p);
 
 /* Where movconf's own folders (conformance/, conformance-large/,
    generators/, spec/) are: $MOVCONF_DATA_DIR when set; else, installed,
@@ -139,52 +118,6 @@ bool mc_is_impl_option(int opt);
 int mc_apply_impl_option(const char *command, int opt, const char *value, mc_impl_choice *c);
 /* Their help text, one line group per option, as run, show and fuzz print it. */
 extern const char mc_impl_options_help[];
-
-/* A file a command reads or writes, and what it is to the user ("--json",
-   "the case file"). */
-typedef struct mc_named_file {
-  const char *name;
-  const char *path; /* NULL or "-" (standard output): none */
-} mc_named_file;
-/* Before a command starts: every output can be written (mc_output_check)
-   and none is the same file (mc_same_file) as an input or another output,
-   so that no report replaces a case file and no two reports mix. -1 to go
-   on, else 2 with both named on stderr. */
-int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_outputs,
-                     const mc_named_file *inputs, int n_inputs);
-/* The plugin an --impl names as an input (path NULL for other kinds). */
-mc_named_file mc_plugin_input(const char *impl_spec);
-/* The case files as inputs, with room for more after them (heap). */
-mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
-
-/* The report files of run and report merge, each written whole to a
-   temporary file that replaces it at the end (mc_output). run opens them
-   only once every implementation process has ended, so that none can
-   write into one; whether they can be written is checked before the work
-   (mc_check_outputs). "-" is standard output; then the table goes to
-   standard error. (src/cli/report_files.c) */
-typedef struct mc_report_files {
-  mc_output json, junit;
-  FILE *table;
-} mc_report_files;
-/* False, said, when both reports would go to standard output. */
-bool mc_report_paths_usable(const char *command, const char *json_path, const char *junit_path);
-/* Where the table goes: standard error when a report takes standard output. */
-FILE *mc_report_table(const char *json_path, const char *junit_path);
-bool mc_open_reports(const char *command, const char *json_path, const char *junit_path,
-                     mc_report_files *r);
-/* A report that will not be written: the file it would replace stays. */
-void mc_discard_report(mc_output *out);
-/* Finishes a report (standard output is only flushed); false, with a
-   message, when the report could not be written whole. */
-bool mc_close_report(const char *command, mc_output *out, const char *path, bool written);
-/* Writes r to the reports opened (JSON, JUnit) and finishes them; false
-   when one could not be written whole. */
-bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
-                      const char *json_path, const char *junit_path);
-/* Exit status of a finished run: 0 only when nothing is a problem, at
-   least one case actually ran and the run was not stopped early. */
-int mc_run_status(const char *command, const mc_run_report *r);
 
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */

@@ -283,6 +283,8 @@ bool mc_write_text_file(const char *path, const char *text);
 
 /* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
+/* Why the run stopped early (after the table), when it did. */
+void mc_report_print_stopped(const mc_run_report *r, FILE *out);
 /* The reports, written to an open stream; false when writing failed. */
 bool mc_report_write_json(const mc_run_report *r, FILE *out);
 struct cJSON;
