@@ -138,6 +138,13 @@ bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char
                         size_t errlen);
 void mc_path_list_free(mc_path_list *list);
 
+/* movconf check-cases over files: each that does not load, then each
+   problem of mc_case_file_check and mc_case_ids_check_file, one message
+   through report; *n_cases gets the cases loaded added. Returns the number
+   of problems, -1 when out of memory before the first file. */
+int mc_case_files_check(const mc_path_list *files, void (*report)(void *ctx, const char *msg),
+                        void *ctx, int *n_cases);
+
 /* Reads the file at path into a malloc'ed buffer of *len bytes, reading at
    most limit + 1 bytes (so *len > limit tells an oversized file). NULL with
    an errno value in *error when it cannot be opened or read (EINVAL: not

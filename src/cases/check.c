@@ -229,3 +229,26 @@ int mc_case_ids_check_file(mc_case_ids *ids, const mc_case_file *f,
     problem(&ck, NULL, "out of memory while checking that ids are unique across files");
   return ck.problems;
 }
+
+int mc_case_files_check(const mc_path_list *files, void (*report)(void *ctx, const char *msg),
+                        void *ctx, int *n_cases) {
+  mc_case_ids *ids = mc_case_ids_new();
+  if (!ids)
+    return -1;
+  int problems = 0;
+  for (int i = 0; i < files->count; i++) {
+    mc_case_file f;
+    char err[1024];
+    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err)) {
+      report(ctx, err);
+      problems++;
+      continue;
+    }
+    problems += mc_case_file_check(&f, report, ctx);
+    problems += mc_case_ids_check_file(ids, &f, report, ctx);
+    *n_cases += f.n_cases;
+    mc_case_file_free(&f);
+  }
+  mc_case_ids_free(ids);
+  return problems;
+}

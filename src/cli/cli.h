@@ -8,9 +8,11 @@
 #include <stdio.h>
 
 #include "cases/cases.h"
+#include "common/op_spelling.h"
 #include "common/text.h"
 #include "harness/harness.h"
 #include "harness/report/report_files.h"
+#include "harness/run/case_folders.h"
 #include "harness/run/shard.h"
 
 int mc_cmd_run(int argc, char **argv);
@@ -26,39 +28,6 @@ int mc_cmd_help_operations(int argc, char **argv);
    harness's, src/harness/report/). */
 int mc_cmd_report(int argc, char **argv);
 
-/* Where movconf's own folders (conformance/, conformance-large/,
-   generators/, spec/) are: $MOVCONF_DATA_DIR when set; else, installed,
-   share/movconf beside the program's bin/ folder (from /proc/self/exe); in
-   the build tree, the source tree through the link movconf-data beside the
-   program. how says which, for --version and --help. */
-typedef struct mc_data_location {
-  char dir[4096];
-  const char *how;
-} mc_data_location;
-const mc_data_location *mc_data_root(void);
-/* Prints the data root and how it was found (movconf --version, run --help). */
-void mc_print_data_root(FILE *out);
-
-/* The folder movconf uses by default for name ("conformance", "generators"):
-   ./name when it is a folder and MOVCONF_DATA_DIR is unset, else the data
-   root's (static storage, kept for the process's life, for up to four
-   names). */
-const char *mc_default_dir(const char *name);
-/* The case folders of --tier TIER into paths: conformance/ (default, or
-   NULL), conformance-large/ (large) or both (all); returns how many. */
-int mc_tier_folders(const char *tier, char *paths[2]);
-
-/* The case files of the given paths (mc_find_case_files); with no paths,
-   mc_default_dir("conformance"). Prints why a path is
-   missing and returns false then. */
-bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
-
-/* The operation an --op option names, in any case and punctuation: its
-   name with or without the version, its slug, its clause prefix
-   (SpaceToDepth-1, SpaceToDepth, space_to_depth, s2d); -1 when none. */
-int mc_op_from_option(const char *text);
-/* The operation name closest to a spelling no operation has, or NULL. */
-const char *mc_op_suggestion(const char *text);
 /* Prints "did you mean NAME?" to stderr when an operation name is near. */
 void mc_suggest_op(const char *text);
 
@@ -125,8 +94,6 @@ int mc_usage_error(const char *command);
 /* After getopt_long rejected arg (argv[optind - 1]): suggests the closest
    long option of options when one is near, then as mc_usage_error. */
 int mc_option_error(const char *command, const char *arg, const struct option *options);
-/* Levenshtein distance (strings of at most 64 bytes; else SIZE_MAX). */
-size_t mc_edit_distance(const char *a, const char *b);
 
 /* The long name of the option whose getopt value is value. */
 const char *mc_option_name(const struct option *options, int value);

@@ -355,15 +355,6 @@ static int run_all(const run_options *o, mc_selection *sel, mc_expectations *exp
   return written ? status : 1;
 }
 
-int mc_tier_folders(const char *tier, char *paths[2]) {
-  int n = 0;
-  if (!tier || strcmp(tier, "default") == 0 || strcmp(tier, "all") == 0)
-    paths[n++] = (char *)mc_default_dir("conformance");
-  if (tier && (strcmp(tier, "large") == 0 || strcmp(tier, "all") == 0))
-    paths[n++] = (char *)mc_default_dir("conformance-large");
-  return n;
-}
-
 /* No report replaces an input (a case file, --expect, the plugin) or
    another report; each can be written. -1 to go on, else 2. */
 static int check_run_outputs(const run_options *o, const mc_path_list *files) {

@@ -560,5 +560,11 @@ void mc_run_report_free(mc_run_report *r);
    expected one with its provenance. Returns impl's verdict (pass without
    an implementation). */
 mc_verdict mc_show_case(FILE *out, const mc_case *c, const char *file, mc_impl *impl, bool full);
+/* Shows (as mc_show_case) every case of files whose id is id or matches
+   it as a glob, a blank line between two; returns how many, and adds to
+   *failed how many did not pass on impl. Files that do not load are
+   passed over. */
+int mc_show_matching(FILE *out, const char *id, const mc_path_list *files, mc_impl *impl, bool full,
+                     int *failed);
 
 #endif
