@@ -389,11 +389,30 @@ mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
 bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
 
+/* How many elements differ (report/show.c, the fuzz engine's causes). */
+typedef struct mc_differences {
+  int64_t differing; /* elements of got whose bits are not want's */
+  int64_t unwritten; /* of those, the ones holding movconf's fill of the output buffer */
+} mc_differences;
+/* Compares got with want (same type, want's element count) element by
+   element; unwritten is counted only when filled: the implementation wrote
+   into a buffer holding MC_OUTPUT_FILL. */
+mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled);
+
 /* The name of a judged failure that fuzzing found, before what a shrinker
    may still change: "<op slug>-<verdict>[-expected-<error>]", the error
    the oracle expects named unless the verdict is wrong-output. Values never
    appear, so that one bug gives one name (verdict/finding.c). */
 void mc_finding_key(mc_op op, mc_verdict v, mc_status expected, char *key, size_t size);
+/* The verdict of an answer (status got, and its output out when got is
+   MC_OK) beside the reference's (expected, want), by the judge's rules:
+   an accepted invalid input is missed-rejection, a rejected valid one
+   wrong-rejection, another error wrong-error; another rank or dimensions
+   wrong-shape, another type or other bits wrong-output. out may be NULL
+   (the statuses alone). For the fuzz targets, which hold both answers
+   rather than a case (verdict/finding.c). */
+mc_verdict mc_verdict_of_answers(mc_status expected, const mc_tensor *want, mc_status got,
+                                 const mc_tensor *out);
 
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
