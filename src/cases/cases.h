@@ -101,7 +101,7 @@ const char *mc_case_mode(const mc_case *c);
 bool mc_case_tensor_index_filled(const mc_case_tensor *in);
 
 /* Builds the request for a case: pointers into the case's tensors. */
-mc_request mc_case_request(const mc_case *c);
+mc_request mc_request_of_case(const mc_case *c);
 
 /* Checks beyond parsing, for `movconf check-cases` and `movconf run`:
    unique ids, clause ids that exist (mc_clause_find), the case's op prefix.

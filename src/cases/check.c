@@ -1,5 +1,4 @@
-/* What a loaded case file is used for: the request a case describes, and
-   the consistency checks of `movconf check-cases` (and `movconf run`) that
+/* The consistency checks of `movconf check-cases` (and `movconf run`) that
    go beyond parsing (unique ids, id prefixes, clause ids that exist and
    belong to the op, ids unique across files). */
 #include "cases/cases.h"
@@ -11,17 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-mc_request mc_case_request(const mc_case *c) {
-  mc_request r;
-  memset(&r, 0, sizeof r);
-  r.op = c->op;
-  r.n_inputs = c->n_inputs;
-  for (int i = 0; i < c->n_inputs && i < MC_MAX_INPUTS; i++)
-    r.inputs[i] = &c->inputs[i].tensor;
-  r.attrs = c->attrs;
-  return r;
-}
 
 typedef struct checker {
   const mc_case_file *file;

@@ -136,7 +136,7 @@ static void print_head(FILE *out, const mc_case *c, const char *file) {
 static const mc_tensor *expected_elements(const mc_case *c, mc_tensor *made) {
   if (c->expected.kind != MC_PAYLOAD_SHA256)
     return &c->expected.tensor;
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   if (mc_oracle_run(&req, MC_DEFAULT_MAX_OUTPUT_BYTES, made, NULL) != MC_OK)
     return NULL;
   uint8_t digest[32];
@@ -182,7 +182,7 @@ static void print_differences(FILE *out, const mc_case *c, const mc_tensor *want
 
 static mc_verdict print_answer(FILE *out, const mc_case *c, mc_impl *impl, bool full,
                                const mc_tensor *want) {
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   mc_impl_result r;
   memset(&r, 0, sizeof r);
   impl->run(impl, &req, &r);
