@@ -45,7 +45,8 @@ For each target it
      (through the libFuzzer build, whose sanitizers print a stack, else the
      plain replay driver) and deduplicates them: by the
      `MOVCONF-MISMATCH <target> <signature>` line a differential target
-     prints before abort(), else by the sanitizer's error kind and top 3
+     prints before abort() (the signature: the finding's name as movconf
+     fuzz gives it, fuzz/README.md), else by the sanitizer's error kind and top 3
      frames; artifacts that do not reproduce are reported as flaky;
   5. minimizes one input per finding (libFuzzer -minimize_crash=1; AFL++:
      afl-tmin), keeps the minimized input only when it still reproduces the

@@ -29,6 +29,25 @@ void mc_fuzz_mismatch(const char *target, const char *fmt, ...) {
   abort();
 }
 
+void mc_fuzz_finding(const char *target, mc_op op, mc_verdict v, mc_status expected,
+                     const char *where) {
+  char key[128];
+  mc_finding_key(op, v, expected, key, sizeof key);
+  mc_fuzz_mismatch(target, "%s%s%s", key, where ? " " : "", where ? where : "");
+}
+
+void mc_fuzz_judge(const char *target, mc_op op, mc_status expected, const mc_tensor *want,
+                   mc_status got, const mc_tensor *out, const char *where) {
+  mc_verdict v = mc_verdict_of_answers(expected, want, got, out);
+  if (v == MC_VERDICT_PASS)
+    return;
+  if (expected == MC_OK && got == MC_OK)
+    mc_fuzz_compare(want, out); /* the detail line of what differs first */
+  else
+    mc_fuzz_detail("status %s, expected %s", mc_status_name(got), mc_status_name(expected));
+  mc_fuzz_finding(target, op, v, expected, where);
+}
+
 void mc_fuzz_detail(const char *fmt, ...) {
   static int verbose = -1;
   if (verbose < 0) {

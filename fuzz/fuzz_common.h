@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "harness/harness.h"
 #include "movconf/types.h"
 
 /* Every target defines this; libFuzzer, fuzz/afl_main.c and
@@ -20,12 +21,28 @@ void mc_fuzz_setup(void);
 
 /* A failed check: writes one line "MOVCONF-MISMATCH <target> <signature>"
    to stderr (the campaign deduplicates findings by it), then aborts. The
-   signature names op, type and what differed, never values, so that one
-   bug gives one signature. */
+   signature of a differential check is the finding's name as movconf fuzz
+   gives it (mc_fuzz_finding); other checks (the parser's) say what broke.
+   Never values, so that one bug gives one signature. */
 #if defined(__GNUC__)
 __attribute__((noreturn, format(printf, 2, 3)))
 #endif
 void mc_fuzz_mismatch(const char *target, const char *fmt, ...);
+
+/* A differential finding: the signature is mc_finding_key (op, verdict v,
+   the reference's status expected), then, when where is not NULL, the
+   entry point or check that showed it ("run_into", "abi wrote-input"). */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void mc_fuzz_finding(const char *target, mc_op op, mc_verdict v, mc_status expected,
+                     const char *where);
+
+/* Judges an answer (status got, output out) beside the reference's
+   (expected, want) with mc_verdict_of_answers; anything but a pass is a
+   finding (mc_fuzz_finding, where as there). out may be NULL. */
+void mc_fuzz_judge(const char *target, mc_op op, mc_status expected, const mc_tensor *want,
+                   mc_status got, const mc_tensor *out, const char *where);
 
 /* With MOVCONF_FUZZ_VERBOSE set, writes "movconf-fuzz: ..." to stderr
    (details for people; the campaign reads only the MISMATCH line). */

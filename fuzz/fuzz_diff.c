@@ -15,29 +15,25 @@
 static const char target[] = "diff";
 
 /* validate-only entry point: same status, and on success the same shape. */
-static void check_output_shape(const mc_fuzz_input *in, const char *op, const char *type,
-                               mc_status want_status, const mc_tensor *want) {
-  mc_type t;
-  int rank;
-  int64_t shape[MC_TENSOR_MAX_RANK];
+static void check_output_shape(const mc_fuzz_input *in, mc_status want_status,
+                               const mc_tensor *want) {
+  mc_tensor shaped = {0}; /* type and shape only: no bytes to compare */
   mc_error err;
-  mc_status s = mc_optimized_output_shape(&in->req, in->max_output_bytes, &t, &rank, shape, &err);
-  if (s != want_status)
-    mc_fuzz_mismatch(target, "%s %s output_shape status oracle=%s optimized=%s", op, type,
-                     mc_status_name(want_status), mc_status_name(s));
+  mc_status s = mc_optimized_output_shape(&in->req, in->max_output_bytes, &shaped.type,
+                                          &shaped.rank, shaped.shape, &err);
+  mc_fuzz_judge(target, in->req.op, want_status, want, s, NULL, "output_shape");
   if (s != MC_OK)
     return;
-  bool same = t == want->type && rank == want->rank;
-  for (int a = 0; same && a < rank; a++)
-    same = shape[a] == want->shape[a];
-  if (!same)
-    mc_fuzz_mismatch(target, "%s %s output_shape shape", op, type);
+  mc_comparison c = mc_compare_tensors(want, &shaped);
+  if (!c.same_shape || !c.same_type)
+    mc_fuzz_finding(target, in->req.op,
+                    c.same_shape ? MC_VERDICT_WRONG_OUTPUT : MC_VERDICT_WRONG_SHAPE, MC_OK,
+                    "output_shape");
 }
 
 /* run_into() over a buffer full of junk: every byte must be written. The
    buffer is kept between calls (outputs are capped small). */
-static void check_run_into(const mc_fuzz_input *in, const char *op, const char *type,
-                           const mc_tensor *want) {
+static void check_run_into(const mc_fuzz_input *in, const mc_tensor *want) {
   static uint8_t *buffer;
   static size_t capacity;
   size_t need = want->nbytes ? want->nbytes : 1;
@@ -53,11 +49,7 @@ static void check_run_into(const mc_fuzz_input *in, const char *op, const char *
   got.data = buffer;
   mc_error err;
   mc_status s = mc_optimized_run_into(&in->req, in->threads, &got, &err);
-  if (s != MC_OK)
-    mc_fuzz_mismatch(target, "%s %s run_into status=%s", op, type, mc_status_name(s));
-  const char *what = mc_fuzz_compare(want, &got);
-  if (what)
-    mc_fuzz_mismatch(target, "%s %s run_into %s", op, type, what);
+  mc_fuzz_judge(target, in->req.op, MC_OK, want, s, &got, "run_into");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -65,24 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mc_fuzz_input in;
   if (!mc_fuzz_decode(data, size, &in))
     return -1;
-  const char *op = mc_op_name(in.req.op), *type = mc_type_name(in.tensors[0].type);
   mc_tensor want, got;
   mc_error want_err, got_err;
   mc_status sw = mc_oracle_run(&in.req, in.max_output_bytes, &want, &want_err);
   mc_status sg = mc_optimized_run(&in.req, in.max_output_bytes, in.threads, &got, &got_err);
-  if (sw != sg) {
+  if (sw != sg)
     mc_fuzz_detail("oracle: %s; optimized: %s", want_err.message, got_err.message);
-    mc_fuzz_mismatch(target, "%s %s status oracle=%s optimized=%s", op, type, mc_status_name(sw),
-                     mc_status_name(sg));
-  }
-  if (sw == MC_OK) {
-    const char *what = mc_fuzz_compare(&want, &got);
-    if (what)
-      mc_fuzz_mismatch(target, "%s %s %s", op, type, what);
-  }
-  check_output_shape(&in, op, type, sw, &want);
+  mc_fuzz_judge(target, in.req.op, sw, &want, sg, &got, NULL);
+  check_output_shape(&in, sw, &want);
   if (sw == MC_OK)
-    check_run_into(&in, op, type, &want);
+    check_run_into(&in, &want);
   mc_tensor_free(&want);
   mc_tensor_free(&got);
   mc_fuzz_input_free(&in);

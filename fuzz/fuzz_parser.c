@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   mc_case_file_check(&f, ignore, NULL);
   for (int i = 0; i < f.n_cases; i++) {
-    mc_request r = mc_case_request(&f.cases[i]);
+    mc_request r = mc_request_of_case(&f.cases[i]);
     if (r.op != f.op || !mc_op_input_count_ok(f.op, r.n_inputs))
       mc_fuzz_mismatch("parser", "case request does not match its file");
   }

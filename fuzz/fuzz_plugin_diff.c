@@ -74,8 +74,8 @@ static const char *rejection_name(const verdict *v) {
 }
 
 /* output_shape(), and the runner's own checks of what it announced. */
-static verdict ask_shape(const mc_plugin *t, const mc_plugin_call *call, const char *op,
-                         const char *type) {
+static verdict ask_shape(const mc_plugin *t, const mc_plugin_call *call, mc_op op,
+                         mc_status expected) {
   verdict v;
   memset(&v, 0, sizeof v);
   movconf_plugin_message m;
@@ -87,7 +87,7 @@ static verdict ask_shape(const mc_plugin *t, const mc_plugin_call *call, const c
     return v;
   }
   if (s != MOVCONF_PLUGIN_OK)
-    mc_fuzz_mismatch(target, "%s %s abi output_shape-status", op, type);
+    mc_fuzz_finding(target, op, MC_VERDICT_CRASH, expected, "abi output_shape-status");
   char message[512];
   switch (mc_plugin_check_announced(&v.output, call->request.max_output_bytes, &v.nbytes, v.error,
                                     sizeof v.error, message, sizeof message)) {
@@ -96,7 +96,7 @@ static verdict ask_shape(const mc_plugin *t, const mc_plugin_call *call, const c
     break;
   case MC_PLUGIN_ANNOUNCED_FAULT:
     mc_fuzz_detail("%s", message);
-    mc_fuzz_mismatch(target, "%s %s abi output_shape-announced", op, type);
+    mc_fuzz_finding(target, op, MC_VERDICT_CRASH, expected, "abi output_shape-announced");
   case MC_PLUGIN_ANNOUNCED_REJECTED:
     break;
   }
@@ -113,8 +113,8 @@ static bool same_shape(const movconf_plugin_output *o, const mc_tensor *want) {
 }
 
 /* run() into a poisoned buffer followed by a canary; compares with want. */
-static void run_and_compare(const mc_plugin *t, const mc_plugin_call *call, verdict *v,
-                            const mc_tensor *want, const char *op, const char *type) {
+static void run_and_compare(const mc_plugin *t, const mc_plugin_call *call, mc_op op, verdict *v,
+                            const mc_tensor *want) {
   uint8_t *buf = malloc(v->nbytes + CANARY_BYTES);
   if (!buf)
     return;
@@ -127,17 +127,15 @@ static void run_and_compare(const mc_plugin *t, const mc_plugin_call *call, verd
   int s = mc_plugin_run(t, call, &v->output, &m);
   for (int i = 0; i < CANARY_BYTES; i++)
     if (buf[v->nbytes + i] != CANARY)
-      mc_fuzz_mismatch(target, "%s %s abi wrote-past-output", op, type);
+      mc_fuzz_finding(target, op, MC_VERDICT_CRASH, MC_OK, "abi wrote-past-output");
   if (s == MOVCONF_PLUGIN_REJECTED)
-    mc_fuzz_mismatch(target, "%s %s run-rejected", op, type);
+    mc_fuzz_finding(target, op, MC_VERDICT_WRONG_REJECTION, MC_OK, "run");
   if (s != MOVCONF_PLUGIN_OK)
-    mc_fuzz_mismatch(target, "%s %s abi run-status", op, type);
+    mc_fuzz_finding(target, op, MC_VERDICT_CRASH, MC_OK, "abi run-status");
   mc_tensor got = *want;
   got.data = buf;
   got.nbytes = v->nbytes;
-  const char *what = mc_fuzz_compare(want, &got);
-  if (what)
-    mc_fuzz_mismatch(target, "%s %s %s", op, type, what);
+  mc_fuzz_judge(target, op, MC_OK, want, MC_OK, &got, NULL);
   free(buf);
 }
 
@@ -167,25 +165,35 @@ static bool unchanged(const mc_request *req, const uint8_t *copy) {
   return true;
 }
 
+/* The plugin's answer to output_shape() beside the oracle's: rejected
+   when the oracle accepts, accepted when it rejects, another error (a
+   rejection without a name is not judged by its name), another shape. */
+static void judge_shape(mc_op op, mc_status sw, const mc_tensor *want, const verdict *v) {
+  if (sw == MC_OK && !v->accepted) {
+    mc_fuzz_detail("plugin rejected with %s", rejection_name(v));
+    mc_fuzz_finding(target, op, MC_VERDICT_WRONG_REJECTION, MC_OK, NULL);
+  }
+  if (sw != MC_OK && v->accepted)
+    mc_fuzz_finding(target, op, MC_VERDICT_MISSED_REJECTION, sw, NULL);
+  if (sw != MC_OK && v->error[0] && strcmp(v->error, mc_status_name(sw)) != 0) {
+    mc_fuzz_detail("plugin rejected with %s", v->error);
+    mc_fuzz_finding(target, op, MC_VERDICT_WRONG_ERROR, sw, NULL);
+  }
+  if (sw == MC_OK && !same_shape(&v->output, want))
+    mc_fuzz_finding(target, op,
+                    v->output.type != (int32_t)want->type ? MC_VERDICT_WRONG_OUTPUT
+                                                          : MC_VERDICT_WRONG_SHAPE,
+                    MC_OK, NULL);
+}
+
 static void compare(const mc_plugin *t, const mc_plugin_call *call, const mc_fuzz_input *in) {
-  const char *op = mc_op_name(in->req.op), *type = mc_type_name(in->tensors[0].type);
   mc_tensor want;
   mc_error err;
   mc_status sw = mc_oracle_run(&in->req, in->max_output_bytes, &want, &err);
-  verdict v = ask_shape(t, call, op, type);
-  if (sw == MC_OK && !v.accepted)
-    mc_fuzz_mismatch(target, "%s %s status oracle=ok plugin=%s", op, type, rejection_name(&v));
-  if (sw != MC_OK && v.accepted)
-    mc_fuzz_mismatch(target, "%s %s status oracle=%s plugin=ok", op, type, mc_status_name(sw));
-  if (sw != MC_OK && v.error[0] && strcmp(v.error, mc_status_name(sw)) != 0)
-    mc_fuzz_mismatch(target, "%s %s status oracle=%s plugin=%s", op, type, mc_status_name(sw),
-                     v.error);
-  if (sw == MC_OK) {
-    if (!same_shape(&v.output, &want))
-      mc_fuzz_mismatch(target, "%s %s %s", op, type,
-                       v.output.type != (int32_t)want.type ? "type" : "shape");
-    run_and_compare(t, call, &v, &want, op, type);
-  }
+  verdict v = ask_shape(t, call, in->req.op, sw);
+  judge_shape(in->req.op, sw, &want, &v);
+  if (sw == MC_OK)
+    run_and_compare(t, call, in->req.op, &v, &want);
   mc_tensor_free(&want);
 }
 
@@ -205,8 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *copy = snapshot(&in.req, &len);
     compare(t, &call, &in);
     if (copy && !unchanged(&in.req, copy))
-      mc_fuzz_mismatch(target, "%s %s abi wrote-input", mc_op_name(in.req.op),
-                       mc_type_name(in.tensors[0].type));
+      mc_fuzz_finding(target, in.req.op, MC_VERDICT_CRASH, MC_OK, "abi wrote-input");
     free(copy);
   }
   mc_plugin_call_free(&call);

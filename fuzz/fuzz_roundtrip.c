@@ -2,6 +2,7 @@
    kernels alike, an accepted request whose operation has an inverse must
    come back to its data through that inverse, and a block size of 1 must
    leave the data unchanged. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "cases/bytes/fuzz_bytes.h"
@@ -33,16 +34,14 @@ static const impl impls[2] = {{"oracle", run_oracle}, {"optimized", run_optimize
 
 static void check(const impl *im, const mc_fuzz_input *in) {
   const mc_request *req = &in->req;
-  const char *op = mc_op_name(req->op), *type = mc_type_name(in->tensors[0].type);
   mc_tensor out;
   mc_error err;
   if (im->run(req, in->max_output_bytes, in->threads, &out, &err) != MC_OK)
     return; /* invalid input: fuzz_diff judges rejections */
-  if (mc_roundtrip_is_identity(req)) {
-    const char *what = mc_fuzz_compare(&in->tensors[0], &out);
-    if (what)
-      mc_fuzz_mismatch(target, "%s %s %s identity %s", op, type, im->name, what);
-  }
+  char where[64];
+  snprintf(where, sizeof where, "%s identity", im->name);
+  if (mc_roundtrip_is_identity(req))
+    mc_fuzz_judge(target, req->op, MC_OK, &in->tensors[0], MC_OK, &out, where);
   mc_request inv;
   if (mc_roundtrip_inverse(req, &out, &inv)) {
     mc_tensor back;
@@ -55,13 +54,10 @@ static void check(const impl *im, const mc_fuzz_input *in) {
       mc_tensor_free(&out);
       return;
     }
-    if (s != MC_OK) {
+    if (s != MC_OK)
       mc_fuzz_detail("%s", err.message);
-      mc_fuzz_mismatch(target, "%s %s %s inverse status=%s", op, type, im->name, mc_status_name(s));
-    }
-    const char *what = mc_fuzz_compare(&in->tensors[0], &back);
-    if (what)
-      mc_fuzz_mismatch(target, "%s %s %s inverse %s", op, type, im->name, what);
+    snprintf(where, sizeof where, "%s inverse", im->name);
+    mc_fuzz_judge(target, req->op, MC_OK, &in->tensors[0], s, &back, where);
     mc_tensor_free(&back);
   }
   mc_tensor_free(&out);

@@ -128,7 +128,7 @@ static void test_seeds_decode_to_their_cases(void) {
       bool decoded = mc_fuzz_decode(bytes, size, &in);
       CHECK(decoded);
       if (decoded) {
-        mc_request want = mc_case_request(k);
+        mc_request want = mc_request_of_case(k);
         bool same = same_request(&want, &in.req);
         if (!same)
           fprintf(stderr, "seed %s does not decode to case %s\n", path, k->id);

@@ -358,7 +358,7 @@ static void test_b2s_file(void) {
   CHECK(bad->inputs[0].tensor.type == MC_F32);
   CHECK(bad->inputs[3].tensor.type == MC_I64);
 
-  mc_request r = mc_case_request(c);
+  mc_request r = mc_request_of_case(c);
   CHECK(r.op == MC_OP_BATCH_TO_SPACE);
   CHECK_EQ_I64(r.n_inputs, 4);
   CHECK(r.inputs[0] == &c->inputs[0].tensor && r.inputs[3] == &c->inputs[3].tensor);
@@ -384,7 +384,7 @@ static void test_attributes(void) {
     CHECK_STR(mc_attrs_string(a, MC_ATTR_MODE), "sideways");
     CHECK(mc_attrs_present(a, MC_ATTR_BLOCK_SIZE) &&
           mc_attrs_int(a, MC_ATTR_BLOCK_SIZE) == INT64_MIN);
-    mc_request r = mc_case_request(&f.cases[0]);
+    mc_request r = mc_request_of_case(&f.cases[0]);
     CHECK(mc_attrs_string(&r.attrs, MC_ATTR_MODE) == mc_attrs_string(a, MC_ATTR_MODE) &&
           r.n_inputs == 1);
     mc_case_file_free(&f);

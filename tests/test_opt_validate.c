@@ -243,7 +243,7 @@ static void compare_conformance_cases(void) {
       continue;
     }
     for (int c = 0; c < file.n_cases; c++) {
-      mc_request req = mc_case_request(&file.cases[c]);
+      mc_request req = mc_request_of_case(&file.cases[c]);
       /* Case inputs are whatever size the case says: compare at the full cap. */
       mc_opt_plan plan;
       outcome mine = run_validate(&req, CAP, &plan);

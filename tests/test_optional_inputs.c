@@ -78,7 +78,7 @@ static void expect_loaded(const char *what, const char *inputs, int n_inputs) {
   CHECK_EQ_I64(c->n_inputs, n_inputs);
   for (int i = 1; i < c->n_inputs; i++)
     CHECK_EQ_I64((int64_t)mc_load_bits(c->inputs[i].tensor.data, MC_I64, 0), 11 * i);
-  mc_request r = mc_case_request(c);
+  mc_request r = mc_request_of_case(c);
   CHECK_EQ_I64(r.n_inputs, n_inputs);
   /* The reports' summary of the request names the inputs given. */
   char *summary = mc_case_inputs_text(c);

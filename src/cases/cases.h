@@ -101,7 +101,7 @@ const char *mc_case_mode(const mc_case *c);
 bool mc_case_tensor_index_filled(const mc_case_tensor *in);
 
 /* Builds the request for a case: pointers into the case's tensors. */
-mc_request mc_case_request(const mc_case *c);
+mc_request mc_request_of_case(const mc_case *c);
 
 /* Checks beyond parsing, for `movconf check-cases` and `movconf run`:
    unique ids, clause ids that exist (mc_clause_find), the case's op prefix.
@@ -137,6 +137,13 @@ typedef struct mc_path_list {
 bool mc_find_case_files(const char *const *paths, int n, mc_path_list *out, char *err,
                         size_t errlen);
 void mc_path_list_free(mc_path_list *list);
+
+/* movconf check-cases over files: each that does not load, then each
+   problem of mc_case_file_check and mc_case_ids_check_file, one message
+   through report; *n_cases gets the cases loaded added. Returns the number
+   of problems, -1 when out of memory before the first file. */
+int mc_case_files_check(const mc_path_list *files, void (*report)(void *ctx, const char *msg),
+                        void *ctx, int *n_cases);
 
 /* Reads the file at path into a malloc'ed buffer of *len bytes, reading at
    most limit + 1 bytes (so *len > limit tells an oversized file). NULL with

@@ -1,5 +1,4 @@
-/* What a loaded case file is used for: the request a case describes, and
-   the consistency checks of `movconf check-cases` (and `movconf run`) that
+/* The consistency checks of `movconf check-cases` (and `movconf run`) that
    go beyond parsing (unique ids, id prefixes, clause ids that exist and
    belong to the op, ids unique across files). */
 #include "cases/cases.h"
@@ -11,17 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-mc_request mc_case_request(const mc_case *c) {
-  mc_request r;
-  memset(&r, 0, sizeof r);
-  r.op = c->op;
-  r.n_inputs = c->n_inputs;
-  for (int i = 0; i < c->n_inputs && i < MC_MAX_INPUTS; i++)
-    r.inputs[i] = &c->inputs[i].tensor;
-  r.attrs = c->attrs;
-  return r;
-}
 
 typedef struct checker {
   const mc_case_file *file;
@@ -228,4 +216,27 @@ int mc_case_ids_check_file(mc_case_ids *ids, const mc_case_file *f,
   if (file < 0)
     problem(&ck, NULL, "out of memory while checking that ids are unique across files");
   return ck.problems;
+}
+
+int mc_case_files_check(const mc_path_list *files, void (*report)(void *ctx, const char *msg),
+                        void *ctx, int *n_cases) {
+  mc_case_ids *ids = mc_case_ids_new();
+  if (!ids)
+    return -1;
+  int problems = 0;
+  for (int i = 0; i < files->count; i++) {
+    mc_case_file f;
+    char err[1024];
+    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err)) {
+      report(ctx, err);
+      problems++;
+      continue;
+    }
+    problems += mc_case_file_check(&f, report, ctx);
+    problems += mc_case_ids_check_file(ids, &f, report, ctx);
+    *n_cases += f.n_cases;
+    mc_case_file_free(&f);
+  }
+  mc_case_ids_free(ids);
+  return problems;
 }

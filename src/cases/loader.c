@@ -489,3 +489,14 @@ void mc_case_file_free(mc_case_file *f) {
   memset(f, 0, sizeof *f);
   f->op = MC_OP_INVALID;
 }
+
+mc_request mc_request_of_case(const mc_case *c) {
+  mc_request r;
+  memset(&r, 0, sizeof r);
+  r.op = c->op;
+  r.n_inputs = c->n_inputs;
+  for (int i = 0; i < c->n_inputs && i < MC_MAX_INPUTS; i++)
+    r.inputs[i] = &c->inputs[i].tensor;
+  r.attrs = c->attrs;
+  return r;
+}

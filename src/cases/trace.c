@@ -58,3 +58,20 @@ void mc_trace_add_file(mc_trace *t, const mc_case_file *f) {
     }
   }
 }
+
+int mc_trace_add_files(mc_trace *t, const mc_path_list *files, int op, FILE *errors) {
+  int load_errors = 0;
+  for (int i = 0; i < files->count; i++) {
+    mc_case_file f;
+    char err[1024];
+    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err)) {
+      fprintf(errors, "%s\n", err);
+      load_errors++;
+      continue;
+    }
+    if (op < 0 || (int)f.op == op)
+      mc_trace_add_file(t, &f);
+    mc_case_file_free(&f);
+  }
+  return load_errors;
+}

@@ -31,6 +31,10 @@ typedef struct mc_trace {
 bool mc_trace_init(mc_trace *t);
 /* Counts every case of f. */
 void mc_trace_add_file(mc_trace *t, const mc_case_file *f);
+/* Loads each of files and adds it (only op's files when op >= 0; -1: all);
+   each that does not load is said on errors. Returns how many did
+   not load. */
+int mc_trace_add_files(mc_trace *t, const mc_path_list *files, int op, FILE *errors);
 void mc_trace_free(mc_trace *t);
 
 /* The registry index of id, or -1. */

@@ -14,15 +14,9 @@ static const char check_usage[] =
     "names that exist, and case ids unique across all the files given.\n"
     "Exit status: 0 when every file is valid, 1 otherwise, 2 usage error.\n";
 
-typedef struct check_context {
-  const char *path;
-  int problems;
-} check_context;
-
-static void report_problem(void *ctx, const char *msg) {
-  check_context *c = ctx;
+static void print_problem(void *ctx, const char *msg) {
+  (void)ctx;
   printf("%s\n", msg);
-  c->problems++;
 }
 
 int mc_cmd_check_cases(int argc, char **argv) {
@@ -39,29 +33,12 @@ int mc_cmd_check_cases(int argc, char **argv) {
     mc_path_list_free(&files);
     return 2;
   }
-  int problems = 0, n_cases = 0;
-  mc_case_ids *ids = mc_case_ids_new();
-  if (!ids) {
+  int n_cases = 0, problems = mc_case_files_check(&files, print_problem, NULL, &n_cases);
+  if (problems < 0) {
     fputs("movconf check-cases: out of memory\n", stderr);
     mc_path_list_free(&files);
     return 2;
   }
-  for (int i = 0; i < files.count; i++) {
-    mc_case_file f;
-    char err[1024];
-    if (!mc_case_file_load(files.paths[i], &f, err, sizeof err)) {
-      printf("%s\n", err);
-      problems++;
-      continue;
-    }
-    check_context ctx = {.path = files.paths[i]};
-    mc_case_file_check(&f, report_problem, &ctx);
-    mc_case_ids_check_file(ids, &f, report_problem, &ctx);
-    problems += ctx.problems;
-    n_cases += f.n_cases;
-    mc_case_file_free(&f);
-  }
-  mc_case_ids_free(ids);
   printf("%d files, %d cases, %d problems\n", files.count, n_cases, problems);
   if (files.count == 0) {
     printf("no case files found\n");

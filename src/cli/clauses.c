@@ -65,31 +65,13 @@ static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
   return -1;
 }
 
-/* Loads every file into the trace; returns the number that did not load. */
-static int trace_files(const mc_path_list *files, int op, mc_trace *t) {
-  int load_errors = 0;
-  for (int i = 0; i < files->count; i++) {
-    mc_case_file f;
-    char err[1024];
-    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err)) {
-      printf("%s\n", err);
-      load_errors++;
-      continue;
-    }
-    if (op < 0 || (int)f.op == op)
-      mc_trace_add_file(t, &f);
-    mc_case_file_free(&f);
-  }
-  return load_errors;
-}
-
 static int clauses_with_files(const clauses_options *o, const mc_path_list *files) {
   mc_trace t;
   if (!mc_trace_init(&t)) {
     fputs("movconf clauses: out of memory\n", stderr);
     return 2;
   }
-  int load_errors = trace_files(files, o->op, &t);
+  int load_errors = mc_trace_add_files(&t, files, o->op, stdout);
   mc_trace_print_matrix(stdout, &t, o->op);
   int uncited = mc_trace_print_uncited(stdout, &t, o->op);
   printf("\n%d case files, %d cases; ", files->count, t.n_cases);

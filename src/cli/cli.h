@@ -8,8 +8,12 @@
 #include <stdio.h>
 
 #include "cases/cases.h"
+#include "common/op_spelling.h"
 #include "common/text.h"
 #include "harness/harness.h"
+#include "harness/report/report_files.h"
+#include "harness/run/case_folders.h"
+#include "harness/run/shard.h"
 
 int mc_cmd_run(int argc, char **argv);
 int mc_cmd_check_cases(int argc, char **argv);
@@ -26,62 +30,6 @@ int mc_cmd_help_operations(int argc, char **argv);
    harness's, src/harness/report/). */
 int mc_cmd_report(int argc, char **argv);
 
-/* run --shard K/N (src/cli/shard.c): the selected cases, each given to one
-   of N shards, heaviest first to the lightest shard so far (cost: the
-   elements a case moves in and out); deterministic and disjoint. */
-typedef struct mc_shard_plan {
-  mc_shard_info info;
-  struct shard_entry *entries; /* sorted by id */
-  int n;
-} mc_shard_plan;
-/* "K/N" with 1 <= K <= N <= MC_MAX_SHARDS. */
-bool mc_parse_shard(const char *text, int *k, int *n);
-/* Shares the cases of sel selected by filter among n shards. */
-void mc_shard_plan_make(const mc_selection *sel, const mc_case_filter *filter, int k, int n,
-                        mc_shard_plan *p);
-/* An mc_case_filter keep function: the case is in the plan's shard. */
-bool mc_shard_keep(void *ctx, const mc_case *c);
-/* Whether x is the expectation (the first whose glob matches) of a case of
-   another shard: the whole run's --expect given to each shard. */
-bool mc_shard_elsewhere_matches(const mc_shard_plan *p, mc_expectations *e,
-                                const mc_expectation *x);
-/* Each result's place in the whole selection (mc_case_result position). */
-void mc_shard_set_positions(const mc_shard_plan *p, mc_run_report *r);
-void mc_shard_plan_free(mc_shard_plan *p);
-
-/* Where movconf's own folders (conformance/, conformance-large/,
-   generators/, spec/) are: $MOVCONF_DATA_DIR when set; else, installed,
-   share/movconf beside the program's bin/ folder (from /proc/self/exe); in
-   the build tree, the source tree through the link movconf-data beside the
-   program. how says which, for --version and --help. */
-typedef struct mc_data_location {
-  char dir[4096];
-  const char *how;
-} mc_data_location;
-const mc_data_location *mc_data_root(void);
-/* Prints the data root and how it was found (movconf --version, run --help). */
-void mc_print_data_root(FILE *out);
-
-/* The folder movconf uses by default for name ("conformance", "generators"):
-   ./name when it is a folder and MOVCONF_DATA_DIR is unset, else the data
-   root's (static storage, kept for the process's life, for up to four
-   names). */
-const char *mc_default_dir(const char *name);
-/* The case folders of --tier TIER into paths: conformance/ (default, or
-   NULL), conformance-large/ (large) or both (all); returns how many. */
-int mc_tier_folders(const char *tier, char *paths[2]);
-
-/* The case files of the given paths (mc_find_case_files); with no paths,
-   mc_default_dir("conformance"). Prints why a path is
-   missing and returns false then. */
-bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
-
-/* The operation an --op option names, in any case and punctuation: its
-   name with or without the version, its slug, its clause prefix
-   (SpaceToDepth-1, SpaceToDepth, space_to_depth, s2d); -1 when none. */
-int mc_op_from_option(const char *text);
-/* The operation name closest to a spelling no operation has, or NULL. */
-const char *mc_op_suggestion(const char *text);
 /* Prints "did you mean NAME?" to stderr when an operation name is near. */
 void mc_suggest_op(const char *text);
 
@@ -142,60 +90,12 @@ int mc_apply_impl_option(const char *command, int opt, const char *value, mc_imp
 /* Their help text, one line group per option, as run, show and fuzz print it. */
 extern const char mc_impl_options_help[];
 
-/* A file a command reads or writes, and what it is to the user ("--json",
-   "the case file"). */
-typedef struct mc_named_file {
-  const char *name;
-  const char *path; /* NULL or "-" (standard output): none */
-} mc_named_file;
-/* Before a command starts: every output can be written (mc_output_check)
-   and none is the same file (mc_same_file) as an input or another output,
-   so that no report replaces a case file and no two reports mix. -1 to go
-   on, else 2 with both named on stderr. */
-int mc_check_outputs(const char *command, const mc_named_file *outputs, int n_outputs,
-                     const mc_named_file *inputs, int n_inputs);
-/* The plugin an --impl names as an input (path NULL for other kinds). */
-mc_named_file mc_plugin_input(const char *impl_spec);
-/* The case files as inputs, with room for more after them (heap). */
-mc_named_file *mc_case_file_inputs(const mc_path_list *files, int room);
-
-/* The report files of run and report merge, each written whole to a
-   temporary file that replaces it at the end (mc_output). run opens them
-   only once every implementation process has ended, so that none can
-   write into one; whether they can be written is checked before the work
-   (mc_check_outputs). "-" is standard output; then the table goes to
-   standard error. (src/cli/report_files.c) */
-typedef struct mc_report_files {
-  mc_output json, junit;
-  FILE *table;
-} mc_report_files;
-/* False, said, when both reports would go to standard output. */
-bool mc_report_paths_usable(const char *command, const char *json_path, const char *junit_path);
-/* Where the table goes: standard error when a report takes standard output. */
-FILE *mc_report_table(const char *json_path, const char *junit_path);
-bool mc_open_reports(const char *command, const char *json_path, const char *junit_path,
-                     mc_report_files *r);
-/* A report that will not be written: the file it would replace stays. */
-void mc_discard_report(mc_output *out);
-/* Finishes a report (standard output is only flushed); false, with a
-   message, when the report could not be written whole. */
-bool mc_close_report(const char *command, mc_output *out, const char *path, bool written);
-/* Writes r to the reports opened (JSON, JUnit) and finishes them; false
-   when one could not be written whole. */
-bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
-                      const char *json_path, const char *junit_path);
-/* Exit status of a finished run: 0 only when nothing is a problem, at
-   least one case actually ran and the run was not stopped early. */
-int mc_run_status(const char *command, const mc_run_report *r);
-
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */
 int mc_usage_error(const char *command);
 /* After getopt_long rejected arg (argv[optind - 1]): suggests the closest
    long option of options when one is near, then as mc_usage_error. */
 int mc_option_error(const char *command, const char *arg, const struct option *options);
-/* Levenshtein distance (strings of at most 64 bytes; else SIZE_MAX). */
-size_t mc_edit_distance(const char *a, const char *b);
 
 /* The long name of the option whose getopt value is value. */
 const char *mc_option_name(const struct option *options, int value);

@@ -1,11 +1,9 @@
 /* movconf fuzz: options and the progress line; the campaign, its worker
    processes and its summary are the harness's (mc_fuzz_run). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -193,103 +191,6 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
   return -1;
 }
 
-/* ---- the output folder, checked before the campaign ---- */
-
-/* The first folder of dir's path that does not exist (heap), or NULL when
-   dir exists. */
-static char *first_missing(const char *dir) {
-  char *prefix = mc_strdupf("%s", dir);
-  for (char *p = prefix + 1;; p++) {
-    if (*p != '/' && *p)
-      continue;
-    char keep = *p;
-    *p = '\0';
-    struct stat st;
-    if (stat(prefix, &st) != 0)
-      return prefix;
-    if (!keep)
-      break;
-    *p = keep;
-  }
-  free(prefix);
-  return NULL;
-}
-
-/* Removes dir and its parents up to and including top (folders this check
-   made, still empty). */
-static void remove_made(char *dir, const char *top) {
-  for (;;) {
-    rmdir(dir);
-    char *slash = strrchr(dir, '/');
-    if (strcmp(dir, top) == 0 || !slash || slash == dir)
-      return;
-    *slash = '\0';
-  }
-}
-
-/* Whether findings can be written in dir: made if need be, a folder, a
-   file created and removed there; what this made is removed again, so that
-   nothing is left when nothing is found. */
-static bool out_dir_writable(const char *dir) {
-  char *missing = first_missing(dir);
-  bool ok = mc_make_dirs(dir);
-  struct stat st;
-  if (ok && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
-    errno = ENOTDIR;
-    ok = false;
-  }
-  char *probe = mc_strdupf("%s/.movconf-fuzz-probe-XXXXXX", dir);
-  int fd = ok ? mkstemp(probe) : -1;
-  if (ok && fd < 0)
-    ok = false;
-  int saved = errno;
-  if (fd >= 0) {
-    close(fd);
-    unlink(probe);
-  }
-  free(probe);
-  if (missing) {
-    char *made = mc_strdupf("%s", dir);
-    remove_made(made, missing);
-    free(made);
-    free(missing);
-  }
-  errno = saved;
-  return ok;
-}
-
-/* ---- progress ---- */
-
-/* Seconds between progress lines when stderr is not a terminal (a CI log). */
-#define LOG_PROGRESS_SECONDS 5.0
-
-typedef struct progress {
-  bool terminal;
-  double start, last;
-} progress;
-
-static void show_progress(progress *p, const mc_fuzz_stats *s, int findings, bool final) {
-  double now = mc_now_seconds();
-  if (!p->terminal && (final || now - p->last < LOG_PROGRESS_SECONDS))
-    return;
-  if (p->terminal && !final && now - p->last < 0.1)
-    return;
-  p->last = now;
-  double elapsed = now - p->start;
-  fprintf(stderr, "%s[fuzz] %.0f s: %" PRIu64 " runs, %.0f runs/s, %d finding%s",
-          p->terminal ? "\r" : "", elapsed, s->runs, elapsed > 0 ? (double)s->runs / elapsed : 0.0,
-          findings, findings == 1 ? "" : "s");
-  if (s->first_finding_at)
-    fprintf(stderr, " (the first after %.1f s)", s->first_finding_at - p->start);
-  fprintf(stderr, ", %.0f%% unsupported  %s",
-          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0,
-          final || !p->terminal ? "\n" : "");
-}
-
-static void on_progress(void *ctx, const mc_fuzz_stats *s) {
-  show_progress(ctx, s, s->n_findings, false);
-}
-
 /* A campaign in which no request completed tested nothing: no false green.
    Says so when it is one. */
 static bool nothing_tested(const mc_fuzz_stats *s, const mc_impl_options *impl) {
@@ -310,18 +211,18 @@ int mc_cmd_fuzz(int argc, char **argv) {
     status = mc_check_threads_environment("fuzz", f.impl.options.threads);
   if (status >= 0)
     return status;
-  if (!out_dir_writable(f.campaign.out_dir)) {
+  if (!mc_fuzz_out_dir_writable(f.campaign.out_dir)) {
     fprintf(stderr, "movconf fuzz: --out %s cannot hold findings: %s\n", f.campaign.out_dir,
             strerror(errno));
     return 2;
   }
   double now = mc_now_seconds();
-  progress prog = {.terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now};
+  mc_fuzz_progress_line prog = {.terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now};
   mc_fuzz_stats s = {0};
-  status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, on_progress, &prog);
+  status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, mc_fuzz_on_progress, &prog);
   double seconds = mc_now_seconds() - prog.start;
   if (status == 0) {
-    show_progress(&prog, &s, mc_fuzz_confirmed_findings(&s), true);
+    mc_fuzz_show_progress(&prog, &s, mc_fuzz_confirmed_findings(&s), true);
     mc_fuzz_print_summary(stdout, &f.campaign, f.jobs, &s, seconds);
     if (f.json_path && !mc_fuzz_write_json(f.json_path, &f.campaign, f.jobs, &s, seconds))
       status = 2;

@@ -160,24 +160,10 @@ bool mc_parse_threads(const char *text, int *out) {
   return mc_parse_count(text, 1, 1024, out);
 }
 
-size_t mc_edit_distance(const char *a, const char *b) {
-  size_t n = strlen(b), row[65];
-  if (n > 64 || strlen(a) > 64)
-    return (size_t)-1;
-  for (size_t j = 0; j <= n; j++)
-    row[j] = j;
-  for (size_t i = 1; a[i - 1]; i++) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= n; j++) {
-      size_t up = row[j];
-      size_t cost = diagonal + (a[i - 1] != b[j - 1]);
-      size_t best = up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1;
-      row[j] = cost < best ? cost : best;
-      diagonal = up;
-    }
-  }
-  return row[n];
+void mc_suggest_op(const char *text) {
+  const char *best = mc_op_suggestion(text);
+  if (best)
+    fprintf(stderr, "did you mean %s?\n", best);
 }
 
 int mc_option_error(const char *command, const char *arg, const struct option *options) {

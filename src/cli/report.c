@@ -82,11 +82,7 @@ static int write_merged(const merge_opts *o, const mc_run_report *r) {
   if (!mc_open_reports("report merge", o->json_path, o->junit_path, &out))
     return 2;
   mc_report_print_table(r, !o->quiet, out.table);
-  if (r->stopped_early) {
-    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
-    fprintf(out.table, "\n%s\n", safe);
-    free(safe);
-  }
+  mc_report_print_stopped(r, out.table);
   bool written = mc_write_reports("report merge", &out, r, o->json_path, o->junit_path);
   int status = mc_run_status("report merge", r);
   return written ? status : 1;

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/run_live.h"
+#include "harness/report/live.h"
+#include "harness/run/run_selection.h"
 
 static const char run_usage[] =
     "usage: movconf run [options] [PATHS...]\n"
@@ -282,84 +283,19 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
   return mc_check_threads_environment("run", o->impl.options.threads);
 }
 
-/* A shard keeps quiet about expectations of the other shards' cases: each
-   shard is given the whole run's --expect. */
-static void warn_unused_expectations(mc_expectations *e, const mc_shard_plan *shard) {
-  for (int i = 0; e && i < e->count; i++)
-    if (e->items[i].matched == 0 && !(shard && mc_shard_elsewhere_matches(shard, e, &e->items[i])))
-      fprintf(stderr, "movconf run: note: expectation '%s' matched no case that ran\n",
-              e->items[i].case_glob);
-}
-
-/* A baseline written by --write-expect and never explained accepts
-   failures nobody looked at: say so after every run that uses it. */
-static void warn_unexplained_expectations(const char *path, const mc_expectations *e) {
-  int unexplained = 0, cases = 0;
-  for (int i = 0; e && i < e->count; i++)
-    if (mc_expectation_unexplained(&e->items[i])) {
-      unexplained++;
-      cases += e->items[i].matched;
-    }
-  if (unexplained)
-    fprintf(stderr,
-            "movconf run: note: %d of the %d expectations of %s (matching %d case%s) still "
-            "have the placeholder reason '" MC_EXPECT_PLACEHOLDER "...' of --write-expect: "
-            "nobody has said why those cases fail\n",
-            unexplained, e->count, path, cases, cases == 1 ? "" : "s");
-}
-
 /* After the table: the breakdowns asked for, then why the run stopped. */
 static void print_after_table(const run_options *o, const mc_run_report *r, FILE *out) {
   for (int k = 0; k < MC_SUMMARY_KEY_COUNT; k++)
     if (o->summary_by[k])
       mc_report_print_breakdown(r, (mc_summary_key)k, out);
-  if (r->stopped_early) {
-    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
-    fprintf(out, "\n%s\n", safe);
-    free(safe);
-  }
+  mc_report_print_stopped(r, out);
 }
 
-/* Every file in turn, here or on the workers of --jobs; once the run has
-   stopped the rest are only counted. */
-static void run_files(mc_runner *runner, mc_run_jobs *jobs, mc_live *live, mc_selection *sel) {
-  for (int i = 0; i < sel->count; i++) {
-    live->file = i + 1;
-    if (jobs)
-      mc_run_jobs_file(jobs, i);
-    else
-      mc_run_selected_file(runner, &sel->files[i]);
-  }
-  if (jobs)
-    mc_run_jobs_finish(jobs);
-  else
-    mc_runner_finish(runner);
-  mc_live_finish(live);
-}
-
-/* The implementation: opened here, or by each of --jobs workers, forked
-   now that sel is loaded. False (said on stderr) when it cannot start. */
-static bool start_impl(const run_options *o, mc_runner *runner, mc_selection *sel,
-                       mc_run_jobs **jobs, mc_run_report *report) {
-  char err[1024];
-  bool started;
-  *jobs = NULL;
-  if (o->jobs > 1) {
-    *jobs =
-        mc_run_jobs_start(runner, sel, o->jobs, o->impl.spec, &o->impl.options, err, sizeof err);
-    started = *jobs != NULL;
-    report->impl = started ? mc_run_jobs_impl_name(*jobs) : NULL;
-  } else {
-    runner->impl = mc_impl_open(o->impl.spec, &o->impl.options, err, sizeof err);
-    started = runner->impl != NULL;
-    report->impl = started ? runner->impl->name : NULL;
-  }
-  if (!started) {
-    char *safe = mc_safe_text(err); /* it may quote what the implementation said */
-    fprintf(stderr, "movconf run: %s\n", safe);
-    free(safe);
-  }
-  return started;
+/* Said on stderr when the implementation cannot start. */
+static void print_start_error(const char *err) {
+  char *safe = mc_safe_text(err); /* it may quote what the implementation said */
+  fprintf(stderr, "movconf run: %s\n", safe);
+  free(safe);
 }
 
 static int run_all(const run_options *o, mc_selection *sel, mc_expectations *expectations,
@@ -391,24 +327,18 @@ static int run_all(const run_options *o, mc_selection *sel, mc_expectations *exp
                       .observe = mc_live_observe,
                       .starting = mc_live_starting,
                       .observer_ctx = &live};
-  mc_run_jobs *jobs;
-  if (!start_impl(o, &runner, sel, &jobs, &report))
+  mc_run_progress progress = {.file = mc_live_file, .done = mc_live_finish, .ctx = &live};
+  char err[1024];
+  if (!mc_run_selection(&runner, sel, o->jobs, o->impl.spec, &o->impl.options, &progress, err,
+                        sizeof err)) {
+    print_start_error(err);
     return 2;
-  run_files(&runner, jobs, &live, sel);
-  /* Every implementation process (and every --jobs worker) ends before any
-     file is written: none can reach a report's file (an inherited
-     descriptor, /proc/PID/fd). */
-  char *impl_name = report.impl ? mc_strdupf("%s", report.impl) : NULL;
-  report.impl = impl_name;
-  mc_run_jobs_free(jobs);
-  mc_runner_free(&runner);
-  mc_impl_close(runner.impl);
+  }
   if (shard)
     mc_shard_set_positions(shard, &report);
   mc_report_print_table(&report, !o->quiet, table);
   print_after_table(o, &report, table);
-  warn_unused_expectations(expectations, shard);
-  warn_unexplained_expectations(o->expect_path, expectations);
+  mc_expectations_print_notes(stderr, "run", o->expect_path, expectations, shard);
   if (o->write_expect_path) {
     int entries = mc_expectations_write(&report, o->write_expect_path, o->expect_by_group);
     if (entries >= 0)
@@ -421,18 +351,9 @@ static int run_all(const run_options *o, mc_selection *sel, mc_expectations *exp
   bool written = mc_open_reports("run", o->json_path, o->junit_path, &out) &&
                  mc_write_reports("run", &out, &report, o->json_path, o->junit_path);
   int status = mc_run_status("run", &report);
+  free((char *)report.impl);
   mc_run_report_free(&report);
-  free(impl_name);
   return written ? status : 1;
-}
-
-int mc_tier_folders(const char *tier, char *paths[2]) {
-  int n = 0;
-  if (!tier || strcmp(tier, "default") == 0 || strcmp(tier, "all") == 0)
-    paths[n++] = (char *)mc_default_dir("conformance");
-  if (tier && (strcmp(tier, "large") == 0 || strcmp(tier, "all") == 0))
-    paths[n++] = (char *)mc_default_dir("conformance-large");
-  return n;
 }
 
 /* No report replaces an input (a case file, --expect, the plugin) or

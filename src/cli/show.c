@@ -1,6 +1,5 @@
 /* movconf show: one case, for a person; with --impl, what an
    implementation makes of it. */
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,34 +78,13 @@ static int parse_show_options(int argc, char **argv, show_options *o) {
   return -1;
 }
 
-/* Shows every case matching o->id; returns how many, and in *failed how
-   many did not pass on the implementation. */
-static int show_matches(const show_options *o, const mc_path_list *files, mc_impl *impl,
-                        int *failed) {
-  int shown = 0;
-  for (int i = 0; i < files->count; i++) {
-    mc_case_file f;
-    char err[1024];
-    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err))
-      continue;
-    for (int k = 0; k < f.n_cases; k++) {
-      const mc_case *c = &f.cases[k];
-      if (strcmp(c->id, o->id) != 0 && fnmatch(o->id, c->id, 0) != 0)
-        continue;
-      if (shown++)
-        printf("\n");
-      *failed += mc_verdict_is_failure(mc_show_case(stdout, c, files->paths[i], impl, o->full));
-    }
-    mc_case_file_free(&f);
-  }
-  return shown;
-}
-
 /* Shows the cases matching o->id in the n folders or files of paths; -1
    when they cannot be listed, else how many were shown. */
 static int show_in(const show_options *o, int n, char **paths, mc_impl *impl, int *failed) {
   mc_path_list files;
-  int shown = mc_collect_case_files(n, paths, &files) ? show_matches(o, &files, impl, failed) : -1;
+  int shown = mc_collect_case_files(n, paths, &files)
+                  ? mc_show_matching(stdout, o->id, &files, impl, o->full, failed)
+                  : -1;
   mc_path_list_free(&files);
   return shown;
 }

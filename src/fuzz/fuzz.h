@@ -98,4 +98,23 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
 bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
                         const mc_fuzz_stats *s, double seconds);
 
+/* Whether findings can be written in dir (src/fuzz/fuzz_output.c): made if
+   need be, a folder, a file created and removed there; what this made is
+   removed again, so that nothing is left when nothing is found. False with
+   errno set when not. */
+bool mc_fuzz_out_dir_writable(const char *dir);
+
+/* The progress line on standard error: kept up to date on a terminal, else
+   a line every few seconds (a CI log). */
+typedef struct mc_fuzz_progress_line {
+  bool terminal;
+  double start, last; /* mc_now_seconds() */
+} mc_fuzz_progress_line;
+/* Shows the totals (findings of them; final: the last line, whatever the
+   time since the one before). */
+void mc_fuzz_show_progress(mc_fuzz_progress_line *p, const mc_fuzz_stats *s, int findings,
+                           bool final);
+/* An mc_fuzz_progress for mc_fuzz_run (ctx: an mc_fuzz_progress_line). */
+void mc_fuzz_on_progress(void *ctx, const mc_fuzz_stats *s);
+
 #endif

@@ -7,7 +7,6 @@
 
 #include "cases/payload.h"
 #include "common/clock.h"
-#include "harness/internal.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 

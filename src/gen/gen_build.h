@@ -1,7 +1,7 @@
 /* Inside movconf gen: the descriptor of an operation (its parameters and
    its builder, in src/gen/ops/<slug>.c), the table of them (gen_ops.c) and
    the helpers the builders share (gen_build.c, and the families
-   gen_batch.c and gen_depth.c). Not public: src/gen/ only. */
+   ops/batch_space_common.c and ops/space_depth_common.c). Not public: src/gen/ only. */
 #ifndef MOVCONF_GEN_BUILD_H
 #define MOVCONF_GEN_BUILD_H
 
@@ -72,11 +72,11 @@ typedef struct mc_gen_batch_rules {
   bool times_blocks; /* batch = batch_param * prod(block) */
 } mc_gen_batch_rules;
 
-/* By rules, or raw when data_shape is given (gen_batch.c). */
+/* By rules, or raw when data_shape is given (ops/batch_space_common.c). */
 bool mc_gen_batch_build(mc_gen_case *c, const mc_gen_params *p, const mc_gen_batch_rules *r,
                         uint64_t case_seed, char *err, size_t n);
 
-/* SpaceToDepth-1 and DepthToSpace-1 (gen_depth.c). */
+/* SpaceToDepth-1 and DepthToSpace-1 (ops/space_depth_common.c). */
 bool mc_gen_depth_attrs(mc_gen_case *c, const mc_gen_params *p, int64_t *bs, char *err, size_t n);
 bool mc_gen_depth_data(mc_gen_case *c, const mc_gen_params *p, const char *spatial_name,
                        int64_t spatial_scale, int64_t bs, bool scale_channels, uint64_t case_seed,

@@ -283,6 +283,8 @@ bool mc_write_text_file(const char *path, const char *text);
 
 /* The table (and, with list_failures, each failing case and the slow ones) on out. */
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out);
+/* Why the run stopped early (after the table), when it did. */
+void mc_report_print_stopped(const mc_run_report *r, FILE *out);
 /* The reports, written to an open stream; false when writing failed. */
 bool mc_report_write_json(const mc_run_report *r, FILE *out);
 struct cJSON;
@@ -387,11 +389,30 @@ mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
    MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
 bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
 
+/* How many elements differ (report/show.c, the fuzz engine's causes). */
+typedef struct mc_differences {
+  int64_t differing; /* elements of got whose bits are not want's */
+  int64_t unwritten; /* of those, the ones holding movconf's fill of the output buffer */
+} mc_differences;
+/* Compares got with want (same type, want's element count) element by
+   element; unwritten is counted only when filled: the implementation wrote
+   into a buffer holding MC_OUTPUT_FILL. */
+mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled);
+
 /* The name of a judged failure that fuzzing found, before what a shrinker
    may still change: "<op slug>-<verdict>[-expected-<error>]", the error
    the oracle expects named unless the verdict is wrong-output. Values never
    appear, so that one bug gives one name (verdict/finding.c). */
 void mc_finding_key(mc_op op, mc_verdict v, mc_status expected, char *key, size_t size);
+/* The verdict of an answer (status got, and its output out when got is
+   MC_OK) beside the reference's (expected, want), by the judge's rules:
+   an accepted invalid input is missed-rejection, a rejected valid one
+   wrong-rejection, another error wrong-error; another rank or dimensions
+   wrong-shape, another type or other bits wrong-output. out may be NULL
+   (the statuses alone). For the fuzz targets, which hold both answers
+   rather than a case (verdict/finding.c). */
+mc_verdict mc_verdict_of_answers(mc_status expected, const mc_tensor *want, mc_status got,
+                                 const mc_tensor *out);
 
 /* How the implementation's answer rejected the input, if it did. */
 mc_rejection mc_judge_rejection(const mc_impl *impl, const mc_impl_result *r);
@@ -558,5 +579,11 @@ void mc_run_report_free(mc_run_report *r);
    expected one with its provenance. Returns impl's verdict (pass without
    an implementation). */
 mc_verdict mc_show_case(FILE *out, const mc_case *c, const char *file, mc_impl *impl, bool full);
+/* Shows (as mc_show_case) every case of files whose id is id or matches
+   it as a glob, a blank line between two; returns how many, and adds to
+   *failed how many did not pass on impl. Files that do not load are
+   passed over. */
+int mc_show_matching(FILE *out, const char *id, const mc_path_list *files, mc_impl *impl, bool full,
+                     int *failed);
 
 #endif

@@ -17,17 +17,6 @@ void mc_format_index(int rank, const int64_t *shape, int64_t flat, char *buf, si
    (a larger input: -1). */
 int64_t mc_judge_find_source(const mc_case_tensor *in, uint64_t bits, int64_t scan_limit);
 
-/* ---- verdict/compare.c, shared with report/show.c and fuzz_request.c ---- */
-
-typedef struct mc_differences {
-  int64_t differing; /* elements of got whose bits are not want's */
-  int64_t unwritten; /* of those, the ones holding movconf's fill of the output buffer */
-} mc_differences;
-/* Compares got with want (same type, want's element count) element by
-   element; unwritten is counted only when filled: the implementation wrote
-   into a buffer holding MC_OUTPUT_FILL. */
-mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled);
-
 /* ---- runner.c, used by runner_jobs.c (never the other way) ---- */
 
 /* A new zeroed result at the end of the report. */

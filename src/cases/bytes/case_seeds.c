@@ -28,7 +28,7 @@ static int64_t elements_of(const mc_tensor *t) {
 
 void mc_fuzz_input_of_case(const mc_case *c, mc_fuzz_input *in) {
   memset(in, 0, sizeof *in);
-  in->req = mc_case_request(c);
+  in->req = mc_request_of_case(c);
   in->threads = threads_of_id(c->id);
   /* The natural cap is OUTPUT_FACTOR times the class's budget: the large
      class when the expected output needs more, or the data is above the

@@ -164,7 +164,7 @@ char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_resu
   mc_tensor oracle = {0};
   const mc_tensor *want = &c->expected.tensor;
   if (c->expected.kind == MC_PAYLOAD_SHA256) { /* the oracle's output, when it has that digest */
-    mc_request req = mc_case_request(c);
+    mc_request req = mc_request_of_case(c);
     uint8_t digest[32];
     if (mc_oracle_run(&req, r->output.nbytes, &oracle, NULL) != MC_OK)
       return NULL;

@@ -307,6 +307,14 @@ static void print_summary_line(FILE *out, const mc_run_report *r, const tally *t
   fprintf(out, "\n");
 }
 
+void mc_report_print_stopped(const mc_run_report *r, FILE *out) {
+  if (r->stopped_early) {
+    char *safe = mc_safe_text(r->stopped_early); /* it may name a case file */
+    fprintf(out, "\n%s\n", safe);
+    free(safe);
+  }
+}
+
 void mc_report_print_table(const mc_run_report *r, bool list_failures, FILE *out) {
   if (list_failures)
     print_failures(out, r);

@@ -1,6 +1,7 @@
 /* Showing one case to a person (movconf show): what goes in, what the
    specification expects, and - with an implementation - what it returned,
    with the differing elements side by side and where each came from. */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,7 +136,7 @@ static void print_head(FILE *out, const mc_case *c, const char *file) {
 static const mc_tensor *expected_elements(const mc_case *c, mc_tensor *made) {
   if (c->expected.kind != MC_PAYLOAD_SHA256)
     return &c->expected.tensor;
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   if (mc_oracle_run(&req, MC_DEFAULT_MAX_OUTPUT_BYTES, made, NULL) != MC_OK)
     return NULL;
   uint8_t digest[32];
@@ -181,7 +182,7 @@ static void print_differences(FILE *out, const mc_case *c, const mc_tensor *want
 
 static mc_verdict print_answer(FILE *out, const mc_case *c, mc_impl *impl, bool full,
                                const mc_tensor *want) {
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   mc_impl_result r;
   memset(&r, 0, sizeof r);
   impl->run(impl, &req, &r);
@@ -229,4 +230,25 @@ mc_verdict mc_show_case(FILE *out, const mc_case *c, const char *file, mc_impl *
   if (made.data)
     mc_tensor_free(&made);
   return v;
+}
+
+int mc_show_matching(FILE *out, const char *id, const mc_path_list *files, mc_impl *impl, bool full,
+                     int *failed) {
+  int shown = 0;
+  for (int i = 0; i < files->count; i++) {
+    mc_case_file f;
+    char err[1024];
+    if (!mc_case_file_load(files->paths[i], &f, err, sizeof err))
+      continue;
+    for (int k = 0; k < f.n_cases; k++) {
+      const mc_case *c = &f.cases[k];
+      if (strcmp(c->id, id) != 0 && fnmatch(id, c->id, 0) != 0)
+        continue;
+      if (shown++)
+        fprintf(out, "\n");
+      *failed += mc_verdict_is_failure(mc_show_case(out, c, files->paths[i], impl, full));
+    }
+    mc_case_file_free(&f);
+  }
+  return shown;
 }

@@ -81,7 +81,7 @@ static int result_of_call(const mc_runner *run, uint64_t call) {
 /* One call of the implementation for case c, charged to report index
    result_index (-1: to no case). */
 static void call_impl(mc_runner *run, const mc_case *c, int result_index, mc_impl_result *r) {
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   memset(r, 0, sizeof *r);
   run->impl->calls++;
   remember_call(run, run->impl->calls, result_index);

@@ -140,7 +140,7 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
    should: that is how generated digests are made). */
 static char *digest_difference(const mc_case *c, const mc_tensor *got, bool filled) {
   const char *differ = "output bytes differ: their sha256 does not match the expected digest";
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   mc_tensor oracle;
   if (mc_oracle_run(&req, got->nbytes, &oracle, NULL) != MC_OK)
     return mc_strdupf("%s", differ);

@@ -1,7 +1,7 @@
-/* movconf run while cases run: the progress line and the live failure
+/* A run while cases run: the progress line and the live failure
    lines, both on standard error (the report and its grouped failure list
    stay on the table's stream). */
-#include "cli/run_live.h"
+#include "harness/report/live.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +99,12 @@ void mc_live_observe(void *ctx, const mc_run_report *r, const mc_case_result *la
   live->last_draw = 0; /* the next case is named at once */
 }
 
-void mc_live_finish(mc_live *live) {
+void mc_live_file(void *ctx, int file) {
+  ((mc_live *)ctx)->file = file;
+}
+
+void mc_live_finish(void *ctx) {
+  mc_live *live = ctx;
   if (live->progress && live->report->count > 0)
     draw(live, false, "\n");
 }

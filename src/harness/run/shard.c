@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "common/text.h"
+#include "harness/run/shard.h"
 #include "movconf/tensor.h"
 
 typedef struct shard_entry {

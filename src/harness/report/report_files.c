@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "harness/report/report_files.h"
 
 static bool is_stdout(const char *path) {
   return path && strcmp(path, "-") == 0;

@@ -1,8 +1,8 @@
-/* movconf run on standard error while cases run: a progress line naming the
-   current case (on a terminal) and one line for each case that fails the
-   run, the moment it is judged. */
-#ifndef MOVCONF_CLI_RUN_LIVE_H
-#define MOVCONF_CLI_RUN_LIVE_H
+/* movconf run on standard error while cases run: a progress line naming
+   the current case (on a terminal) and one line for each case that fails
+   the run, the moment it is judged. */
+#ifndef MOVCONF_HARNESS_REPORT_LIVE_H
+#define MOVCONF_HARNESS_REPORT_LIVE_H
 
 #include <stdbool.h>
 
@@ -27,7 +27,10 @@ typedef struct mc_live {
 /* For mc_runner's starting and observe hooks (ctx: an mc_live). */
 void mc_live_starting(void *ctx, const mc_case *c, const char *file);
 void mc_live_observe(void *ctx, const mc_run_report *r, const mc_case_result *latest);
-/* After the run: the progress line's last state, without a case, kept. */
-void mc_live_finish(mc_live *live);
+/* For mc_run_selection's progress (ctx: an mc_live): the file about to run
+   (from 1); after the run, the progress line's last state, without a case,
+   kept. */
+void mc_live_file(void *ctx, int file);
+void mc_live_finish(void *ctx);
 
 #endif

@@ -1,15 +1,13 @@
-/* Small helpers of the CLI: strings, the default case files, --op values. */
+/* Where the case files of a command are: movconf's data folder, its
+   default folders and tiers, the case files under given paths. */
 #define _DEFAULT_SOURCE /* realpath */
-#include <ctype.h>
-#include <stdarg.h>
+#include "harness/run/case_folders.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include "cli/cli.h"
 
 /* The build tree's link to the source tree, beside the program there (the
    top CMakeLists.txt makes it; it is never installed). */
@@ -92,55 +90,11 @@ bool mc_collect_case_files(int n, char **paths, mc_path_list *out) {
   return ok;
 }
 
-/* Lower case, letters and digits only: "SpaceToDepth-1", "space_to_depth_1"
-   and "spacetodepth1" all become "spacetodepth1". */
-static void fold(const char *text, char *out, size_t n) {
-  size_t used = 0;
-  for (const char *c = text; *c && used + 1 < n; c++)
-    if (isalnum((unsigned char)*c))
-      out[used++] = (char)tolower((unsigned char)*c);
-  out[used] = '\0';
-}
-
-/* Whether the folded spelling names op: its name with or without the
-   version, or its clause prefix. */
-static bool names_op(const char *folded, mc_op op) {
-  char name[64], prefix[16];
-  fold(mc_op_name(op), name, sizeof name);
-  fold(mc_op_clause_prefix(op), prefix, sizeof prefix);
-  size_t unversioned = strcspn(name, "0123456789");
-  return strcmp(folded, name) == 0 || strcmp(folded, prefix) == 0 ||
-         (strlen(folded) == unversioned && strncmp(folded, name, unversioned) == 0);
-}
-
-int mc_op_from_option(const char *text) {
-  char folded[64];
-  fold(text, folded, sizeof folded);
-  for (int i = 0; folded[0] && i < MC_OP_COUNT; i++)
-    if (names_op(folded, (mc_op)i))
-      return i;
-  return -1;
-}
-
-void mc_suggest_op(const char *text) {
-  const char *best = mc_op_suggestion(text);
-  if (best)
-    fprintf(stderr, "did you mean %s?\n", best);
-}
-
-const char *mc_op_suggestion(const char *text) {
-  char folded[64], name[64];
-  fold(text, folded, sizeof folded);
-  const char *best = NULL;
-  size_t best_distance = 4; /* farther is no suggestion */
-  for (int i = 0; i < MC_OP_COUNT; i++) {
-    fold(mc_op_name((mc_op)i), name, sizeof name);
-    name[strcspn(name, "0123456789")] = '\0';
-    size_t d = mc_edit_distance(folded, name);
-    if (d < best_distance) {
-      best_distance = d;
-      best = mc_op_name((mc_op)i);
-    }
-  }
-  return best;
+int mc_tier_folders(const char *tier, char *paths[2]) {
+  int n = 0;
+  if (!tier || strcmp(tier, "default") == 0 || strcmp(tier, "all") == 0)
+    paths[n++] = (char *)mc_default_dir("conformance");
+  if (tier && (strcmp(tier, "large") == 0 || strcmp(tier, "all") == 0))
+    paths[n++] = (char *)mc_default_dir("conformance-large");
+  return n;
 }

@@ -1,12 +1,13 @@
 /* The files a command will write, checked before it starts: see
-   mc_check_outputs in cli.h. */
+   mc_check_outputs in report_files.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/cli.h"
+#include "common/text.h"
+#include "harness/report/report_files.h"
 
 /* The input or earlier output that path is, or NULL. */
 static const mc_named_file *same_as(const char *path, const mc_named_file *files, int n) {
