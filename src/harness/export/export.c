@@ -65,7 +65,7 @@ static bool expected_bytes(const mc_case *c, mc_tensor *out, bool *owned) {
     *out = c->expected.tensor;
     return true;
   }
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   if (mc_oracle_run(&req, MC_CASE_MAX_TENSOR_BYTES, out, NULL) != MC_OK)
     return false;
   uint8_t digest[32];

@@ -122,7 +122,7 @@ static void write_manifest(mc_text *j, const mc_case *c, const mc_tensor *expect
   mc_text_put(j, "{\"id\": ", 7);
   mc_json_write_string(j, c->id);
   mc_text_printf(j, ",\n \"operation\": \"%s\",\n \"attributes\": ", mc_op_name(c->op));
-  mc_request req = mc_case_request(c);
+  mc_request req = mc_request_of_case(c);
   mc_json_write_attrs(j, MC_JSON_PROTOCOL, &req);
   mc_text_put(j, ",\n \"inputs\": {", 14);
   for (int i = 0; i < c->n_inputs; i++) {
