@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "harness/impl/carried.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_contain.h"
 #include "harness/impl/child_text.h"
 #include "harness/impl/plugin/impl_plugin.h"
 #include "harness/impl/plugin/plugin_wire.h"
@@ -178,7 +179,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   fflush(NULL); /* or the child would inherit, and might repeat, buffered output */
   int text = mc_child_text_open(&s->text);
-  pid_t pid = text < 0 ? -1 : fork();
+  pid_t pid = text < 0 ? -1 : mc_child_fork_contained(true);
   if (pid < 0) {
     snprintf(err, errlen, "%s: %s", text < 0 ? "pipe" : "fork", strerror(errno));
     close(sv[0]);
