@@ -1,8 +1,8 @@
 #!/bin/sh
 # A plugin that acts against the processes around it (tests/plugin_contain.c):
 # it signals its process group, its parent and its parent's other children,
-# opens its parent's pipes through /proc, forges the worker pool's records
-# and leaves setsid daemons. Each act costs its own case at most: the run
+# opens its parent's pipes through /proc, forges the worker pool's records,
+# leaves setsid daemons and looks for the case files in its own memory. Each act costs its own case at most: the run
 # finishes with every other case passed, its report written, nothing left.
 # Every movconf runs in a session of its own (setsid -w), so that a plugin
 # that escapes kills that movconf, not this script.
@@ -131,6 +131,16 @@ if [ "$namespaces" = yes ]; then
   expect "daemons: none left once movconf was killed with SIGKILL" test "$gone" = yes
   for d in $(daemons); do kill -KILL "$d"; done
 fi
+
+# The plugin's process is a fresh movconf, not a fork of the one that
+# loaded the case files: before, every case's plugin found their ids (and
+# expected outputs) in its own memory.
+for jobs in 1 2; do
+  run_hostile "scan-memory-$jobs" 'scan-memory@*' --jobs "$jobs"
+  expect "scan-memory, --jobs $jobs: exit status 0, not $status" test "$status" -eq 0
+  expect "scan-memory, --jobs $jobs: every case passes (no case file in its memory)" \
+    all_pass "scan-memory-$jobs"
+done
 
 # Without namespaces (as where they are unavailable): the plugin forges the
 # pool's end-of-work record into its worker's pipe while its case is under

@@ -17,7 +17,12 @@
                     into each pipe its parent holds open for writing
      daemon         forks a `sleep MOVCONF_HOSTILE_SLEEP` (default 300) in a
                     session of its own, which outlives the plugin's host
-     hang           sleeps for ever   Unset or anything else: no act. */
+     hang           sleeps for ever
+     scan-memory    searches its own memory for the fault cases' ids
+                    ("s2d/fault/"), which only the case files hold; if
+                    found, rejects the request saying so ("found the case
+                    files in its memory"): movconf's loaded expectations   Unset or anything else:
+   no act. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <dlfcn.h>
@@ -124,6 +129,43 @@ static void start_daemon(void) {
   }
 }
 
+/* Whether the readable memory of this process holds text, other than at
+   skip (read through /proc/self/mem, which fails on what cannot be read). */
+static bool memory_holds(const char *text, const char *skip) {
+  FILE *maps = fopen("/proc/self/maps", "r");
+  int mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+  static char chunk[1 << 20];
+  size_t len = strlen(text);
+  bool found = false;
+  char line[512];
+  while (maps && mem >= 0 && !found && fgets(line, sizeof line, maps)) {
+    unsigned long long from, to;
+    char perms[8];
+    if (sscanf(line, "%llx-%llx %7s", &from, &to, perms) != 3 || perms[0] != 'r')
+      continue;
+    for (unsigned long long at = from; at < to && !found; at += sizeof chunk - len) {
+      size_t want = to - at < sizeof chunk ? (size_t)(to - at) : sizeof chunk;
+      ssize_t got = pread(mem, chunk, want, (off_t)at);
+      for (ssize_t i = 0; got > 0 && i + (ssize_t)len <= got && !found; i++)
+        found = memcmp(chunk + i, text, len) == 0 && (const char *)(uintptr_t)(at + i) != skip &&
+                (uintptr_t)(at + i) - (uintptr_t)chunk >= sizeof chunk;
+      if (got <= 0 || (size_t)got < want)
+        break;
+    }
+  }
+  if (maps)
+    fclose(maps);
+  if (mem >= 0)
+    close(mem);
+  return found;
+}
+
+static bool holds_case_files(void) {
+  char id[16];
+  snprintf(id, sizeof id, "%s/%s/", "s2d", "fault"); /* not a literal: only the cases hold it */
+  return memory_holds(id, id);
+}
+
 static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_output *output,
                movconf_plugin_message *message) {
   if (asked(request, "kill-group"))
@@ -140,6 +182,10 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     sleep(1);
   if (asked(request, "probe-pipes") && each_parent_pipe(NULL) > 0) {
     snprintf(message->text, sizeof message->text, "hostile: reached its parent's pipe");
+    return MOVCONF_PLUGIN_REJECTED;
+  }
+  if (asked(request, "scan-memory") && holds_case_files()) {
+    snprintf(message->text, sizeof message->text, "hostile: found the case files in its memory");
     return MOVCONF_PLUGIN_REJECTED;
   }
   return inner->run(request, output, message);

@@ -108,14 +108,17 @@ static const char *const step_names[] = {"",
                                          "its setgroups",
                                          "its gid map"};
 
-/* In the child, inside the PID namespace: a /proc of its own (fresh_proc),
-   then a user namespace mapping only its own user and group, in which it
-   has no capability over anything outside. 0, or the step that failed. */
+/* In the child, inside the PID namespace, when fresh_proc: a /proc of its
+   own, then a user namespace mapping only its own user and group, in which
+   it has no capability over anything outside (nor may it open movconf's
+   /proc/PID/fd, which an adapter handed shared memory must: it gets
+   neither). 0, or the step that failed. */
 static int enter_namespaces(bool fresh_proc) {
   unsigned long uid = (unsigned long)geteuid(), gid = (unsigned long)getegid();
-  if (fresh_proc &&
-      (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
-       mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0))
+  if (!fresh_proc)
+    return 0;
+  if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+      mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
     return 1;
   if (unshare(CLONE_NEWUSER) != 0)
     return 2;

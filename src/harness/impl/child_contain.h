@@ -22,9 +22,10 @@
 #include <sys/types.h>
 
 /* As fork(): the child's pid in the parent, 0 in the child, -1 with errno.
-   The child is contained as above; fresh_proc: with a /proc of its own (an
-   adapter that opens movconf's shared memory through /proc/PID/fd needs
-   movconf's /proc). Falls back to a session of its own where namespaces
+   The child is contained as above; the user and mount namespaces only with
+   fresh_proc (an adapter that opens movconf's shared memory through
+   /proc/PID/fd needs movconf's /proc, and no user namespace, in which the
+   kernel refuses it that). Falls back to a session of its own where namespaces
    are not available (not root, a container that forbids them), or when
    the environment sets MOVCONF_NO_NAMESPACES (tests of that fallback). */
 pid_t mc_child_fork_contained(bool fresh_proc);
