@@ -106,9 +106,12 @@ expect "grandchild-exit: crash, exited with status 0" grep -Eq \
   "$work/grandchild.txt"
 expect "grandchild-exit: noticed at once, not at the 30 s timeout (took $took s)" test "$took" -lt 15
 expect "grandchild-exit: later cases pass" grep -q '^s2d/mock/7-u4 pass' "$work/grandchild.txt"
+# The pid the adapter wrote is its namespace's (spec/runner.md,
+# "Containment"), not one this script can signal: the child is known by
+# its command line instead.
 grandchild=$(cat "$work/grandchild.state.grandchild" 2>/dev/null || echo 0)
-expect "grandchild-exit: its child (pid $grandchild) does not outlive the run" \
-  sh -c "test $grandchild -gt 0 && ! kill -0 $grandchild 2>/dev/null"
+expect "grandchild-exit: the adapter started its child (pid $grandchild)" \
+  test "$grandchild" -gt 0
 expect "grandchild-exit: no 'sleep $tag' survives" sh -c "! ps -eo args | grep -q '^sleep $tag\$'"
 
 # ---- movconf bench: a plugin that ends the process ----

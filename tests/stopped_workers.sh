@@ -1,7 +1,11 @@
 #!/bin/sh
 # An implementation that stops (SIGSTOP) the process waiting for its answer:
-# a worker of run --jobs or fuzz --jobs, or movconf itself. A stopped worker
-# costs its case a timeout after --timeout and a margin, never the run; a
+# a worker of run --jobs or fuzz --jobs, or movconf itself. In a PID
+# namespace of its own (tests/containment.sh) it cannot reach them and only
+# stops itself: its case is a timeout. Without namespaces
+# (MOVCONF_NO_NAMESPACES, as where they are unavailable) a stopped worker
+# costs its case a timeout after --timeout and a margin, never the run, and
+# with no --timeout (0) it is waited for as long as a running one; a
 # movconf stopped and then continued finishes its run. Limits on elapsed
 # time are loose (minutes): they only tell a finished run from a hung one.
 # usage: stopped_workers.sh MOVCONF PLUGIN_MOCK SOURCE_DIR WORK_DIR
@@ -36,6 +40,37 @@ no_process_left() {
   test -z "$(own_pids)"
 }
 
+namespaces=no
+if [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null &&
+  unshare --user --map-root-user true 2>/dev/null; then
+  namespaces=yes
+fi
+if [ "$namespaces" = yes ]; then
+  # Its parent is outside its namespace (getppid() is 0): kill(0, SIGSTOP)
+  # stops its own process only, which costs case 02 a timeout.
+  for jobs in 1 2; do
+    MOVCONF_MOCK_FAULT=stop-parent@2 timeout -s KILL "$limit" "$movconf" run --jobs "$jobs" \
+      --timeout 2 --impl "plugin:$mock" --json "$work/ns-$jobs.json" "$cases" \
+      >"$work/ns-$jobs.txt" 2>&1
+    status=$?
+    expect "namespaces, --jobs $jobs: exit status 1, not $status" test "$status" -eq 1
+    expect "namespaces, --jobs $jobs: case 02 is the plugin's timeout, the other 21 pass" \
+      python3 -c 'import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+bad = [(c["id"], c["verdict"], c.get("detail")) for c in cases if c["verdict"] != "pass"]
+assert len(cases) == 22 and len(bad) == 1, bad
+assert bad[0][0] == "s2d/fault/02-crash" and bad[0][1] == "timeout", bad
+assert "the plugin process was killed" in bad[0][2], bad' "$work/ns-$jobs.json"
+    sleep 1
+    expect "namespaces, --jobs $jobs: no process left" no_process_left
+    clean_up
+  done
+fi
+
+# The rest reach the parent: no namespaces.
+MOVCONF_NO_NAMESPACES=1
+export MOVCONF_NO_NAMESPACES
+
 # run --jobs 2: case 02 stops its worker. That worker is killed after
 # --timeout and the margin (2 + 5 s), case 02 is a timeout, the other 21
 # cases pass on the other worker.
@@ -52,6 +87,35 @@ assert bad[0][0] == "s2d/fault/02-crash" and bad[0][1] == "timeout", bad
 assert "was stopped (SIGSTOP) for more than 7 s and killed" in bad[0][2], bad' "$work/jobs.json"
 sleep 1
 expect "run --jobs: no process left" no_process_left
+clean_up
+
+# run --jobs 2 --timeout 0 (no limit): the stopped worker is waited for, as
+# a running one would be, not killed after the margin; continued (as by a
+# user's SIGCONT), it finishes and every case passes.
+MOVCONF_MOCK_FAULT=stop-parent@2 timeout -s KILL "$limit" "$movconf" run --jobs 2 --timeout 0 \
+  --impl "plugin:$mock" --json "$work/nolimit.json" "$cases" >"$work/nolimit.txt" 2>&1 &
+pid=$!
+# The stopped worker: a child of movconf (the child of timeout) in state T.
+stopped_worker() {
+  ps -eo pid=,ppid=,stat= | awk -v p="$pid" '$2 == p {m = $1} {pp[$1] = $2; st[$1] = $3}
+    END {for (q in pp) if (pp[q] == m && st[q] ~ /^T/) print q}'
+}
+worker=
+for _ in $(seq 600); do
+  worker=$(stopped_worker)
+  [ -n "$worker" ] && break
+  sleep 0.1
+done
+expect "no limit: a worker was stopped by the plugin" test -n "$worker"
+sleep 8 # past the margin of 5 s (MC_POOL_STOPPED_MARGIN_SECONDS) and a look
+expect "no limit: the worker is still there and stopped after the margin" \
+  test "$(stopped_worker)" = "$worker"
+[ -n "$worker" ] && kill -CONT "$worker"
+wait "$pid"
+status=$?
+expect "no limit, continued: exit status 0 (every case passes), not $status" test "$status" -eq 0
+sleep 1
+expect "no limit: no process left" no_process_left
 clean_up
 
 # fuzz --jobs 2: every request stops its worker; each worker is lost, the

@@ -90,8 +90,9 @@ int main(int argc, char **argv) {
   }
   if (strcmp(cmd, MC_PLUGIN_HOST_COMMAND) == 0) /* a sanitized plugin host (--sanitize) */
     return mc_plugin_host_command(argc, argv);
-  mc_safe_standard_streams(); /* one rule for every command's output */
-  mc_child_guard_install();   /* a signal ends children and removes unfinished outputs */
+  mc_plugin_host_fresh_exec(); /* a plugin's host holds none of movconf's memory */
+  mc_safe_standard_streams();  /* one rule for every command's output */
+  mc_child_guard_install();    /* a signal ends children and removes unfinished outputs */
   /* getopt_long names the program by argv[0] in its messages. */
   char program[64];
   snprintf(program, sizeof program, "movconf %s", cmd);

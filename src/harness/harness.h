@@ -138,12 +138,17 @@ struct mc_impl {
                       mc_impl_result *result, mc_self_timing *own);
 };
 
-/* The hidden movconf command a sanitized plugin host runs as (exec of
-   movconf itself): `movconf __plugin-host FD PATH SETTLE_MS`, argv from the
-   command's name on; it serves on FD and never returns. Returns 2 when the
-   arguments are wrong. */
+/* The hidden movconf command a plugin host runs as (exec of movconf
+   itself): `movconf __plugin-host FD PATH SETTLE_MS MEMORY_LIMIT_MB`, argv
+   from the command's name on; it serves on FD and never returns. Returns
+   2 when the arguments are wrong. */
 #define MC_PLUGIN_HOST_COMMAND "__plugin-host"
 int mc_plugin_host_command(int argc, char **argv);
+/* Called by movconf's main, whose program serves MC_PLUGIN_HOST_COMMAND:
+   plugin hosts then start as fresh movconf processes, holding nothing of
+   movconf's memory (the case files and their expected outputs). Other
+   programs linking the harness fork hosts that share their memory. */
+void mc_plugin_host_fresh_exec(void);
 
 /* Opens an implementation by its --impl spelling: "oracle", ... Returns
    NULL and a message in err when the spelling is unknown or it cannot start. */

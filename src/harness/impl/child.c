@@ -129,7 +129,9 @@ static long parent_of(const char *pid_name) {
 bool mc_child_stopped(pid_t pid) {
   char name[24], state = 0;
   snprintf(name, sizeof name, "%ld", (long)pid);
-  return read_stat(name, &state) >= 0 && (state == 'T' || state == 't');
+  /* 'T' only: 't' is a tracer's stop (a debugger, strace), which ends when
+     the tracer lets go and is no implementation's doing. */
+  return read_stat(name, &state) >= 0 && state == 'T';
 }
 
 static bool all_digits(const char *s) {

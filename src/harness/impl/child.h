@@ -26,8 +26,9 @@ void mc_child_end(pid_t pid, bool group, double grace, char *how, size_t howlen)
    fault)"; a status above 128 is also read as a shell's report of a signal. */
 void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n);
 
-/* Whether pid is stopped (SIGSTOP, SIGTSTP, a tracer): it cannot make
-   progress until someone sends it SIGCONT. */
+/* Whether pid is stopped by a signal (SIGSTOP, SIGTSTP; state 'T'): it
+   cannot make progress until someone sends it SIGCONT. A tracer's stop
+   ('t') does not count. */
 bool mc_child_stopped(pid_t pid);
 
 /* Makes this process the reaper of every process it starts, however deep

@@ -17,6 +17,7 @@
 #include "common/clock.h"
 #include "common/transfer.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_contain.h"
 #include "harness/impl/child_pipe.h"
 
 enum {
@@ -177,6 +178,7 @@ typedef struct worker {
   int to, from;         /* pipe ends: records to it, from it; -1 once closed */
   int64_t ticket;       /* the item it works on, -1 while free */
   bool done;            /* sent RECORD_DONE, or lost */
+  bool told_to_end;     /* sent RECORD_END: only now may RECORD_DONE come */
   double stopped_since; /* when it was first seen stopped; 0 while running */
 } worker;
 
@@ -270,8 +272,8 @@ static void take_record(mc_pool *pool, worker *w) {
   bool ok = true;
   if (kind == RECORD_ITEM_DONE && w->ticket >= 0 && r.len == 0)
     w->ticket = -1;
-  else if (kind == RECORD_DONE && r.len == 0)
-    w->done = true;
+  else if (kind == RECORD_DONE && r.len == 0 && w->told_to_end && w->ticket < 0)
+    w->done = true; /* earlier, it would leave a busy worker unheard: an endless wait */
   else if (kind >= MC_POOL_FIRST_KIND)
     ok = pool->work.take(pool->work.ctx, (int)(w - pool->w), w->ticket, kind, &r);
   else
@@ -310,7 +312,9 @@ static void check_stopped(mc_pool *pool) {
 }
 
 void mc_pool_set_stopped_limit(mc_pool *pool, double case_timeout) {
-  pool->stopped_limit = (case_timeout > 0 ? case_timeout : 0) + MC_POOL_STOPPED_MARGIN_SECONDS;
+  /* No --timeout (0) is no limit on a case: a stopped worker is then
+     waited for as long as a running one. */
+  pool->stopped_limit = case_timeout > 0 ? case_timeout + MC_POOL_STOPPED_MARGIN_SECONDS : 0;
 }
 
 void mc_pool_take(mc_pool *pool, int timeout_ms) {
@@ -375,6 +379,7 @@ void mc_pool_finish(mc_pool *pool) {
   for (int i = 0; i < pool->n; i++) {
     mc_text t = {0};
     worker *w = &pool->w[i];
+    w->told_to_end = w->to >= 0;
     if (w->to >= 0 && !send_record(w->to, RECORD_END, &t))
       lose_worker(pool, w, "ended", false);
   }
@@ -403,7 +408,8 @@ void mc_pool_free(mc_pool *pool) {
 }
 
 mc_pool *mc_pool_new(const mc_pool_work *work) {
-  mc_child_guard_install(); /* a signal ends the workers and what they started */
+  mc_child_guard_install();    /* a signal ends the workers and what they started */
+  mc_child_containment_note(); /* found out once, here, for every worker */
   mc_pool *pool = mc_realloc_or_abort(NULL, sizeof *pool);
   memset(pool, 0, sizeof *pool);
   pool->work = *work;

@@ -92,8 +92,9 @@ int mc_pool_alive(const mc_pool *pool);
 
 /* A worker stopped (SIGSTOP, perhaps by its implementation) for more than
    case_timeout and a margin of MC_POOL_STOPPED_MARGIN_SECONDS while the
-   parent waits is killed and lost; by default never. Waits then wake at
-   least twice a second to look. */
+   parent waits is killed and lost; by default never, and never when
+   case_timeout is 0 (no limit). Waits then wake at least twice a second
+   to look. */
 #define MC_POOL_STOPPED_MARGIN_SECONDS 5.0
 void mc_pool_set_stopped_limit(mc_pool *pool, double case_timeout);
 

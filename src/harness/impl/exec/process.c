@@ -16,6 +16,7 @@
 #endif
 
 #include "harness/impl/child.h"
+#include "harness/impl/child_contain.h"
 #include "harness/impl/child_pipe.h"
 #include "harness/impl/child_text.h"
 #include "harness/impl/sanitize.h"
@@ -25,11 +26,10 @@ static void close_pair(int fds[2]) {
   close(fds[1]);
 }
 
-/* In the child: its own process group, default SIGPIPE (movconf ignores
-   it, and an ignored disposition survives exec), the pipes as stdin,
-   stdout and stderr (relayed: never a description movconf writes to). */
+/* In the child (a session and namespaces of its own: child_contain.h), default SIGPIPE (movconf
+   ignores it, and an ignored disposition survives exec), the pipes as stdin, stdout and stderr
+   (relayed: never a description movconf writes to). */
 _Noreturn static void exec_child(const mc_adapter *a, int stdin_fd, int stdout_fd, int stderr_fd) {
-  setpgid(0, 0);
   if (a->sanitizer.dir[0]) /* an adapter built with sanitizers reports to files */
     mc_sanitizer_child_env(&a->sanitizer);
 #if defined(__linux__)
@@ -56,7 +56,9 @@ bool mc_adapter_spawn(mc_adapter *a, char *why, size_t whylen) {
     return false;
   }
   int text = mc_child_text_open(&a->text);
-  pid_t pid = text < 0 ? -1 : fork();
+  /* Its own /proc and user namespace only when it is never handed
+     movconf's shared memory, which it opens through movconf's /proc/PID/fd. */
+  pid_t pid = text < 0 ? -1 : mc_child_fork_contained(a->payload == MC_ADAPTER_PAYLOAD_BASE64);
   if (pid < 0) {
     snprintf(why, whylen, "cannot start a process: %s", strerror(errno));
     close_pair(to_child);
@@ -68,7 +70,6 @@ bool mc_adapter_spawn(mc_adapter *a, char *why, size_t whylen) {
   }
   if (pid == 0)
     exec_child(a, to_child[0], from_child[1], text);
-  setpgid(pid, pid); /* also done by the child; whichever runs first wins */
   close(to_child[0]);
   close(from_child[1]);
   close(text);

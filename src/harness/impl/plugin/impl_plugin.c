@@ -20,6 +20,7 @@
 #include "common/clock.h"
 #include "harness/impl/carried.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_contain.h"
 #include "harness/impl/child_text.h"
 #include "harness/impl/plugin/impl_plugin.h"
 #include "harness/impl/plugin/plugin_wire.h"
@@ -143,17 +144,29 @@ static bool answers(const mc_wire_reply *r, uint64_t call) {
          (r->kind == MC_WIRE_FATAL_FAULT && r->blame_call != 0 && r->blame_call < call);
 }
 
-/* --sanitize: the child becomes a fresh movconf (this program, which must
-   be the movconf command) serving as plugin host with the sanitizer's
-   runtime loaded first and its reports going to the sanitizer's folder. No
-   memory limit: the sanitizer's shadow memory is terabytes of address space. */
-_Noreturn static void exec_sanitized_host(int fd, const plugin_state *s, int settle_ms) {
-  char fd_text[16], settle_text[16];
+/* Set by movconf's main (mc_plugin_host_fresh_exec): this program is the
+   movconf command, which serves as a plugin host. */
+static bool fresh_exec;
+
+void mc_plugin_host_fresh_exec(void) {
+  fresh_exec = true;
+}
+
+/* The child becomes a fresh movconf (this program) serving as plugin host:
+   it holds nothing of this process's memory, such as the case files'
+   expected outputs. With --sanitize, the sanitizer's runtime is loaded
+   first and its reports go to the sanitizer's folder, with no memory
+   limit: the sanitizer's shadow memory is terabytes of address space. */
+_Noreturn static void exec_host(int fd, const plugin_state *s, int settle_ms,
+                                size_t memory_limit_mb) {
+  char fd_text[16], settle_text[16], memory_text[24];
   snprintf(fd_text, sizeof fd_text, "%d", fd);
   snprintf(settle_text, sizeof settle_text, "%d", settle_ms);
-  mc_sanitizer_plugin_env(&s->sanitizer, s->path);
+  snprintf(memory_text, sizeof memory_text, "%zu", s->sanitizer.dir[0] ? 0 : memory_limit_mb);
+  if (s->sanitizer.dir[0])
+    mc_sanitizer_plugin_env(&s->sanitizer, s->path);
   execl("/proc/self/exe", "movconf", MC_PLUGIN_HOST_COMMAND, fd_text, s->path, settle_text,
-        (char *)NULL);
+        memory_text, (char *)NULL);
   _exit(127);
 }
 
@@ -178,7 +191,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   fflush(NULL); /* or the child would inherit, and might repeat, buffered output */
   int text = mc_child_text_open(&s->text);
-  pid_t pid = text < 0 ? -1 : fork();
+  pid_t pid = text < 0 ? -1 : mc_child_fork_contained(true);
   if (pid < 0) {
     snprintf(err, errlen, "%s: %s", text < 0 ? "pipe" : "fork", strerror(errno));
     close(sv[0]);
@@ -198,8 +211,8 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
     close(text);
     close(s->text.fd);
     int settle_ms = impl->options.fresh_process_per_case ? SETTLE_PER_CASE_MS : SETTLE_MS;
-    if (s->sanitizer.dir[0])
-      exec_sanitized_host(sv[1], s, settle_ms);
+    if (s->sanitizer.dir[0] || fresh_exec)
+      exec_host(sv[1], s, settle_ms, impl->options.memory_limit_mb);
     mc_plugin_host_main(sv[1], s->path, impl->options.memory_limit_mb, settle_ms);
   }
   close(sv[1]);

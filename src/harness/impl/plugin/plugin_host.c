@@ -1043,9 +1043,12 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
 }
 
 int mc_plugin_host_command(int argc, char **argv) {
-  char *end;
-  long fd = argc == 4 ? strtol(argv[1], &end, 10) : -1;
+  char *end, *memory_end;
+  long fd = argc == 5 ? strtol(argv[1], &end, 10) : -1;
   if (fd < 0 || *end != '\0')
     return 2;
-  mc_plugin_host_main((int)fd, argv[2], 0, atoi(argv[3]));
+  unsigned long long memory_limit_mb = strtoull(argv[4], &memory_end, 10);
+  if (*memory_end != '\0')
+    return 2;
+  mc_plugin_host_main((int)fd, argv[2], (size_t)memory_limit_mb, atoi(argv[3]));
 }

@@ -1,0 +1,167 @@
+#!/bin/sh
+# A plugin that acts against the processes around it (tests/plugin_contain.c):
+# it signals its process group, its parent and its parent's other children,
+# opens its parent's pipes through /proc, forges the worker pool's records,
+# leaves setsid daemons and looks for the case files in its own memory. Each act costs its own case at most: the run
+# finishes with every other case passed, its report written, nothing left.
+# Every movconf runs in a session of its own (setsid -w), so that a plugin
+# that escapes kills that movconf, not this script.
+#
+# Where namespaces are available (root, or a system that allows them), the
+# plugin's process cannot reach movconf's at all; elsewhere those checks
+# are skipped and the fallback (a session of its own) is checked alone.
+# usage: containment.sh MOVCONF PLUGIN_CONTAIN SOURCE_DIR WORK_DIR
+set -u
+movconf=$1 plugin=$2 src=$3 work=$4
+rm -rf "$work"
+mkdir -p "$work"
+. "$(dirname "$0")/expect.sh"
+cases=$src/tests/data/plugin_faults
+# How long a run may take before it counts as hung (seconds): loose, it only
+# tells a finished run from a hung or busy-looping one.
+limit=${CONTAINMENT_LIMIT:-120}
+namespaces=no
+if [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null &&
+  unshare --user --map-root-user true 2>/dev/null; then
+  namespaces=yes
+fi
+echo "namespaces expected: $namespaces"
+
+# run_hostile NAME ACTS MOVCONF-ARGS...: runs movconf with MOVCONF_HOSTILE=ACTS
+# over the fault cases, in a session of its own, JSON to NAME.json; the exit
+# status in $status.
+run_hostile() {
+  name=$1 acts=$2
+  shift 2
+  rm -f "$work/$name.json"
+  MOVCONF_HOSTILE=$acts timeout -s KILL "$limit" setsid -w "$movconf" run "$@" --timeout 10 \
+    --impl "plugin:$plugin" --json "$work/$name.json" "$cases" >"$work/$name.txt" 2>&1
+  status=$?
+}
+
+# verdicts NAME: "ID VERDICT DETAIL" for each case that did not pass.
+verdicts() {
+  python3 -c 'import json, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+print(len(cases), "cases")
+for c in cases:
+    if c["verdict"] != "pass":
+        print(c["id"], c["verdict"], c.get("detail", ""))' "$work/$1.json" 2>&1
+}
+
+# one_crash NAME: 22 cases, only case 02 failed, a crash of the plugin's own
+# process (not of movconf's worker).
+one_crash() {
+  v=$(verdicts "$1")
+  [ "$(printf '%s\n' "$v" | head -1)" = "22 cases" ] &&
+    [ "$(printf '%s\n' "$v" | wc -l)" -eq 2 ] &&
+    printf '%s\n' "$v" | grep -q '^s2d/fault/02-crash crash the plugin process was killed by SIGKILL'
+}
+
+all_pass() {
+  [ "$(verdicts "$1")" = "22 cases" ]
+}
+
+if [ "$namespaces" = yes ]; then
+  # kill(0, SIGKILL) and kill(getppid(), SIGKILL) from run(): before, movconf
+  # died with no report (status 137); now the plugin's process is its own
+  # group and its parent is outside its PID namespace.
+  for act in kill-group kill-parent; do
+    for jobs in 1 2; do
+      run_hostile "$act-$jobs" "$act@2" --jobs "$jobs"
+      expect "$act, --jobs $jobs: exit status 1 (a crash, not movconf killed), not $status" \
+        test "$status" -eq 1
+      expect "$act, --jobs $jobs: case 02 is a crash of the plugin's process, the rest pass" \
+        one_crash "$act-$jobs"
+    done
+  done
+
+  # fuzz --jobs 2 with kill(0, SIGKILL): a finding, not a dead campaign.
+  rm -rf "$work/findings"
+  MOVCONF_HOSTILE=kill-group@1 timeout -s KILL "$limit" setsid -w "$movconf" fuzz --jobs 2 \
+    --time 3 --timeout 5 --op SpaceToDepth-1 --seed 1 --impl "plugin:$plugin" \
+    --out "$work/findings" >"$work/fuzz-kill-group.txt" 2>&1
+  status=$?
+  expect "fuzz --jobs 2, kill-group: exit status 1 (findings), not $status" test "$status" -eq 1
+  expect "fuzz --jobs 2, kill-group: the finding is the plugin's process killed" \
+    grep -q 'the plugin process was killed by SIGKILL' "$work/fuzz-kill-group.txt"
+
+  # The plugin kills its worker's siblings: before, 2 innocent cases were
+  # charged "crash"; now it cannot see them.
+  run_hostile kill-siblings kill-siblings@2 --jobs 3
+  expect "kill-siblings, --jobs 3: exit status 0, not $status" test "$status" -eq 0
+  expect "kill-siblings, --jobs 3: every case passes" all_pass kill-siblings
+
+  # Its worker's pipes, through /proc/PPID/fd: before, every case's plugin
+  # opened them ("reached its parent's pipe"); now its /proc shows only its
+  # own processes.
+  for jobs in 1 2; do
+    run_hostile "probe-pipes-$jobs" 'probe-pipes@*' --jobs "$jobs"
+    expect "probe-pipes, --jobs $jobs: exit status 0, not $status" test "$status" -eq 0
+    expect "probe-pipes, --jobs $jobs: every case passes (no pipe reached)" \
+      all_pass "probe-pipes-$jobs"
+  done
+  run_hostile forge-done forge-done@2 --jobs 2
+  expect "forge-done, --jobs 2: exit status 0 (no record forged), not $status" \
+    test "$status" -eq 0
+
+  # kill -9 of movconf (no --jobs) while the plugin has setsid daemons and
+  # hangs: before, the daemons outlived movconf; now they die with the
+  # namespace's init, which dies with movconf.
+  tag=$(( $$ % 20000 + 40000 ))
+  MOVCONF_HOSTILE_SLEEP=$tag MOVCONF_HOSTILE='daemon@1,daemon@2,hang@3' setsid "$movconf" run \
+    --timeout 60 --impl "plugin:$plugin" --json "$work/daemons.json" "$cases" \
+    >"$work/daemons.txt" 2>&1 &
+  pid=$!
+  daemons() {
+    ps -eo pid=,args= | awk -v t="sleep $tag" '$2 " " $3 == t {print $1}'
+  }
+  for _ in $(seq 300); do
+    [ "$(daemons | wc -l)" -ge 2 ] && break
+    sleep 0.1
+  done
+  expect "daemons: the plugin started two" test "$(daemons | wc -l)" -ge 2
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  gone=no
+  for _ in $(seq 50); do
+    [ -z "$(daemons)" ] && gone=yes && break
+    sleep 0.1
+  done
+  expect "daemons: none left once movconf was killed with SIGKILL" test "$gone" = yes
+  for d in $(daemons); do kill -KILL "$d"; done
+fi
+
+# The plugin's process is a fresh movconf, not a fork of the one that
+# loaded the case files: before, every case's plugin found their ids (and
+# expected outputs) in its own memory.
+for jobs in 1 2; do
+  run_hostile "scan-memory-$jobs" 'scan-memory@*' --jobs "$jobs"
+  expect "scan-memory, --jobs $jobs: exit status 0, not $status" test "$status" -eq 0
+  expect "scan-memory, --jobs $jobs: every case passes (no case file in its memory)" \
+    all_pass "scan-memory-$jobs"
+done
+
+# Without namespaces (as where they are unavailable): the plugin forges the
+# pool's end-of-work record into its worker's pipe while its case is under
+# way. Before, the parent stopped listening to that worker and waited on a
+# busy one for ever, spinning; now the worker is lost and its case charged.
+export MOVCONF_NO_NAMESPACES=1
+run_hostile forge-fallback forge-done@2 --jobs 2
+expect "fallback, forge-done: exit status 1 (not 137: hung and killed), not $status" \
+  test "$status" -eq 1
+expect "fallback, forge-done: case 02 is charged, as a message no worker sends" \
+  sh -c "python3 -c 'import json, sys
+cases = json.load(open(sys.argv[1]))[\"cases\"]
+bad = [c for c in cases if c[\"verdict\"] != \"pass\"]
+assert len(cases) == 22 and len(bad) == 1, bad
+assert bad[0][\"id\"] == \"s2d/fault/02-crash\", bad
+assert \"sent movconf a message no worker sends\" in bad[0][\"detail\"], bad' '$work/forge-fallback.json'"
+# Its own session: kill(0, SIGKILL) reaches only the plugin's own processes.
+run_hostile group-fallback kill-group@2 --jobs 2
+expect "fallback, kill-group: exit status 1, not $status" test "$status" -eq 1
+expect "fallback, kill-group: case 02 is a crash of the plugin's process, the rest pass" \
+  one_crash group-fallback
+unset MOVCONF_NO_NAMESPACES
+
+expect_report
