@@ -15,6 +15,7 @@
 
 #include "cases/bytes/case_seeds.h"
 #include "cases/bytes/fuzz_bytes.h"
+#include "cases/bytes/fuzz_bytes_ops.h" /* mc_bytes_side_value */
 #include "cases/cases.h"
 #include "cases/cases_internal.h" /* the loader's fills, to compare with */
 #include "check.h"                /* tests/check.h */
@@ -518,7 +519,38 @@ static void test_random_inputs(void) {
   }
 }
 
+/* The layout reads side values of every integer type and boolean, as the
+   operations will (a natural dimension follows a block of any type). */
+static void test_side_values_of_any_type(void) {
+  static const struct {
+    mc_type type;
+    uint8_t byte;
+    int64_t value;
+  } reads[] = {{MC_BOOLEAN, 0, 0}, {MC_BOOLEAN, 7, 1}, {MC_U4, 0x0B, 11}, {MC_I4, 0x0B, -5},
+               {MC_U1, 0x80, 1},   {MC_I8, 0xFE, -2},  {MC_U8, 0xFE, 254}};
+  const int64_t one[1] = {1};
+  for (size_t i = 0; i < sizeof reads / sizeof *reads; i++) {
+    mc_tensor t;
+    CHECK(mc_tensor_alloc(&t, reads[i].type, 1, one, 64) == MC_OK);
+    t.data[0] = reads[i].byte;
+    int64_t v = 42;
+    CHECK(mc_bytes_side_value(&t, 0, &v) && v == reads[i].value);
+    if (v != reads[i].value)
+      fprintf(stderr, "  side value of %s 0x%02x: %lld\n", mc_type_name(reads[i].type),
+              reads[i].byte, (long long)v);
+    int64_t positive = 42;
+    CHECK_EQ_I64(mc_bytes_known_positive(&t, 0, &positive), reads[i].value >= 1);
+    mc_tensor_free(&t);
+  }
+  mc_tensor f;
+  CHECK(mc_tensor_alloc(&f, MC_F32, 1, one, 64) == MC_OK);
+  int64_t v = 42;
+  CHECK(!mc_bytes_side_value(&f, 0, &v) && v == 42);
+  mc_tensor_free(&f);
+}
+
 int main(void) {
+  test_side_values_of_any_type();
   test_seeds_decode_to_their_cases();
   test_cases_encode();
   test_encoder_refuses();

@@ -4,6 +4,7 @@
    its middle is a NULL the compiler accepts: this test names the operation
    and what it lacks. The hook checks stay as a guard should a table ever
    be written by hand again. */
+#include "cases/bytes/fuzz_bytes.h"
 #include "check.h"
 #include "fuzz/fuzz_ops.h"
 #include "gen/gen.h"
@@ -34,7 +35,19 @@ int main(void) {
     need(kernel == NULL, op, kernel ? kernel : "");
     need(mc_gen_param_names(op) != NULL, op, "generator parameters (src/gen/gen_ops.c gen_ops)");
     need(mc_fuzz_op_of(op) != NULL, op, "fuzz engine hooks (src/fuzz/fuzz_ops.c fuzz_ops)");
+    need(mc_op_input_count(op) == 1 || (mc_fuzz_op_of(op) && mc_fuzz_op_of(op)->side_neutral), op,
+         "side_neutral in its fuzz engine hooks (src/fuzz/ops/<slug>.c), having side inputs");
+    need(mc_bytes_layout_complete(op), op,
+         "fuzz byte values of every attribute (src/cases/bytes/ops/<slug>.c attrs)");
   }
+  /* Spellings are the operation's own: ShuffleChannels has no `mode`, so
+     none of DepthToSpace's spellings is neutral for it. */
+  CHECK_STR(mc_fuzz_neutral_string(MC_OP_DEPTH_TO_SPACE, MC_ATTR_MODE), "blocks_first");
+  CHECK_STR(mc_fuzz_neutral_string(MC_OP_SPACE_TO_DEPTH, MC_ATTR_MODE), "blocks_first");
+  CHECK_STR(mc_fuzz_neutral_string(MC_OP_EXTRACT_IMAGE_PATCHES, MC_ATTR_AUTO_PAD), "valid");
+  CHECK(mc_fuzz_neutral_string(MC_OP_SHUFFLE_CHANNELS, MC_ATTR_MODE) == NULL);
+  CHECK(mc_fuzz_neutral_string(MC_OP_EXTRACT_IMAGE_PATCHES, MC_ATTR_MODE) == NULL);
+  CHECK(mc_fuzz_neutral_string(MC_OP_INVALID, MC_ATTR_MODE) == NULL);
   /* Out of range: no hook, never a read past a table. */
   CHECK(!mc_oracle_has_op(MC_OP_COUNT) && !mc_oracle_has_op(MC_OP_INVALID));
   CHECK(!mc_opt_has_validator(MC_OP_COUNT) && !mc_opt_has_validator(MC_OP_INVALID));

@@ -43,6 +43,20 @@ static void free_slice(slice_request *s) {
     mc_tensor_free(&s->t[i]);
 }
 
+/* Side inputs of other types (issue 34): stop a boolean [1] holding true,
+   step a scalar of the data's type (u8, rank 0) holding 33, as Pad-12's
+   pad_value will be. Slice-8 refuses both; every representation must
+   still carry them as they are. */
+static void other_side_types(slice_request *s) {
+  const int64_t one[1] = {1};
+  mc_tensor_free(&s->t[2]);
+  mc_tensor_free(&s->t[3]);
+  CHECK(mc_tensor_alloc(&s->t[2], MC_BOOLEAN, 1, one, 64) == MC_OK);
+  CHECK(mc_tensor_alloc(&s->t[3], MC_U8, 0, NULL, 64) == MC_OK);
+  s->t[2].data[0] = 1;
+  s->t[3].data[0] = 33;
+}
+
 static bool contains(const char *what, const char *text, const char *needle) {
   bool found = strstr(text, needle) != NULL;
   if (!found)
@@ -123,9 +137,11 @@ static void test_loader(void) {
 
 /* ---- case JSON: the writer, read back by the loader ---- */
 
-static void test_writer_round_trip(int n_inputs) {
+static void test_writer_round_trip(int n_inputs, void (*vary)(slice_request *)) {
   slice_request s;
   make_slice(&s, n_inputs);
+  if (vary)
+    vary(&s);
   mc_text t = {0};
   mc_case_out c = {.id = "sl/written",
                    .origin = "hand",
@@ -215,14 +231,21 @@ static void run_one(mc_impl *impl, const mc_request *req, mc_impl_result *result
 }
 
 /* Each request is rejected, the message saying what arrived. */
-static void expect_received(mc_impl *impl, int n_inputs, const char *wanted) {
+static void expect_received_varied(mc_impl *impl, int n_inputs, void (*vary)(slice_request *),
+                                   const char *wanted) {
   slice_request s;
   make_slice(&s, n_inputs);
+  if (vary)
+    vary(&s);
   mc_impl_result result;
   run_one(impl, &s.req, &result);
   CHECK_EQ_I64(result.outcome, MC_OUTCOME_REJECTED);
   CHECK(contains(impl->name, result.message, wanted));
   free_slice(&s);
+}
+
+static void expect_received(mc_impl *impl, int n_inputs, const char *wanted) {
+  expect_received_varied(impl, n_inputs, NULL, wanted);
 }
 
 /* What the implementation opened by spec reports for Slice-8 requests of
@@ -238,11 +261,38 @@ static void expect_transport(const char *spec, const char *four, const char *fiv
   mc_impl_close(impl);
 }
 
+#define ECHO_ADAPTER "exec:exec " PYTHON " " MOVCONF_SOURCE_DIR "/tests/echo_inputs_adapter.py"
+
 static void test_adapter_protocol(void) {
-  expect_transport("exec:exec " PYTHON " " MOVCONF_SOURCE_DIR "/tests/echo_inputs_adapter.py",
-                   "inputs data,start,stop,step; start 11; stop 22; step 33",
+  expect_transport(ECHO_ADAPTER, "inputs data,start,stop,step; start 11; stop 22; step 33",
                    "inputs data,start,stop,step,axes; start 11; stop 22; step 33; axes 44",
                    "malformed request: not sent to the adapter");
+}
+
+/* A boolean and a data-typed scalar side input reach the adapter and the
+   plugin (over the fork wire) and are sent, not refused as malformed. */
+static void test_other_side_types_sent(void) {
+  mc_impl *impl = open_impl(ECHO_ADAPTER);
+  if (impl) {
+    expect_received_varied(impl, 4, other_side_types, "start 11; stop 1; step 33");
+    mc_impl_close(impl);
+  }
+  impl = open_impl("plugin:" PLUGIN_MOCK);
+  if (impl) {
+    expect_received_varied(impl, 4, other_side_types, "4 inputs: data u8 [2,3]; start 11;");
+    mc_impl_close(impl);
+  }
+  slice_request s;
+  make_slice(&s, 4);
+  other_side_types(&s);
+  mc_plugin_call call;
+  CHECK(mc_plugin_call_init(&call, &s.req, 1 << 20));
+  CHECK_EQ_I64(call.query_v3.input_types[2], MC_BOOLEAN);
+  CHECK_EQ_I64(call.query_v3.input_types[3], MC_U8);
+  CHECK_EQ_I64(call.query_v3.input_ranks[3], 0);
+  CHECK(call.request_v3.inputs[3].data == s.t[3].data);
+  mc_plugin_call_free(&call);
+  free_slice(&s);
 }
 
 static void test_plugin_v3(void) {
@@ -334,12 +384,14 @@ int main(void) {
   /* The mock's fault for every request, inherited by its process. */
   setenv("MOVCONF_MOCK_FAULT", "echo-inputs@*", 1);
   test_loader();
-  test_writer_round_trip(4);
-  test_writer_round_trip(5);
+  test_writer_round_trip(4, NULL);
+  test_writer_round_trip(5, NULL);
+  test_writer_round_trip(4, other_side_types);
   test_presentation();
   test_fuzz_bytes_count();
   test_adapter_protocol();
   test_plugin_v3();
   test_plugin_v2();
+  test_other_side_types_sent();
   return check_report();
 }

@@ -29,6 +29,16 @@ int mc_op_required_input_count(mc_op op);
 bool mc_op_input_count_ok(mc_op op, int n);
 const char *mc_op_input_name(mc_op op, int index); /* "data", "block_shape", ... */
 
+/* The traits column of an op_list.h row. */
+#define MC_OP_PADS_ZEROS 1u /* output elements may come from no data element: zeros */
+/* Input k is a scalar of the data's element type (Pad-12's pad_value): its
+   type follows the data's, not the side-input integer types. */
+#define MC_OP_DATA_SCALAR(k) (2u << (k))
+/* Whether op writes zeros that no data element holds (padding). */
+bool mc_op_pads_zeros(mc_op op);
+/* Whether input k of op is a scalar of the data's element type. */
+bool mc_op_input_is_data_scalar(mc_op op, int k);
+
 #define MC_MAX_INPUTS 5
 #define MC_MAX_ATTR_LEN 8
 

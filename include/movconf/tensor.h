@@ -34,9 +34,11 @@ int64_t mc_tensor_elements(const mc_tensor *t);
 /* Same type, shape and bytes (bit for bit). */
 bool mc_tensor_same(const mc_tensor *a, const mc_tensor *b);
 
-/* Reads element index of an integer side input as int64. Returns false
-   (value untouched) when the stored value does not fit in int64, i.e. a u64
-   above INT64_MAX. t must be a side-integer type. */
+/* Reads element index of a side input of any integer type (packed ones
+   too) or boolean (0 or 1) as int64. Returns false (value untouched) for
+   another type, an index outside its data, or a stored value that does
+   not fit in int64, i.e. a u64 above INT64_MAX. Whether an operation
+   accepts the type is its own check (mc_type_is_side_integer). */
 bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value);
 /* As mc_side_value, but a u64 above INT64_MAX reads as INT64_MAX instead of
    failing: Slice-8 clamps such values (errata E34), and INT64_MAX clamps the

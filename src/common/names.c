@@ -148,10 +148,11 @@ typedef struct op_info {
   const char *inputs[MC_MAX_INPUTS];
   int attr_count;
   const mc_attr *attrs;
+  unsigned traits; /* MC_OP_PADS_ZEROS, MC_OP_DATA_SCALAR(k) */
 } op_info;
 
 static const op_info op_table[] = {
-#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs, traits)                       \
   [MC_OP_##NAME] = {name,                                                                          \
                     #slug,                                                                         \
                     prefix,                                                                        \
@@ -159,18 +160,23 @@ static const op_info op_table[] = {
                     required,                                                                      \
                     {MC_ROW_LIST inputs},                                                          \
                     MC_ROW_ATTR_COUNT(attrs),                                                      \
-                    MC_ROW_ATTRS(attrs) + 1 /* past the placeholder */},
+                    MC_ROW_ATTRS(attrs) + 1 /* past the placeholder */,                            \
+                    traits},
 #include "movconf/op_list.h"
 #undef MC_OP_ROW
 };
 
 _Static_assert(sizeof op_table / sizeof op_table[0] == MC_OP_COUNT,
                "op_table must describe every mc_op");
-/* A row's inputs fit the request and its required ones are a prefix of them. */
-#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs)                               \
+/* A row's inputs fit the request and its required ones are a prefix of
+   them; its traits name only inputs it has, and never the data. */
+#define MC_OP_ROW(NAME, slug, name, prefix, inputs, required, attrs, traits)                       \
   _Static_assert(MC_ROW_INPUT_COUNT(inputs) <= MC_MAX_INPUTS && (required) >= 1 &&                 \
                      (required) <= MC_ROW_INPUT_COUNT(inputs),                                     \
-                 #slug ": 1 <= required inputs <= inputs <= MC_MAX_INPUTS");
+                 #slug ": 1 <= required inputs <= inputs <= MC_MAX_INPUTS");                       \
+  _Static_assert(((traits) & ~(MC_OP_PADS_ZEROS | ((2u << MC_ROW_INPUT_COUNT(inputs)) - 4u))) ==   \
+                     0,                                                                            \
+                 #slug ": traits are MC_OP_PADS_ZEROS and MC_OP_DATA_SCALAR(1 .. inputs - 1)");
 #include "movconf/op_list.h"
 #undef MC_OP_ROW
 
@@ -239,6 +245,16 @@ const char *mc_op_input_name(mc_op op, int index) {
     return NULL;
   }
   return info->inputs[index];
+}
+
+bool mc_op_pads_zeros(mc_op op) {
+  const op_info *info = op_get(op);
+  return info && (info->traits & MC_OP_PADS_ZEROS);
+}
+
+bool mc_op_input_is_data_scalar(mc_op op, int k) {
+  const op_info *info = op_get(op);
+  return info && k > 0 && k < info->input_count && (info->traits & MC_OP_DATA_SCALAR(k));
 }
 
 typedef struct attr_info {

@@ -180,10 +180,18 @@ static int64_t sign_extend(uint64_t raw, unsigned bits) {
   return -(int64_t)(~raw & mask) - 1;
 }
 
-/* The raw bits of element index of a side-integer tensor; false when t is
+/* The types a side input's values can be read from: every integer type
+   (packed ones too) and boolean. Which of them an operation accepts is
+   its own rule (mc_type_is_side_integer for the operations so far). */
+static bool side_readable(mc_type type) {
+  const mc_type_info *info = mc_type_get(type);
+  return info && (info->is_integer || type == MC_BOOLEAN);
+}
+
+/* The raw bits of element index of a readable tensor; false when t is
    not one or index lies outside its data. */
 static bool side_raw(const mc_tensor *t, int64_t index, uint64_t *raw) {
-  if (!t || !t->data || !mc_type_is_side_integer(t->type)) {
+  if (!t || !t->data || !side_readable(t->type)) {
     return false;
   }
   int64_t count = mc_tensor_elements(t);
@@ -204,6 +212,10 @@ bool mc_side_value(const mc_tensor *t, int64_t index, int64_t *value) {
     return false;
   }
   const mc_type_info *info = mc_type_get(t->type);
+  if (t->type == MC_BOOLEAN) { /* any byte but 0 is true */
+    *value = raw != 0;
+    return true;
+  }
   if (info->is_signed) {
     *value = sign_extend(raw, info->bits);
     return true;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "common/text.h"
 #include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
@@ -23,37 +24,27 @@ static int size_class(int64_t elements) {
   return c;
 }
 
-/* The value a side input has when it changes nothing: a block of 1, a
-   crop or pad of 0. */
-static int64_t neutral_side_value(int input) {
-  return input == 1 ? 1 : 0;
-}
-
+/* The operation's own rule (its descriptor's side_neutral); an operation
+   without one has no side input that can be neutral. */
 static bool side_input_neutral(const mc_owned_request *r, int input) {
   const mc_fuzz_op_desc *op = mc_fuzz_op_of(r->req.op);
-  if (op && op->side_neutral)
-    return op->side_neutral(r, input);
-  const mc_tensor *t = &r->tensors[input];
-  for (int64_t i = 0; i < mc_tensor_elements(t); i++) {
-    int64_t v;
-    if (!mc_side_value(t, i, &v) || v != neutral_side_value(input))
-      return false;
-  }
-  return true;
+  return op && op->side_neutral && op->side_neutral(r, input);
 }
 
-const char *mc_fuzz_neutral_string(mc_attr id) {
-  return id == MC_ATTR_MODE ? "blocks_first" : "valid";
+const char *mc_fuzz_neutral_string(mc_op op, mc_attr id) {
+  return mc_bytes_neutral_spelling(op, id);
 }
 
-bool mc_fuzz_attribute_neutral(const mc_attrs *a, mc_attr id) {
+bool mc_fuzz_attribute_neutral(mc_op op, const mc_attrs *a, mc_attr id) {
   if (!mc_attrs_present(a, id))
     return true;
   switch (mc_attr_kind_of(id)) {
   case MC_ATTR_KIND_INT:
     return mc_attrs_int(a, id) == 1;
-  case MC_ATTR_KIND_STRING:
-    return strcmp(mc_attrs_string(a, id), mc_fuzz_neutral_string(id)) == 0;
+  case MC_ATTR_KIND_STRING: {
+    const char *neutral = mc_fuzz_neutral_string(op, id);
+    return neutral && strcmp(mc_attrs_string(a, id), neutral) == 0;
+  }
   case MC_ATTR_KIND_INT_LIST: {
     const mc_int_list *l = mc_attrs_list(a, id);
     for (int i = 0; i < l->count && i < MC_MAX_ATTR_LEN; i++)
@@ -90,7 +81,7 @@ void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fu
   for (int i = 0; i < mc_op_attr_count(r->req.op); i++) {
     const mc_attr id = mc_op_attr(r->req.op, i);
     if (!(op && op->attribute_neutral ? op->attribute_neutral(r, id)
-                                      : mc_fuzz_attribute_neutral(&r->req.attrs, id)))
+                                      : mc_fuzz_attribute_neutral(r->req.op, &r->req.attrs, id)))
       c->not_neutral |= 1u << (MC_MAX_INPUTS + i);
   }
 }

@@ -76,34 +76,6 @@ bool mc_fuzz_large_data(mc_rng *g, mc_owned_request *r, mc_type type, const int6
   return mc_owned_request_set_data(r, type, 4, shape, (int64_t)mc_rng_below(g, 1000));
 }
 
-bool mc_fuzz_large_batch(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target,
-                         mc_fuzz_margins_fn *margins) {
-  int64_t bh = mc_fuzz_pick(g, MC_FUZZ_BLOCK), bw = mc_fuzz_pick(g, MC_FUZZ_BLOCK);
-  int64_t n = mc_fuzz_pick(g, MC_FUZZ_OUTER), c = mc_fuzz_pick(g, MC_FUZZ_CHANNELS),
-          w = mc_fuzz_pick(g, MC_FUZZ_INNER);
-  int64_t h = mc_fuzz_rows_for(target, n * bh * bw, c, w); /* n*bh*bw*c*h*w elements */
-  int64_t block[4] = {1, 1, bh, bw}, base[4] = {n, c, h, w}, begin[4] = {0}, end[4] = {0};
-  int64_t shape[4];
-  margins(g, block, base, begin, end, shape);
-  r->req.n_inputs = 4;
-  return mc_fuzz_side_input(r, 1, block) && mc_fuzz_side_input(r, 2, begin) &&
-         mc_fuzz_side_input(r, 3, end) && mc_fuzz_large_data(g, r, type, shape);
-}
-
-bool mc_fuzz_large_depth(mc_rng *g, mc_owned_request *r, int64_t target, int64_t *bs,
-                         int64_t nchw[4]) {
-  static const char *const modes[] = {"blocks_first", "depth_first"};
-  *bs = mc_fuzz_pick(g, MC_FUZZ_BLOCK);
-  int64_t n = mc_fuzz_pick(g, MC_FUZZ_OUTER), c = mc_fuzz_pick(g, MC_FUZZ_CHANNELS),
-          w = mc_fuzz_pick(g, MC_FUZZ_INNER);
-  int64_t h = mc_fuzz_rows_for(target, n, c * *bs * *bs, w);
-  mc_attrs_set_int(&r->req.attrs, MC_ATTR_BLOCK_SIZE, *bs);
-  r->req.n_inputs = 1;
-  nchw[0] = n, nchw[1] = c, nchw[2] = h, nchw[3] = w;
-  r->strings[MC_ATTR_MODE] = strdup(modes[mc_rng_below(g, 2)]);
-  return r->strings[MC_ATTR_MODE] != NULL;
-}
-
 bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out) {
   memset(out, 0, sizeof *out);
   out->req.op = op;

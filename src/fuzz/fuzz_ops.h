@@ -35,17 +35,18 @@ typedef struct mc_fuzz_op_desc {
      mc_fuzz_batch_shape (ops/batch_space_common.c). NULL: none. */
   const void *family;
   /* Whether side input `input` of r changes nothing (a failure's key
-     names the ones that do). NULL: every value is the neutral one of
-     BatchToSpace and SpaceToBatch, a block of 1, a crop or pad of 0. */
+     names the ones that do): BatchToSpace's and SpaceToBatch's block of 1,
+     crop or pad of 0. NULL only for an operation of the data alone
+     (unit/test_op_tables). */
   bool (*side_neutral)(const mc_owned_request *r, int input);
   /* Whether attribute id of r changes nothing. NULL: the generic rule,
      mc_fuzz_attribute_neutral. */
   bool (*attribute_neutral)(const mc_owned_request *r, mc_attr id);
 } mc_fuzz_op_desc;
 
-/* The generic rule: absent, an integer or every list element 1, mode
-   blocks_first, auto_pad valid (fuzz_cause.c). */
-bool mc_fuzz_attribute_neutral(const mc_attrs *a, mc_attr id);
+/* The generic rule: absent, an integer or every list element 1, a string
+   the operation's neutral spelling (fuzz_cause.c). */
+bool mc_fuzz_attribute_neutral(mc_op op, const mc_attrs *a, mc_attr id);
 
 /* The descriptor of op, NULL for no operation. */
 const mc_fuzz_op_desc *mc_fuzz_op_of(mc_op op);
@@ -76,6 +77,8 @@ typedef struct mc_fuzz_batch_shape {
   bool (*side_into)(int64_t side, int64_t block, int64_t *extent);
 } mc_fuzz_batch_shape;
 extern const mc_fuzz_move mc_fuzz_batch_moves[];
+/* Every value of side input `input` the neutral one (mc_fuzz_side_at). */
+bool mc_fuzz_batch_side_neutral(const mc_owned_request *r, int input);
 
 /* ---- large requests (fuzz_large.c) ---- */
 
@@ -99,14 +102,16 @@ bool mc_fuzz_side_input(mc_owned_request *r, int index, const int64_t *values);
 /* The data input of shape [4], filled from a drawn seed. */
 bool mc_fuzz_large_data(mc_rng *g, mc_owned_request *r, mc_type type, const int64_t shape[4]);
 
-/* BatchToSpace-2 and SpaceToBatch-2: block of the two inner axes drawn, the
-   operation's margins (begin, end) and data shape from margins(). */
+/* BatchToSpace-2 and SpaceToBatch-2 (ops/batch_space_common.c): block of
+   the two inner axes drawn, the operation's margins (begin, end) and data
+   shape from margins(). */
 typedef void mc_fuzz_margins_fn(mc_rng *g, const int64_t block[4], const int64_t base[4],
                                 int64_t begin[4], int64_t end[4], int64_t shape[4]);
 bool mc_fuzz_large_batch(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target,
                          mc_fuzz_margins_fn *margins);
 
-/* SpaceToDepth-1 and DepthToSpace-1: block_size and mode drawn; *bs, the
+/* SpaceToDepth-1 and DepthToSpace-1 (ops/space_depth_common.c):
+   block_size and mode drawn; *bs, the
    extents n, c, h, w of the output, for the operation's data shape. */
 bool mc_fuzz_large_depth(mc_rng *g, mc_owned_request *r, int64_t target, int64_t *bs,
                          int64_t nchw[4]);

@@ -96,9 +96,10 @@ typedef struct mc_fuzz_cause {
 } mc_fuzz_cause;
 _Static_assert(MC_MAX_INPUTS + MC_ATTR_COUNT <= 32, "mc_fuzz_cause.not_neutral: a bit each");
 
-/* The value of a string attribute that changes nothing: mode
-   blocks_first, auto_pad valid. */
-const char *mc_fuzz_neutral_string(mc_attr id);
+/* The value of string attribute id of op that changes nothing (the
+   operation's fuzz byte layout says: mode blocks_first, auto_pad valid);
+   NULL when op has no such attribute. */
+const char *mc_fuzz_neutral_string(mc_op op, mc_attr id);
 void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fuzz_cause *c);
 /* Whether a shrink step from was to now keeps the failure's cause. */
 bool mc_fuzz_cause_kept(const mc_fuzz_cause *was, const mc_fuzz_cause *now);

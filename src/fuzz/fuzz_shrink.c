@@ -189,7 +189,7 @@ static bool neutral_string(const mc_owned_request *cur, int k, mc_owned_request 
   if (mc_attr_kind_of(id) != MC_ATTR_KIND_STRING)
     return false;
   const char *now = mc_attrs_string(&cur->req.attrs, id);
-  const char *neutral = mc_fuzz_neutral_string(id);
+  const char *neutral = mc_fuzz_neutral_string(cur->req.op, id);
   if (!now || strcmp(now, neutral) == 0 || !mc_fuzz_clone(cur, cand))
     return false;
   free(cand->strings[id]);

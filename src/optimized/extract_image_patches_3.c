@@ -112,6 +112,10 @@ mc_status mc_opt_validate_extract_image_patches_3(const mc_request *req, mc_opt_
     return mc_opt_overflow(err, "the output depth depth * size_rows * size_cols");
   plan->out_shape[0] = plan->in_shape[0];
   plan->out_shape[1] = depth;
+  /* Streams only with unit column strides, where each piece of an output
+     row is a contiguous part of an input row that its run (stream.h)
+     streams straight from the input. */
+  plan->never_streams = plan->stride[1] != 1;
   return MC_OK;
 }
 

@@ -116,24 +116,21 @@ static size_t stream_min_bytes(const tuning_env *e) {
   return env_bytes(e->stream_min, (size_t)32 << 20);
 }
 
-/* The bytes weighed against the streaming threshold. Slice reads at least
-   as many bytes as it writes, and its common rows (copies, reversed rows)
-   stream with no staging pass, so it counts both: its output is evicted by
-   its own reads once the two together fill the cache. The other kernels
-   count their output only: ShuffleChannels' 1-byte weaves, for one, stream
-   through the stage and lose to ordinary stores below the threshold. */
+/* The bytes weighed against the streaming threshold: the output's, and as
+   many again read when the operation's plan says its reads count
+   (Slice-8's, src/optimized/slice_8.c). Most kernels count their output
+   only: ShuffleChannels' 1-byte weaves, for one, stream through the stage
+   and lose to ordinary stores below the threshold. */
 static size_t streamed_bytes(const mc_opt_plan *plan, size_t out_bytes) {
-  if (plan->op == MC_OP_SLICE)
+  if (plan->stream_counts_reads)
     return out_bytes > SIZE_MAX / 2 ? SIZE_MAX : 2 * out_bytes;
   return out_bytes;
 }
 
-/* ExtractImagePatches streams only with unit column strides, where each
-   piece of an output row is a contiguous part of an input row that its run
-   (stream.h) streams straight from the input. */
+/* Whether the kernel writes with streaming stores: never where its plan
+   says it cannot (ExtractImagePatches' column strides but 1). */
 static bool streams(const mc_opt_plan *plan, size_t out_bytes, const tuning_env *e) {
-  return (plan->op != MC_OP_EXTRACT_IMAGE_PATCHES || plan->stride[1] == 1) &&
-         streamed_bytes(plan, out_bytes) >= stream_min_bytes(e);
+  return !plan->never_streams && streamed_bytes(plan, out_bytes) >= stream_min_bytes(e);
 }
 
 /* AVX2 kernels (kernels_avx2.c) when the CPU has AVX2, unless

@@ -14,6 +14,12 @@ typedef struct mc_opt_plan {
   int64_t out_shape[MC_MAX_RANK];
   int64_t out_elements;
   size_t out_bytes;
+  /* Streaming stores (optimized.c), as the operation's validator sets
+     them: never_streams when its kernel's rows cannot stream (zero is
+     "may stream"); stream_counts_reads when the bytes it reads count
+     toward the threshold beside those it writes. */
+  bool never_streams;
+  bool stream_counts_reads;
   /* BatchToSpace / SpaceToBatch: block_shape and crops or pads, [0] included. */
   int64_t block[MC_MAX_RANK];
   int64_t begin[MC_MAX_RANK];

@@ -130,6 +130,10 @@ mc_status mc_opt_validate_slice_8(const mc_request *req, mc_opt_plan *plan, mc_e
     if (count == 0)
       plan->first[a] = 0;
   }
+  /* Slice reads at least as many bytes as it writes, and its common rows
+     (copies, reversed rows) stream with no staging pass: its output is
+     evicted by its own reads once the two together fill the cache. */
+  plan->stream_counts_reads = true;
   return MC_OK;
 }
 #endif

@@ -2,7 +2,7 @@
    layout is fuzz/README.md's "Byte layout"; the decoder (mc_fuzz_decode)
    and the encoder (mc_fuzz_encode) below walk it in the same order, and
    both walk an operation's attributes by the attribute table of
-   movconf/ops.h, with the per-attribute values of attr_layouts. Each
+   movconf/ops.h, with the values of the operation's own layout. Each
    operation's own part (side inputs, dimensions) is in
    src/cases/bytes/ops/<slug>.c, written with the helpers of fuzz_bytes_ops.h. */
 #include "cases/bytes/fuzz_bytes.h"
@@ -180,48 +180,65 @@ static char *take_string(reader *r, const char *const *natural, int n_natural,
   return c;
 }
 
-static const char *const mode_natural[] = {"blocks_first", "depth_first"};
-static const char *const mode_edges[16] = {
-    NULL,           NULL,     "",      "BLOCKS_FIRST",  "Depth_First", "blocks_first ",
-    "depth-first",  "blocks", "depth", "sideways",      "DEPTH_FIRST", "blocksfirst",
-    " depth_first", "first",  "valid", "blocks_first\n"};
-static const char *const pad_natural[] = {"valid", "same_upper", "same_lower"};
-static const char *const pad_edges[16] = {
-    NULL,     NULL,          "",           "SAME_UPPER", "explicit",   "bad",   "same", "Valid",
-    "notset", "same_upper ", "SAME_LOWER", "VALID",      "same-lower", "upper", "pad",  "valid\n"};
-
-static const int64_t block_size_natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
-static const int64_t axis_natural[8] = {1, 1, 0, -1, 1, 2, -2, 1};
-static const int64_t group_natural[8] = {1, 2, 3, 1, 2, 4, 1, 2};
-/* Edge values of every integer attribute. */
-static const int64_t int_edges[16] = {
+/* Edge values of most integer attributes. */
+const int64_t mc_bytes_int_edges[16] = {
     0,          -1,        P2(16),    INT32_MAX, P2(31),     P2(32), P2(21), P2(21) + 1,
     3037000500, INT64_MAX, INT64_MIN, P2(62),    P2(16) + 1, 1024,   46341,  1};
 
-/* What the layout needs to know of an attribute beyond the table of
-   movconf/ops.h (its name and kind): the values its fields take. A new
-   attribute of the table needs its line here. */
-typedef struct attr_layout {
-  const int64_t *natural;          /* INT: the natural value by sel % 8 */
-  const int64_t *edges;            /* INT: the 16 edge values */
-  const char *const *spellings;    /* STRING: the valid spellings, natural by sel % n */
-  int n_spellings;                 /* STRING */
-  const char *const *string_edges; /* STRING: 16 invalid spellings (NULL: absent) */
-  int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
-} attr_layout;
+static const mc_bytes_op *layout_of(mc_op op);
 
-static const attr_layout attr_layouts[] = {
-    [MC_ATTR_BLOCK_SIZE] = {.natural = block_size_natural, .edges = int_edges},
-    [MC_ATTR_MODE] = {.spellings = mode_natural, .n_spellings = 2, .string_edges = mode_edges},
-    [MC_ATTR_SIZES] = {.list_span = 3},
-    [MC_ATTR_STRIDES] = {.list_span = 3},
-    [MC_ATTR_RATES] = {.list_span = 2},
-    [MC_ATTR_AUTO_PAD] = {.spellings = pad_natural, .n_spellings = 3, .string_edges = pad_edges},
-    [MC_ATTR_AXIS] = {.natural = axis_natural, .edges = int_edges},
-    [MC_ATTR_GROUP] = {.natural = group_natural, .edges = int_edges},
-};
-_Static_assert(sizeof attr_layouts / sizeof attr_layouts[0] == MC_ATTR_COUNT,
-               "attr_layouts needs a line for every attribute");
+/* The values of attribute a in op's own layout; NULL when it lacks them. */
+static const mc_bytes_attr *own_attr_layout(mc_op op, mc_attr a) {
+  const mc_bytes_op *l = layout_of(op);
+  for (int i = 0; i < l->n_attrs; i++)
+    if (l->attrs[i].id == a)
+      return &l->attrs[i];
+  return NULL;
+}
+
+/* The values of attribute a of op: its layout's, else (an attribute the
+   tests' hook of names_test.h lends it) plain ones for an integer or a
+   list; NULL for a string, which has no plain spellings. */
+static const mc_bytes_attr *attr_layout(mc_op op, mc_attr a) {
+  static const int64_t plain_natural[8] = {1, 2, 3, 1, 2, 4, 1, 2};
+  static const mc_bytes_attr plain_int = {.natural = plain_natural, .edges = mc_bytes_int_edges};
+  static const mc_bytes_attr plain_list = {.list_span = 3};
+  const mc_bytes_attr *own = own_attr_layout(op, a);
+  if (own)
+    return own;
+  mc_attr_kind kind = mc_attr_kind_of(a);
+  return kind == MC_ATTR_KIND_INT ? &plain_int : kind == MC_ATTR_KIND_INT_LIST ? &plain_list : NULL;
+}
+
+const char *mc_bytes_neutral_spelling(mc_op op, mc_attr a) {
+  if ((int)op < 0 || op >= MC_OP_COUNT)
+    return NULL;
+  const mc_bytes_attr *l = own_attr_layout(op, a);
+  return l && l->n_spellings > 0 ? l->spellings[0] : NULL;
+}
+
+bool mc_bytes_layout_complete(mc_op op) {
+  for (int i = 0; i < mc_op_attr_count(op); i++) {
+    const mc_bytes_attr *a = own_attr_layout(op, mc_op_attr(op, i));
+    if (!a)
+      return false;
+    switch (mc_attr_kind_of(a->id)) {
+    case MC_ATTR_KIND_INT:
+      if (!a->natural || !a->edges)
+        return false;
+      break;
+    case MC_ATTR_KIND_STRING:
+      if (a->n_spellings < 1 || !a->spellings || !a->string_edges)
+        return false;
+      break;
+    case MC_ATTR_KIND_INT_LIST:
+      if (a->list_span < 1)
+        return false;
+      break;
+    }
+  }
+  return true;
+}
 
 /* The order of an operation's attributes in the bytes: the table's order,
    integer attributes last. (The layout put mode before block_size before
@@ -309,9 +326,9 @@ static bool alloc_tensor(decoder *d, mc_tensor *t, int64_t limit) {
 }
 
 /* The value at index i of a side input as the operation will read it, when
-   it can: an integer type, 1-D, within int64. */
+   it can: an integer or boolean type (mc_side_value), 1-D, within int64. */
 bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v) {
-  if (!mc_type_is_side_integer(t->type) || t->rank != 1 || i >= t->shape[0])
+  if (t->rank != 1 || i >= t->shape[0])
     return false;
   return mc_side_value(t, i, v);
 }
@@ -331,8 +348,6 @@ int64_t mc_bytes_add_held(int64_t a, int64_t b) {
 }
 
 /* ---- ranks and dimensions ---- */
-
-static const mc_bytes_op *layout_of(mc_op op);
 
 static int take_rank(decoder *d) {
   static const int64_t edges[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 15, 16, 17, 18, 24, 32, 1};
@@ -548,7 +563,9 @@ static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
 
 /* One attribute by its kind; a string is owned by d->in->strings. */
 static bool take_attr(decoder *d, mc_attr a) {
-  const attr_layout *l = &attr_layouts[a];
+  const mc_bytes_attr *l = attr_layout(d->op, a);
+  if (!l)
+    return false;
   mc_attrs *at = &d->in->req.attrs;
   switch (mc_attr_kind_of(a)) {
   case MC_ATTR_KIND_INT: {
@@ -578,6 +595,18 @@ static bool take_attrs(decoder *d) {
 }
 
 /* ---- SpaceToDepth, DepthToSpace ---- */
+
+static const char *const mode_natural[] = {"blocks_first", "depth_first"};
+static const char *const mode_edges[16] = {
+    NULL,           NULL,     "",      "BLOCKS_FIRST",  "Depth_First", "blocks_first ",
+    "depth-first",  "blocks", "depth", "sideways",      "DEPTH_FIRST", "blocksfirst",
+    " depth_first", "first",  "valid", "blocks_first\n"};
+static const int64_t block_size_natural[8] = {2, 2, 3, 1, 2, 4, 3, 2};
+
+const mc_bytes_attr mc_bytes_depth_attrs[2] = {
+    {MC_ATTR_BLOCK_SIZE, .natural = block_size_natural, .edges = mc_bytes_int_edges},
+    {MC_ATTR_MODE, .spellings = mode_natural, .n_spellings = 2, .string_edges = mode_edges},
+};
 
 void mc_bytes_take_depth_dims(decoder *d, bool to_space) {
   const mc_attrs *at = &d->in->req.attrs;

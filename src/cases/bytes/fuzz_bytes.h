@@ -112,6 +112,14 @@ typedef struct mc_fuzz_bytes {
 bool mc_fuzz_encode(const mc_fuzz_input *in, mc_fuzz_bytes *out, char *why, size_t whylen);
 void mc_fuzz_bytes_free(mc_fuzz_bytes *b);
 
+/* The spelling of string attribute a of op that changes nothing (the
+   first of its layout's spellings: mode blocks_first, auto_pad valid);
+   NULL when op has no such string attribute. */
+const char *mc_bytes_neutral_spelling(mc_op op, mc_attr a);
+/* Whether op's layout (src/cases/bytes/ops/<slug>.c) has the values of
+   every attribute of its op_list.h row. */
+bool mc_bytes_layout_complete(mc_op op);
+
 /* Writes count elements of t (allocated, zeroed) as the fill of
    spec/case-format.md 7.4 (counter start or prng seed in param; not
    MC_FUZZ_FILL_BYTES): the bytes mc_fill_counter and mc_fill_prng of the

@@ -42,12 +42,37 @@ typedef struct mc_bytes_decoder {
 
 typedef struct mc_bytes_encoder mc_bytes_encoder;
 
-/* An operation's byte layout after the header and the attributes. */
+/* The values the field of one attribute of an operation takes: an
+   operation's own, so that two operations with a `mode` need not share
+   spellings. */
+typedef struct mc_bytes_attr {
+  mc_attr id;
+  const int64_t *natural; /* INT: the natural value by sel % 8 */
+  const int64_t *edges;   /* INT: the 16 edge values */
+  /* STRING: the valid spellings, natural by sel % n; the first is the one
+     that changes nothing (the fuzz engine's neutral spelling). */
+  const char *const *spellings;
+  int n_spellings;
+  const char *const *string_edges; /* STRING: 16 invalid spellings (NULL: absent) */
+  int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
+} mc_bytes_attr;
+
+/* An operation's byte layout: its attributes', and its own part after the
+   header and the attributes. */
 typedef struct mc_bytes_op {
   int8_t natural_ranks[8]; /* by sel % 8 */
   bool (*take)(mc_bytes_decoder *d);
   bool (*put)(mc_bytes_encoder *e);
+  /* One per attribute of its op_list.h row (NULL: it has none);
+     unit/test_op_tables names an operation that lacks one. */
+  const mc_bytes_attr *attrs;
+  int n_attrs;
 } mc_bytes_op;
+
+/* The 16 edge values most integer attributes share. */
+extern const int64_t mc_bytes_int_edges[16];
+/* SpaceToDepth-1 and DepthToSpace-1: block_size and mode. */
+extern const mc_bytes_attr mc_bytes_depth_attrs[2];
 
 /* One integer field: natural (the caller derives the value from sel and
    what it knows), a given value, or absent. */
@@ -89,7 +114,7 @@ void mc_bytes_take_dim(mc_bytes_decoder *d, int a, int64_t unit, int64_t kmin, i
    until it fits the budget. */
 void mc_bytes_settle_dims(mc_bytes_decoder *d);
 /* The value at index i of a side input as the operation will read it, when
-   it can: an integer type, 1-D, within int64. */
+   it can: an integer or boolean type (mc_side_value), 1-D, within int64. */
 bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v);
 /* Sets *v only when the value is known and at least 1. */
 bool mc_bytes_known_positive(const mc_tensor *t, int i, int64_t *v);

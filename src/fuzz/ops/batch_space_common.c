@@ -1,15 +1,35 @@
-/* Shrinking moves BatchToSpace-2 and SpaceToBatch-2 share: blocks and
-   margins folded into the data's shape, neutral axes merged. Each
-   operation's file (src/fuzz/ops/) says how its shape follows. */
+/* What BatchToSpace-2 and SpaceToBatch-2 share in movconf fuzz: their
+   neutral side values, their large requests and their shrinking moves
+   (blocks and margins folded into the data's shape, neutral axes merged).
+   Each operation's file (src/fuzz/ops/) says how its shape follows. */
 #include <string.h>
 
 #include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
+/* The value a side input has when it changes nothing: a block of 1, a
+   crop or pad of 0. */
+static int64_t neutral_side_value(int input) {
+  return input == 1 ? 1 : 0;
+}
+
 int64_t mc_fuzz_side_at(const mc_owned_request *r, int input, int i) {
   int64_t v;
-  return input < r->req.n_inputs && mc_side_value(&r->tensors[input], i, &v) ? v
-                                                                             : (input == 1 ? 1 : 0);
+  return input < r->req.n_inputs && mc_side_value(&r->tensors[input], i, &v)
+             ? v
+             : neutral_side_value(input);
+}
+
+bool mc_fuzz_batch_side_neutral(const mc_owned_request *r, int input) {
+  const mc_tensor *t = &r->tensors[input];
+  if (!mc_type_is_side_integer(t->type)) /* refused: never neutral */
+    return false;
+  for (int64_t i = 0; i < mc_tensor_elements(t); i++) {
+    int64_t v;
+    if (!mc_side_value(t, i, &v) || v != neutral_side_value(input))
+      return false;
+  }
+  return true;
 }
 
 /* The block of axis k (> 0) made 1, its factor moved between that axis and
@@ -76,3 +96,18 @@ const mc_fuzz_move mc_fuzz_batch_moves[] = {{block_into_data, MC_TENSOR_MAX_RANK
                                             {side_into_data, 2 * MC_TENSOR_MAX_RANK},
                                             {merge_axes, MC_TENSOR_MAX_RANK},
                                             {NULL, 0}};
+
+/* Large requests: block, margins and shape at the kernels' boundaries. */
+bool mc_fuzz_large_batch(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target,
+                         mc_fuzz_margins_fn *margins) {
+  int64_t bh = mc_fuzz_pick(g, MC_FUZZ_BLOCK), bw = mc_fuzz_pick(g, MC_FUZZ_BLOCK);
+  int64_t n = mc_fuzz_pick(g, MC_FUZZ_OUTER), c = mc_fuzz_pick(g, MC_FUZZ_CHANNELS),
+          w = mc_fuzz_pick(g, MC_FUZZ_INNER);
+  int64_t h = mc_fuzz_rows_for(target, n * bh * bw, c, w); /* n*bh*bw*c*h*w elements */
+  int64_t block[4] = {1, 1, bh, bw}, base[4] = {n, c, h, w}, begin[4] = {0}, end[4] = {0};
+  int64_t shape[4];
+  margins(g, block, base, begin, end, shape);
+  r->req.n_inputs = 4;
+  return mc_fuzz_side_input(r, 1, block) && mc_fuzz_side_input(r, 2, begin) &&
+         mc_fuzz_side_input(r, 3, end) && mc_fuzz_large_data(g, r, type, shape);
+}

@@ -95,7 +95,7 @@ static bool attribute_neutral(const mc_owned_request *r, mc_attr id) {
   if (id == MC_ATTR_AXIS && mc_attrs_present(a, id) && r->tensors[0].rank == 1 &&
       mc_attrs_int(a, id) == 0)
     return true;
-  return mc_fuzz_attribute_neutral(a, id);
+  return mc_fuzz_attribute_neutral(r->req.op, a, id);
 }
 
 static const mc_fuzz_move moves[] = {

@@ -195,6 +195,8 @@ static bool bound_whole(const mc_owned_request *r, int input, int64_t i, int64_t
    whole, steps of 1, axes naming 0..n-1 in order (what leaving them out
    means). */
 static bool side_neutral(const mc_owned_request *r, int input) {
+  if (!mc_type_is_side_integer(r->tensors[input].type)) /* refused: never neutral */
+    return false;
   for (int64_t i = 0; i < mc_tensor_elements(&r->tensors[input]); i++) {
     int64_t v;
     if (!mc_side_value(&r->tensors[input], i, &v) || (input == STEP && v != 1) ||

@@ -35,5 +35,8 @@ static bool side_into(int64_t side, int64_t block, int64_t *extent) {
 
 static const mc_fuzz_batch_shape shape = {block_into, side_into};
 
-const mc_fuzz_op_desc mc_fuzz_space_to_batch_2 = {
-    .large = large, .min_rank = 2, .moves = mc_fuzz_batch_moves, .family = &shape};
+const mc_fuzz_op_desc mc_fuzz_space_to_batch_2 = {.large = large,
+                                                  .min_rank = 2,
+                                                  .moves = mc_fuzz_batch_moves,
+                                                  .family = &shape,
+                                                  .side_neutral = mc_fuzz_batch_side_neutral};

@@ -64,7 +64,7 @@ static void describe_source(const mc_case *c, const char *what, uint64_t bits, b
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
   int64_t j = mc_judge_find_source(&c->inputs[0], bits, INT64_MAX);
-  bool pads = c->op == MC_OP_SPACE_TO_BATCH || c->op == MC_OP_EXTRACT_IMAGE_PATCHES;
+  bool pads = mc_op_pads_zeros(c->op);
   if (j < 0) {
     snprintf(buf, len, "%s is %s", what,
              fill                ? "movconf's fill of the output buffer (not written)"

@@ -40,4 +40,4 @@ static bool put_batch_to_space(mc_bytes_encoder *e) {
 }
 
 const mc_bytes_op mc_bytes_batch_to_space_2 = {
-    {2, 3, 3, 4, 4, 3, 5, 2}, take_batch_to_space, put_batch_to_space};
+    {2, 3, 3, 4, 4, 3, 5, 2}, take_batch_to_space, put_batch_to_space, NULL, 0};

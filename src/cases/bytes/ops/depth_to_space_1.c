@@ -8,4 +8,4 @@ static bool take_depth_to_space(mc_bytes_decoder *d) {
 }
 
 const mc_bytes_op mc_bytes_depth_to_space_1 = {
-    {3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, mc_bytes_put_data_dims};
+    {3, 4, 4, 5, 3, 4, 5, 4}, take_depth_to_space, mc_bytes_put_data_dims, mc_bytes_depth_attrs, 2};

@@ -20,5 +20,12 @@ static bool take_shuffle(mc_bytes_decoder *d) {
   return true;
 }
 
+static const int64_t axis_natural[8] = {1, 1, 0, -1, 1, 2, -2, 1};
+static const int64_t group_natural[8] = {1, 2, 3, 1, 2, 4, 1, 2};
+static const mc_bytes_attr attrs[] = {
+    {MC_ATTR_AXIS, .natural = axis_natural, .edges = mc_bytes_int_edges},
+    {MC_ATTR_GROUP, .natural = group_natural, .edges = mc_bytes_int_edges},
+};
+
 const mc_bytes_op mc_bytes_shuffle_channels_1 = {
-    {4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, mc_bytes_put_data_dims};
+    {4, 3, 1, 2, 4, 5, 3, 6}, take_shuffle, mc_bytes_put_data_dims, attrs, 2};

@@ -181,4 +181,4 @@ static bool put_slice(mc_bytes_encoder *e) {
   return true;
 }
 
-const mc_bytes_op mc_bytes_slice_8 = {{1, 2, 3, 4, 2, 3, 5, 6}, take_slice, put_slice};
+const mc_bytes_op mc_bytes_slice_8 = {{1, 2, 3, 4, 2, 3, 5, 6}, take_slice, put_slice, NULL, 0};

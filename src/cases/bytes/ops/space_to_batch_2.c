@@ -39,4 +39,4 @@ static bool put_space_to_batch(mc_bytes_encoder *e) {
 }
 
 const mc_bytes_op mc_bytes_space_to_batch_2 = {
-    {2, 3, 3, 4, 4, 3, 5, 2}, take_space_to_batch, put_space_to_batch};
+    {2, 3, 3, 4, 4, 3, 5, 2}, take_space_to_batch, put_space_to_batch, NULL, 0};
