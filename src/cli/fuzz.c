@@ -266,6 +266,7 @@ static bool out_dir_writable(const char *dir) {
 typedef struct progress {
   bool terminal;
   double start, last;
+  const mc_fuzz_options *campaign;
 } progress;
 
 static void show_progress(progress *p, const mc_fuzz_stats *s, int findings, bool final) {
@@ -281,8 +282,10 @@ static void show_progress(progress *p, const mc_fuzz_stats *s, int findings, boo
           findings, findings == 1 ? "" : "s");
   if (s->first_finding_at)
     fprintf(stderr, " (the first after %.1f s)", s->first_finding_at - p->start);
-  fprintf(stderr, ", %.0f%% unsupported  %s",
-          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0,
+  char ops[256];
+  mc_fuzz_ops_fuzzed_text(p->campaign, s, ops, sizeof ops);
+  fprintf(stderr, ", %.0f%% unsupported, fuzzing %s  %s",
+          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0, ops,
           final || !p->terminal ? "\n" : "");
 }
 
@@ -316,7 +319,8 @@ int mc_cmd_fuzz(int argc, char **argv) {
     return 2;
   }
   double now = mc_now_seconds();
-  progress prog = {.terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now};
+  progress prog = {
+      .terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now, .campaign = &f.campaign};
   mc_fuzz_stats s = {0};
   status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, on_progress, &prog);
   double seconds = mc_now_seconds() - prog.start;
