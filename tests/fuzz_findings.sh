@@ -7,9 +7,10 @@
 # the failure; a campaign without --op spends its runs on the operations
 # the implementation supports; --jobs counts findings as they come; the
 # findings of two campaigns run together; a shrink cut short merges into
-# the finished finding of its cause.
+# the finished finding of its cause; a slow implementation gets large
+# requests in proportion to their cost.
 # usage: fuzz_findings.sh MOVCONF PLUGIN WORKDIR [all|small]
-# `small` (sanitizer builds) leaves out the one campaign with large requests.
+# `small` (sanitizer builds) leaves out the campaigns with large requests.
 set -u
 . "$(dirname "$0")/expect.sh"
 movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3") sizes=${4:-all}
@@ -93,7 +94,7 @@ assert runs > 300, runs' "$work/only/out.txt"
 # 5. --jobs 2: the progress line (every 5 s off a terminal) counts the
 #    finding found in the first second; a trailing slash in --out names the
 #    folder. A second campaign's findings run together with the first's.
-fuzz jobs d2s-swap --op d2s --time 7 --jobs 2 --no-large --out findings/
+fuzz jobs d2s-swap --op d2s --time 6 --jobs 2 --no-large --out findings/
 has "$work/jobs/err.txt" "^\[fuzz\] [0-9]* s: .* 1 finding (the first after"
 lacks "$work/jobs/out.txt" "findings//"
 (cd "$work/jobs" && MOVCONF_PLANTED=d2s-swap "$movconf" fuzz --impl "plugin:$plugin" --seed 2 \
@@ -107,7 +108,19 @@ has "$work/jobs/together.txt" "^2 passed, 0 failed"
 #    output elements, 2 s) is merged into the finished finding of its
 #    cause (the small one): one finding, not one per size class.
 if [ "$sizes" = all ]; then
-  fuzz merged d2s-swap --op d2s --runs 30 --shrink-time 2 --out findings
+  fuzz merged d2s-swap --op d2s --runs 20 --shrink-time 2 --out findings
   one_finding merged "depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
+fi
+# 7. A slow implementation (2 s more per call above 4096 output elements):
+#    large requests get about a third of the time, the rest goes to small
+#    ones (before: one request in 20 large, whatever they cost).
+if [ "$sizes" = all ]; then
+  fuzz slow slow-large --op d2s --time 6
+  expect "slow: exit status 0, not $status" test "$status" -eq 0
+  expect "slow: at most 2 large runs and 150 runs or more in 6 s" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["large_runs"] <= 2 and s["runs"] >= 150, (s["large_runs"], s["runs"])' \
+    "$work/slow/summary.json"
 fi
 expect_report

@@ -58,6 +58,8 @@
      sl-negative-start  Slice with a start below -1: the first two output
                       elements exchanged
      only-sl          supports() declines every operation but Slice
+     slow-large       every operation, outputs above 4096 elements: 2 s
+                      more per call, as a slow implementation's
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <limits.h>
@@ -66,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
@@ -304,6 +307,8 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
 #endif
   int64_t unwritten = fault ? first_unwritten(fault, output) : 0, base = 0;
   uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
+  if (planted(fault, "slow-large") && element_count(output) > 4096)
+    sleep(2);
   int status = inner->run(request, output, message);
   restore_unwritten(output, unwritten, before, base);
   free(before);

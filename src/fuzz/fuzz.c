@@ -83,9 +83,18 @@ static int pick_op(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s) 
   return -1;
 }
 
+/* Whether a large request fits the campaign: always, unless they are slow
+   (MC_FUZZ_SLOW_LARGE_SECONDS) and have had their third of the time. */
+static bool large_affordable(const mc_fuzz_stats *s) {
+  if (s->large_runs == 0 || s->large_seconds / (double)s->large_runs <= MC_FUZZ_SLOW_LARGE_SECONDS)
+    return true;
+  return s->large_seconds <= s->run_seconds / 3;
+}
+
 static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s,
                          mc_owned_request *r, bool *large) {
-  *large = o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0;
+  *large =
+      o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0 && large_affordable(s);
   const int op = pick_op(g, o, s);
   if (!*large)
     return produce(g, o, op, r);
@@ -353,12 +362,14 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     return;
   }
   /* At most half the campaign's time left, so that a cause found later
-     gets its shrink too (issue 39). */
+     gets its shrink too, a quarter for a timeout, whose every step may
+     take a --timeout (issue 39). */
   const double now = mc_now_seconds();
+  const double share = seen->verdict == MC_VERDICT_TIMEOUT ? 4 : 2;
   double deadline = now + o->shrink_seconds;
   int cut_by = MC_FUZZ_CUT_BY_SHRINK_TIME;
-  if (o->stop_at > 0 && now + (o->stop_at - now) / 2 < deadline) {
-    deadline = now + (o->stop_at - now) / 2;
+  if (o->stop_at > 0 && now + (o->stop_at - now) / share < deadline) {
+    deadline = now + (o->stop_at - now) / share;
     cut_by = MC_FUZZ_CUT_BY_TIME;
   }
   char *shrunk_detail = NULL;
@@ -431,6 +442,7 @@ static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_key
   const int finished = s->n_findings;
   for (int k = 0; k < t->n_pending; k++) {
     pending_finding *p = &t->pending[k];
+    mc_owned_request_link(&p->r); /* the array may have moved since */
     bool merged = known_finding(s, p->key) != NULL;
     for (int i = 0; i < finished && !merged; i++)
       merged = stands_for(s, t, i, p);
@@ -446,10 +458,11 @@ static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_key
   free(t->causes);
 }
 
-static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s) {
+/* pending: the findings held back (cut short), which count too. */
+static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, int pending) {
   if (o->runs > 0 && s->runs >= o->runs)
     return true;
-  if (o->max_findings > 0 && s->n_findings >= o->max_findings)
+  if (o->max_findings > 0 && s->n_findings + pending >= o->max_findings)
     return true;
   if (o->stop_flag && *o->stop_flag)
     return true;
@@ -460,7 +473,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
   mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
   tried_keys tried = {0};
-  while (!campaign_over(o, s)) {
+  while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
     bool large;
     if (!next_request(&g, o, s, &r, &large)) {
@@ -472,7 +485,11 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     s->large_runs += large;
     char *detail = NULL;
     mc_fuzz_outcome v;
+    const double started = mc_now_seconds();
     mc_fuzz_judge(impl, &r, &detail, &v);
+    const double took = mc_now_seconds() - started;
+    s->run_seconds += took;
+    s->large_seconds += large ? took : 0;
     if (v.out_of_time) {
       s->runs--; /* cut short by --time: not a run */
       s->runs_by_op[r.req.op]--;

@@ -67,6 +67,9 @@ typedef struct mc_fuzz_stats {
   uint64_t runs, unsupported, failures, large_runs;
   uint64_t discarded; /* drawn bytes that decode to nothing */
   uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT], unsupported_by_op[MC_OP_COUNT];
+  /* Seconds the runs took on the implementation, and those of the large
+     ones: large requests are drawn in proportion to their cost. */
+  double run_seconds, large_seconds;
   double started;          /* mc_now_seconds() when the campaign started */
   double first_finding_at; /* mc_now_seconds() of the first finding; 0: none */
   mc_fuzz_finding *findings;
@@ -89,6 +92,10 @@ void mc_fuzz_stats_free(mc_fuzz_stats *s);
    request in MC_FUZZ_PROBE_ONE_IN, in case a type or shape of them is
    supported after all (issue 39: spend the campaign where the
    implementation claims support). */
+/* Once a large request costs more than this on average (a slow
+   implementation, a Python adapter), large requests take at most a third
+   of the runs' time (issue 39). */
+#define MC_FUZZ_SLOW_LARGE_SECONDS 1.0
 #define MC_FUZZ_CLAIM_RUNS 32
 #define MC_FUZZ_PROBE_ONE_IN 16
 uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s);

@@ -137,6 +137,8 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   total->unsupported += s->unsupported;
   total->failures += s->failures;
   total->large_runs += s->large_runs;
+  total->run_seconds += s->run_seconds;
+  total->large_seconds += s->large_seconds;
   total->merged_cut_short += s->merged_cut_short;
   total->discarded += s->discarded;
   if (s->first_finding_at &&
