@@ -313,11 +313,6 @@ static int run_alone(const mc_fuzz_options *o, const mc_impl_options *impl_optio
 int mc_fuzz_run(const mc_fuzz_options *options, const mc_impl_options *impl_options, int jobs,
                 mc_fuzz_stats *s, mc_fuzz_progress progress, void *ctx) {
   mc_fuzz_options o = *options;
-  /* "out/" names the folder "out": files are out/KEY.json, not out//KEY.json */
-  char *out_dir = mc_strdupf("%s", o.out_dir);
-  for (size_t n = strlen(out_dir); n > 1 && out_dir[n - 1] == '/'; n--)
-    out_dir[n - 1] = '\0';
-  o.out_dir = out_dir;
   mc_impl_options impl = *impl_options;
   double started = mc_now_seconds();
   if (o.seconds > 0)
@@ -327,7 +322,6 @@ int mc_fuzz_run(const mc_fuzz_options *options, const mc_impl_options *impl_opti
   s->started = started;
   if (status == 0)
     mc_fuzz_rerun_findings(&o, impl_options, s);
-  free(out_dir);
   return status;
 }
 
