@@ -193,15 +193,16 @@ static bool smaller_dim(const mc_owned_request *cur, int k, mc_owned_request *ca
   return mc_fuzz_clone(cur, cand) && mc_fuzz_refill(cand, d->type, d->rank, shape);
 }
 
-/* Variant j of bringing v toward target from either side: a negative
-   bound (Slice's start -2^63 + 1) comes down in magnitude as a positive
-   one does (issue 39). */
+/* Variant j of shrinking v toward target from above, or a negative v
+   toward 0 in magnitude (Slice's start -2^63 + 1 comes down to the -2 that
+   keeps a failure, issue 39); never to a magnitude as large (-1 to 1
+   would only go round with the moves that write -1). */
 static bool shrunk_magnitude(int64_t v, int64_t target, int j, int64_t *out) {
-  if (v >= target)
+  if (v >= 0)
     return mc_fuzz_shrunk_value(v, target, j, out);
   if (j >= 63)
     return false;
-  uint64_t span = (uint64_t)target - (uint64_t)v; /* the distance, wrapping safely */
+  uint64_t span = 0 - (uint64_t)v; /* |v|, INT64_MIN's too */
   uint64_t step = j == 0 ? span : span >> j;
   if (step == 0 || (j > 0 && step == span))
     return false;
@@ -210,8 +211,8 @@ static bool shrunk_magnitude(int64_t v, int64_t target, int j, int64_t *out) {
 }
 
 /* Element k / MC_FUZZ_VALUE_VARIANTS of the side inputs counted one after another
-   (block_shape, then crops or pads), shrunk toward 1 (blocks) or 0, from
-   above or below. */
+   (block_shape, then crops or pads), shrunk toward 1 (blocks) or 0, a
+   negative one toward 0. */
 static bool smaller_side_value(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   int flat = k / MC_FUZZ_VALUE_VARIANTS;
   for (int i = 1; i < cur->req.n_inputs; i++) {
