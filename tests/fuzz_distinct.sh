@@ -9,8 +9,8 @@
 #   shrunk case (its steps, the run's own detail of the file);
 # - a failure that a fresh process does not reproduce is flaky, not a
 #   finding (exit 0);
-# - a failure that needs a small output cap records the cap in its file,
-#   and reproduces with it.
+# - a failure that needs a small output cap holds the cap in its case,
+#   and reproduces as printed.
 # usage: fuzz_distinct.sh MOVCONF PLUGIN WORKDIR [all|small]
 # `small` (sanitizer builds) leaves the large requests out of the campaigns
 # whose subject is not size; the uninstrumented builds run them all.
@@ -81,10 +81,11 @@ import json, sys
 s = json.load(open(sys.argv[1]))
 assert not s["findings"] and s["flaky"], s' flaky.json
 
-# 4. A failure under a small output cap: the file records the cap.
+# 4. A failure under a small output cap: the file's case holds the cap
+#    (max_output_bytes) and fails as printed, and only with it.
 fuzz cap cap-wrong-error --op d2s --runs 1000
 expect "cap: exit status 1, not $status" test "$status" -eq 1
-expect "cap: a finding under a small cap records it and fails the same way only with it" python3 -c '
+expect "cap: a finding under a small cap holds it and fails the same way only with it" python3 -c '
 import json, os, re, subprocess, sys
 movconf, plugin = sys.argv[2], sys.argv[3]
 s = json.load(open(sys.argv[1]))
@@ -92,14 +93,16 @@ assert all(f["rerun"] == "reproduced alone" for f in s["findings"]), s
 capped = [f for f in s["findings"] if f["max_output_bytes"] != 1 << 30]
 assert capped, s
 for f in capped:
-    origin = json.load(open(f["file"]))["cases"][0]["origin"]
-    cap = re.search(r"--max-output-bytes (\d+)", origin)
-    assert cap and int(cap.group(1)) == f["max_output_bytes"], (origin, f)
-    run = lambda *extra: subprocess.run([movconf, "run", "--impl", "plugin:" + plugin,
-                                         *extra, f["file"]], capture_output=True, text=True,
-                                        env=dict(os.environ, MOVCONF_PLANTED="cap-wrong-error"))
-    capped_run = run("--max-output-bytes", cap.group(1))
-    assert capped_run.returncode == 1 and re.search(r"^wrong-error: ", capped_run.stdout, re.M), capped_run.stdout
-    assert not re.search(r"^wrong-error: ", run().stdout, re.M), f  # the cap is what makes it this failure
+    doc = json.load(open(f["file"]))
+    assert doc["cases"][0]["max_output_bytes"] == f["max_output_bytes"], (doc, f)
+    run = lambda file: subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, file],
+                                      capture_output=True, text=True,
+                                      env=dict(os.environ, MOVCONF_PLANTED="cap-wrong-error"))
+    as_printed = run(f["file"])
+    assert as_printed.returncode == 1 and re.search(r"^wrong-error: ", as_printed.stdout, re.M), as_printed.stdout
+    del doc["cases"][0]["max_output_bytes"]
+    uncapped = f["file"] + ".uncapped.json"
+    json.dump(doc, open(uncapped, "w"))
+    assert not re.search(r"^wrong-error: ", run(uncapped).stdout, re.M), f  # the cap is what makes it this failure
 ' cap.json "$movconf" "$plugin"
 expect_report

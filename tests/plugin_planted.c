@@ -54,6 +54,16 @@
      cap-wrong-error  an output above the request's max_output_bytes is
                       rejected naming batch_not_divisible, not
                       output_too_large: a failure only under a small cap
+   And for fuzz_findings.sh (issue 39: a finding is one bug):
+     b2s-narrow-sides BatchToSpace rejects valid requests whose side inputs
+                      are narrower than 64 bits
+     b2s-mixed-sides  BatchToSpace rejects valid requests whose side inputs
+                      differ in type
+     sl-negative-start  Slice with a start below -1: the first two output
+                      elements exchanged
+     only-sl          supports() declines every operation but Slice
+     slow-large       every operation, outputs above 4096 elements: 2 s
+                      more per call, as a slow implementation's
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <limits.h>
@@ -62,6 +72,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
@@ -251,11 +262,43 @@ static bool negative_step(const movconf_plugin_request_v3 *request) {
 void planted_throw_and_catch(void);
 #endif
 
-/* The inner plugin's verdict on the request, with cap-wrong-error's fault. */
+/* b2s-narrow-sides and b2s-mixed-sides: whether the request's side
+   inputs have the rejected types. */
+static bool rejected_sides(const char *fault, const movconf_plugin_request_v3 *request) {
+  if (request->op != MOVCONF_PLUGIN_BATCH_TO_SPACE)
+    return false;
+  bool narrow = false, mixed = false;
+  for (int i = 1; i < request->n_inputs; i++) {
+    narrow |= mc_type_bits((mc_type)request->inputs[i].type) < 64;
+    mixed |= request->inputs[i].type != request->inputs[1].type;
+  }
+  return (narrow && planted(fault, "b2s-narrow-sides")) ||
+         (mixed && planted(fault, "b2s-mixed-sides"));
+}
+
+/* A Slice request whose start holds a value below -1 (sl-negative-start). */
+static bool start_below_minus_one(const movconf_plugin_request_v3 *request) {
+  const movconf_plugin_tensor *s = &request->inputs[1];
+  mc_tensor start = {
+      .type = (mc_type)s->type, .rank = 1, .data = (uint8_t *)s->data, .nbytes = (size_t)s->nbytes};
+  start.shape[0] = s->rank == 1 ? s->shape[0] : 0;
+  int64_t v;
+  for (int64_t i = 0; i < start.shape[0]; i++)
+    if (mc_side_value(&start, i, &v) && v < -1)
+      return true;
+  return false;
+}
+
+/* The inner plugin's verdict on the request, with the faults of
+   cap-wrong-error and the b2s side types. */
 static int output_shape(const movconf_plugin_request_v3 *request, movconf_plugin_output *output,
                         movconf_plugin_message *message) {
-  int status = inner->output_shape(request, output, message);
   const char *fault = getenv("MOVCONF_PLANTED");
+  int status = inner->output_shape(request, output, message);
+  if (status == MOVCONF_PLUGIN_OK && rejected_sides(fault, request)) {
+    snprintf(message->error, sizeof message->error, "batch_not_divisible");
+    return MOVCONF_PLUGIN_REJECTED;
+  }
   if (status == MOVCONF_PLUGIN_REJECTED && planted(fault, "cap-wrong-error") &&
       strcmp(message->error, "output_too_large") == 0)
     snprintf(message->error, sizeof message->error, "batch_not_divisible");
@@ -276,6 +319,8 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
 #endif
   int64_t unwritten = fault ? first_unwritten(fault, output) : 0, base = 0;
   uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
+  if (planted(fault, "slow-large") && element_count(output) > 4096)
+    sleep(2);
   int status = inner->run(request, output, message);
   restore_unwritten(output, unwritten, before, base);
   free(before);
@@ -298,7 +343,17 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
   if (planted(fault, "sl-reverse-swap") && request->op == MOVCONF_PLUGIN_SLICE &&
       negative_step(request))
     swap_first_two(output);
+  if (planted(fault, "sl-negative-start") && request->op == MOVCONF_PLUGIN_SLICE &&
+      start_below_minus_one(request))
+    swap_first_two(output);
   return status;
+}
+
+/* only-sl: every operation but Slice declined. */
+static int supports(const movconf_plugin_query_v3 *query) {
+  if (planted(getenv("MOVCONF_PLANTED"), "only-sl") && query->op != MOVCONF_PLUGIN_SLICE)
+    return 0;
+  return inner->supports ? inner->supports(query) : 1;
 }
 
 /* Version 3, the wrapped plugin's. */
@@ -318,5 +373,6 @@ const void *movconf_plugin_entry(uint32_t abi_version) {
   table.name = "movconf-optimized-with-a-planted-fault";
   table.run = run;
   table.output_shape = output_shape;
+  table.supports = supports;
   return &table;
 }

@@ -152,6 +152,8 @@ void mc_write_case(mc_text *t, const mc_case_out *c) {
   mc_text_printf(t, "      },\n");
   if (mc_op_attr_count(req->op) > 0)
     write_attrs(t, req);
+  if (c->has_cap)
+    mc_text_printf(t, "      \"max_output_bytes\": %zu,\n", c->max_output_bytes);
   if (c->expect_error) {
     mc_text_printf(t, "      \"expect\": {\"error\": \"%s\"}\n    }", mc_status_name(c->error));
   } else {

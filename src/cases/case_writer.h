@@ -31,6 +31,8 @@ typedef struct mc_case_out {
   bool expect_error;
   mc_status error;         /* when expect_error */
   const mc_tensor *output; /* when !expect_error */
+  bool has_cap;            /* the case has its own output cap: */
+  size_t max_output_bytes; /* this one */
   /* Expected outputs of more elements than max_values are written as hex,
      of more bytes than max_inline_bytes as a sha256; 0 takes the defaults
      (4096 elements, 64 KiB). */

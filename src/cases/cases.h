@@ -48,6 +48,10 @@ typedef struct mc_case {
   bool expect_error;
   mc_status expected_error; /* when expect_error */
   mc_case_tensor expected;  /* when !expect_error */
+  /* The output cap (clause MC-L4) the expectation depends on, which every
+     run of the case applies in place of the run's own, when has_cap. */
+  bool has_cap;
+  size_t max_output_bytes;
 } mc_case;
 
 typedef struct mc_case_file {

@@ -7,6 +7,7 @@
 #include "movconf/tensor.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,14 +203,28 @@ static bool parse_expect(mc_reader *rd, const cJSON *j, mc_case *c) {
   return true;
 }
 
+/* The case's own output cap: a byte count (0: every non-empty output is
+   too large). */
+static bool parse_cap(mc_reader *rd, const cJSON *j, mc_case *c) {
+  int64_t cap;
+  if (!mc_read_int64(rd, j, "max_output_bytes", &cap))
+    return false;
+  if (cap < 0)
+    return mc_read_fail(rd, "max_output_bytes", "%" PRId64 " is not a byte count", cap);
+  c->has_cap = true;
+  c->max_output_bytes = (size_t)cap;
+  return true;
+}
+
 static bool parse_case(mc_reader *rd, const cJSON *j, mc_case *c) {
-  static const char *const keys[] = {"id", "origin", "clauses", "inputs", "attributes", "expect"};
+  static const char *const keys[] = {"id",         "origin",           "clauses", "inputs",
+                                     "attributes", "max_output_bytes", "expect"};
   const cJSON *id, *origin, *clauses, *inputs, *expect;
   c->op = rd->op;
   c->attrs = mc_attrs_none();
   /* The id first, so that every later message can name the case. */
   if (!mc_read_object(rd, j, "") || !mc_read_require(rd, j, "", "id", &id) ||
-      !parse_id(rd, id, c) || !mc_read_keys(rd, j, "", keys, 6, "key"))
+      !parse_id(rd, id, c) || !mc_read_keys(rd, j, "", keys, 7, "key"))
     return false;
   if (!mc_read_require(rd, j, "", "origin", &origin) ||
       !mc_read_require(rd, j, "", "clauses", &clauses) ||
@@ -221,6 +236,9 @@ static bool parse_case(mc_reader *rd, const cJSON *j, mc_case *c) {
     return false;
   const cJSON *attributes = mc_member(j, "attributes");
   if (attributes && !parse_attributes(rd, attributes, &c->attrs))
+    return false;
+  const cJSON *cap = mc_member(j, "max_output_bytes");
+  if (cap && !parse_cap(rd, cap, c))
     return false;
   return parse_expect(rd, expect, c);
 }

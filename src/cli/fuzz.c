@@ -217,7 +217,8 @@ int mc_cmd_fuzz(int argc, char **argv) {
     return 2;
   }
   double now = mc_now_seconds();
-  mc_fuzz_progress_line prog = {.terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now};
+  mc_fuzz_progress_line prog = {
+      .terminal = isatty(STDERR_FILENO) != 0, .start = now, .last = now, .campaign = &f.campaign};
   mc_fuzz_stats s = {0};
   status = mc_fuzz_run(&f.campaign, &f.impl.options, f.jobs, &s, mc_fuzz_on_progress, &prog);
   double seconds = mc_now_seconds() - prog.start;

@@ -31,7 +31,7 @@ const char mc_impl_options_help[] =
     "                          it starts with: per process, not all it starts together\n"
     "                          (default 4096; 0: no limit; at most 16777216)\n"
     "  --max-output-bytes N    cap on one output (clause MC-L4; default 1073741824; at most\n"
-    "                          2^63-1)\n"
+    "                          2^63-1; a case's own max_output_bytes replaces it)\n"
     "  --sanitize address      plugins and adapters run with AddressSanitizer and UBSan\n"
     "                          reports collected: a report makes the case's verdict\n"
     "                          memory-error (build the plugin with\n"

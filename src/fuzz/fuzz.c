@@ -22,14 +22,14 @@
 #define MAX_INPUT_BYTES 400
 
 /* The producer's bytes: op first, data type second (fuzz/README.md, "Byte
-   layout"); a --op or --type choice is written there. */
-static bool produce(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *out) {
+   layout"); a chosen op (or -1) and a --type choice are written there. */
+static bool produce(mc_rng *g, const mc_fuzz_options *o, int op, mc_owned_request *out) {
   uint8_t bytes[MAX_INPUT_BYTES];
   size_t n = 8 + (size_t)mc_rng_below(g, MAX_INPUT_BYTES - 8);
   for (size_t i = 0; i < n; i++)
     bytes[i] = (uint8_t)mc_rng_next(g);
-  if (o->op >= 0)
-    bytes[0] = (uint8_t)o->op;
+  if (op >= 0)
+    bytes[0] = (uint8_t)op;
   if (o->type != MC_TYPE_INVALID)
     bytes[1] = (uint8_t)o->type;
   mc_fuzz_input in;
@@ -44,12 +44,62 @@ static bool produce(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *out) 
   return ok;
 }
 
-static bool next_request(mc_rng *g, const mc_fuzz_options *o, mc_owned_request *r, bool *large) {
-  *large = o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0;
+uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s) {
+  uint32_t ops = 0;
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    if (s->runs_by_op[op] >= MC_FUZZ_CLAIM_RUNS && s->unsupported_by_op[op] == s->runs_by_op[op])
+      ops |= 1u << op;
+  return ops;
+}
+
+void mc_fuzz_ops_fuzzed_text(const mc_fuzz_options *o, const mc_fuzz_stats *s, char *buf,
+                             size_t size) {
+  const uint32_t lacking = o->op >= 0 ? 0 : mc_fuzz_ops_unsupported(s);
+  if (o->op >= 0 || !lacking || lacking == (1u << MC_OP_COUNT) - 1) {
+    snprintf(buf, size, "%s", o->op >= 0 ? mc_op_name((mc_op)o->op) : "every operation");
+    return;
+  }
+  size_t at = 0;
+  for (int op = 0; op < MC_OP_COUNT && at < size; op++)
+    if (!(lacking & (1u << op)))
+      at += (size_t)snprintf(buf + at, size - at, "%s ", mc_op_name((mc_op)op));
+  if (at < size)
+    snprintf(buf + at, size - at, "(the others unsupported)");
+}
+
+/* The operation of the next request: --op's; else, once the implementation
+   has shown it lacks some, one of the others (the lacking ones one time in
+   MC_FUZZ_PROBE_ONE_IN); -1: any, as the drawn bytes say. */
+static int pick_op(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s) {
+  if (o->op >= 0)
+    return o->op;
+  const uint32_t lacking = mc_fuzz_ops_unsupported(s), all = (1u << MC_OP_COUNT) - 1;
+  if (!lacking || lacking == all || mc_rng_below(g, MC_FUZZ_PROBE_ONE_IN) == 0)
+    return -1;
+  uint64_t k = mc_rng_below(g, (uint64_t)__builtin_popcount(all & ~lacking));
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    if (!(lacking & (1u << op)) && k-- == 0)
+      return op;
+  return -1;
+}
+
+/* Whether a large request fits the campaign: always, unless they are slow
+   (MC_FUZZ_SLOW_LARGE_SECONDS) and have had their third of the time. */
+static bool large_affordable(const mc_fuzz_stats *s) {
+  if (s->large_runs == 0 || s->large_seconds / (double)s->large_runs <= MC_FUZZ_SLOW_LARGE_SECONDS)
+    return true;
+  return s->large_seconds <= s->run_seconds / 3;
+}
+
+static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s,
+                         mc_owned_request *r, bool *large) {
+  *large =
+      o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0 && large_affordable(s);
+  const int op = pick_op(g, o, s);
   if (!*large)
-    return produce(g, o, r);
-  mc_op op = o->op >= 0 ? (mc_op)o->op : (mc_op)mc_rng_below(g, MC_OP_COUNT);
-  return mc_fuzz_large_request(g, op, o->type, r);
+    return produce(g, o, op, r);
+  return mc_fuzz_large_request(g, op >= 0 ? (mc_op)op : (mc_op)mc_rng_below(g, MC_OP_COUNT),
+                               o->type, r);
 }
 
 /* The cause key of r's failure (outcome) with the type's part: the type,
@@ -138,16 +188,26 @@ const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f) {
   }
 }
 
+/* A finding's case id: its key and a digest of its origin (implementation,
+   seed, worker, run), so that the findings of two campaigns can be run
+   together (issue 39: ids are unique across the files of a run). */
+static void finding_id(mc_op op, const char *key, const char *origin, char *id, size_t size) {
+  uint8_t digest[32];
+  mc_sha256(origin, strlen(origin), digest);
+  snprintf(id, size, "%s/findings/%s/%02x%02x%02x%02x", mc_op_clause_prefix(op), key, digest[0],
+           digest[1], digest[2], digest[3]);
+  for (char *p = id; *p; p++)
+    *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+}
+
 /* The case file of a finding: the shrunk request, the oracle's expectation. */
 static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, mc_fuzz_finding *f) {
   mc_fuzz_case fc;
   mc_fuzz_case_make(r, &fc);
-  char id[200], origin[800], cap[80] = "", cut[120] = "";
-  snprintf(id, sizeof id, "%s/findings/%s", mc_op_clause_prefix(r->req.op), f->key);
-  for (char *p = id; *p; p++)
-    *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-  if (r->max_output_bytes != MC_DEFAULT_MAX_OUTPUT_BYTES)
-    snprintf(cap, sizeof cap, "; re-run with " MC_FUZZ_CAP_OPTION "%zu", r->max_output_bytes);
+  /* A cap other than movconf run's default goes in the case, so that the
+     file replays as `movconf run --impl SPEC FILE` alone (issue 39). */
+  const bool own_cap = r->max_output_bytes != MC_DEFAULT_MAX_OUTPUT_BYTES;
+  char id[200], origin[800], cut[120] = "";
   if (mc_fuzz_shrink_cut_option(f))
     snprintf(cut, sizeof cut, ", cut short by %s (it may shrink further)",
              mc_fuzz_shrink_cut_option(f));
@@ -155,7 +215,9 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
            "movconf fuzz --impl '%s' --seed %" PRIu64 " (worker %d, run %" PRIu64
            "), shrunk in %d steps%s; expected %s computed by the movconf oracle (src/oracle)%s",
            o->impl_spec, o->seed, o->worker, f->run, f->shrink_steps, cut,
-           fc.c.expect_error ? "error" : "output", cap);
+           fc.c.expect_error ? "error" : "output",
+           own_cap ? " under the case's max_output_bytes" : "");
+  finding_id(r->req.op, f->key, origin, id, sizeof id);
   mc_case_out c = {.id = id,
                    .origin = origin,
                    .req = &r->req,
@@ -163,6 +225,8 @@ static bool write_finding(const mc_fuzz_options *o, const mc_owned_request *r, m
                    .expect_error = fc.c.expect_error,
                    .error = fc.oracle_status,
                    .output = fc.c.expect_error ? NULL : &fc.c.expected.tensor,
+                   .has_cap = own_cap,
+                   .max_output_bytes = r->max_output_bytes,
                    /* A larger output is its digest: the runner still names the first
                       differing element, through the oracle's output. */
                    .max_inline_bytes = 4096};
@@ -228,7 +292,26 @@ static void make_index_readable(mc_impl *impl, mc_owned_request *r, char **detai
 typedef struct tried_keys {
   char (*keys)[160];
   int n;
+  /* The causes of s's findings (by index), and the findings whose shrink
+     was cut short, held back until the campaign's end (pending_finding). */
+  mc_fuzz_cause *causes;
+  struct pending_finding *pending;
+  int n_pending;
 } tried_keys;
+
+/* A finding whose shrink its time limit cut short: written at the end
+   unless a finding whose shrink finished has its cause or a lesser one
+   (its case then reproduces what this one shows, issue 39). */
+typedef struct pending_finding {
+  mc_owned_request r;
+  char key[160];
+  mc_fuzz_outcome v;
+  mc_fuzz_cause cause;
+  bool any_type;
+  uint64_t run;
+  int steps, cut_by;
+  char *detail;
+} pending_finding;
 
 static bool tried_before(tried_keys *t, const char *key) {
   for (int i = 0; i < t->n; i++)
@@ -263,6 +346,9 @@ static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_own
     fprintf(stderr, "movconf fuzz: cannot write the finding %s under %s\n", key, o->out_dir);
 }
 
+static void hold_back(tried_keys *t, mc_owned_request *r, const char *key, const mc_fuzz_outcome *v,
+                      bool any_type, uint64_t run, int steps, int cut_by, char *detail);
+
 /* A failing request (seen: its outcome, detail: that run's): shrunk while
    it keeps its cause, keyed, and written unless a finding of the same key
    exists. */
@@ -275,10 +361,15 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     free(detail);
     return;
   }
-  double deadline = mc_now_seconds() + o->shrink_seconds;
+  /* At most half the campaign's time left, so that a cause found later
+     gets its shrink too, a quarter for a timeout, whose every step may
+     take a --timeout (issue 39). */
+  const double now = mc_now_seconds();
+  const double share = seen->verdict == MC_VERDICT_TIMEOUT ? 4 : 2;
+  double deadline = now + o->shrink_seconds;
   int cut_by = MC_FUZZ_CUT_BY_SHRINK_TIME;
-  if (o->stop_at > 0 && o->stop_at < deadline) {
-    deadline = o->stop_at;
+  if (o->stop_at > 0 && now + (o->stop_at - now) / share < deadline) {
+    deadline = now + (o->stop_at - now) / share;
     cut_by = MC_FUZZ_CUT_BY_TIME;
   }
   char *shrunk_detail = NULL;
@@ -297,7 +388,9 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     free(detail); /* it did not fail again: nothing to report */
     return;
   }
-  bool any_type = type_independent(impl, r, &v);
+  /* A shrink cut short has had its time: its type is not probed (two more
+     runs of what may be a large request). */
+  bool any_type = !cut_short && type_independent(impl, r, &v);
   if (any_type)
     make_index_readable(impl, r, &detail, &v);
   finding_key(r, &v, any_type, key, sizeof key);
@@ -305,14 +398,71 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     free(detail);
     return;
   }
-  add_finding(s, o, r, key, &v, any_type, run, steps, cut_short ? cut_by : MC_FUZZ_SHRINK_DONE,
-              detail);
+  if (cut_short) {
+    hold_back(tried, r, key, &v, any_type, run, steps, cut_by, detail);
+    return;
+  }
+  tried->causes =
+      mc_realloc_or_abort(tried->causes, (size_t)(s->n_findings + 1) * sizeof *tried->causes);
+  mc_fuzz_cause_of(r, &v, &tried->causes[s->n_findings]);
+  add_finding(s, o, r, key, &v, any_type, run, steps, MC_FUZZ_SHRINK_DONE, detail);
 }
 
-static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s) {
+/* Holds a finding cut short back (taking r's request and detail). */
+static void hold_back(tried_keys *t, mc_owned_request *r, const char *key, const mc_fuzz_outcome *v,
+                      bool any_type, uint64_t run, int steps, int cut_by, char *detail) {
+  t->pending = mc_realloc_or_abort(t->pending, (size_t)(t->n_pending + 1) * sizeof *t->pending);
+  pending_finding *p = &t->pending[t->n_pending++];
+  *p = (pending_finding){.r = *r,
+                         .v = *v,
+                         .any_type = any_type,
+                         .run = run,
+                         .steps = steps,
+                         .cut_by = cut_by,
+                         .detail = detail};
+  mc_owned_request_link(&p->r);
+  mc_fuzz_cause_of(&p->r, v, &p->cause);
+  snprintf(p->key, sizeof p->key, "%s", key);
+  memset(r, 0, sizeof *r); /* moved */
+}
+
+/* Whether finding i of s (its shrink finished) stands for p: the same
+   cause or a lesser one, and a type part that covers p's. */
+static bool stands_for(const mc_fuzz_stats *s, const tried_keys *t, int i,
+                       const pending_finding *p) {
+  const mc_fuzz_finding *f = &s->findings[i];
+  bool type_covered = f->any_type || (!p->any_type && f->type == p->r.tensors[0].type);
+  return f->shrink_cut == MC_FUZZ_SHRINK_DONE && type_covered &&
+         mc_fuzz_cause_kept(&p->cause, &t->causes[i]);
+}
+
+/* At the campaign's end: each finding cut short is merged into a finished
+   one that stands for it, else written (once per key). */
+static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_keys *t) {
+  const int finished = s->n_findings;
+  for (int k = 0; k < t->n_pending; k++) {
+    pending_finding *p = &t->pending[k];
+    mc_owned_request_link(&p->r); /* the array may have moved since */
+    bool merged = known_finding(s, p->key) != NULL;
+    for (int i = 0; i < finished && !merged; i++)
+      merged = stands_for(s, t, i, p);
+    if (merged) {
+      s->merged_cut_short++;
+      free(p->detail);
+    } else {
+      add_finding(s, o, &p->r, p->key, &p->v, p->any_type, p->run, p->steps, p->cut_by, p->detail);
+    }
+    mc_owned_request_free(&p->r);
+  }
+  free(t->pending);
+  free(t->causes);
+}
+
+/* pending: the findings held back (cut short), which count too. */
+static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, int pending) {
   if (o->runs > 0 && s->runs >= o->runs)
     return true;
-  if (o->max_findings > 0 && s->n_findings >= o->max_findings)
+  if (o->max_findings > 0 && s->n_findings + pending >= o->max_findings)
     return true;
   if (o->stop_flag && *o->stop_flag)
     return true;
@@ -323,10 +473,10 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
   mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
   tried_keys tried = {0};
-  while (!campaign_over(o, s)) {
+  while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
     bool large;
-    if (!next_request(&g, o, &r, &large)) {
+    if (!next_request(&g, o, s, &r, &large)) {
       s->discarded++;
       continue;
     }
@@ -335,13 +485,18 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     s->large_runs += large;
     char *detail = NULL;
     mc_fuzz_outcome v;
+    const double started = mc_now_seconds();
     mc_fuzz_judge(impl, &r, &detail, &v);
+    const double took = mc_now_seconds() - started;
+    s->run_seconds += took;
+    s->large_seconds += large ? took : 0;
     if (v.out_of_time) {
       s->runs--; /* cut short by --time: not a run */
       s->runs_by_op[r.req.op]--;
       s->large_runs -= large;
     } else if (v.verdict == MC_VERDICT_UNSUPPORTED) {
       s->unsupported++;
+      s->unsupported_by_op[r.req.op]++;
     } else if (mc_verdict_is_failure(v.verdict)) {
       s->failures++;
       s->failures_by_op[r.req.op]++;
@@ -353,6 +508,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     if (progress)
       progress(ctx, s);
   }
+  settle_pending(o, s, &tried);
   free(tried.keys);
 }
 

@@ -66,11 +66,17 @@ const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f);
 typedef struct mc_fuzz_stats {
   uint64_t runs, unsupported, failures, large_runs;
   uint64_t discarded; /* drawn bytes that decode to nothing */
-  uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT];
+  uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT], unsupported_by_op[MC_OP_COUNT];
+  /* Seconds the runs took on the implementation, and those of the large
+     ones: large requests are drawn in proportion to their cost. */
+  double run_seconds, large_seconds;
   double started;          /* mc_now_seconds() when the campaign started */
   double first_finding_at; /* mc_now_seconds() of the first finding; 0: none */
   mc_fuzz_finding *findings;
   int n_findings;
+  /* Failures whose shrink was cut short, merged into a finding whose
+     shrink finished with their cause or a lesser one. */
+  int merged_cut_short;
 } mc_fuzz_stats;
 
 /* Runs requests on impl until the time or run limit, judging each against
@@ -79,6 +85,24 @@ typedef struct mc_fuzz_stats {
 void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
 void mc_fuzz_stats_free(mc_fuzz_stats *s);
+
+/* The operations the implementation has shown it does not support: every
+   one of their first MC_FUZZ_CLAIM_RUNS runs or more unsupported (a bit
+   per mc_op). Without --op the campaign draws the others, and these one
+   request in MC_FUZZ_PROBE_ONE_IN, in case a type or shape of them is
+   supported after all (issue 39: spend the campaign where the
+   implementation claims support). */
+/* Once a large request costs more than this on average (a slow
+   implementation, a Python adapter), large requests take at most a third
+   of the runs' time (issue 39). */
+#define MC_FUZZ_SLOW_LARGE_SECONDS 1.0
+#define MC_FUZZ_CLAIM_RUNS 32
+#define MC_FUZZ_PROBE_ONE_IN 16
+uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s);
+/* "every operation", or the clause prefixes of those drawn, "b2s sl (the
+   others unsupported)", for the progress lines and the summary. */
+void mc_fuzz_ops_fuzzed_text(const mc_fuzz_options *o, const mc_fuzz_stats *s, char *buf,
+                             size_t size);
 
 /* Called with the running totals while a campaign runs (may be NULL). */
 typedef void (*mc_fuzz_progress)(void *ctx, const mc_fuzz_stats *s);
@@ -108,7 +132,8 @@ bool mc_fuzz_out_dir_writable(const char *dir);
    a line every few seconds (a CI log). */
 typedef struct mc_fuzz_progress_line {
   bool terminal;
-  double start, last; /* mc_now_seconds() */
+  double start, last;              /* mc_now_seconds() */
+  const mc_fuzz_options *campaign; /* which operations are fuzzed */
 } mc_fuzz_progress_line;
 /* Shows the totals (findings of them; final: the last line, whatever the
    time since the one before). */

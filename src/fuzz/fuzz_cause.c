@@ -66,12 +66,33 @@ static mc_fuzz_mismatch mismatch_of(const mc_owned_request *r, const mc_fuzz_out
   return o->unwritten ? MC_FUZZ_MISMATCH_UNWRITTEN : MC_FUZZ_MISMATCH_MISPLACED;
 }
 
+int mc_fuzz_side_types(const mc_owned_request *r) {
+  int types = MC_FUZZ_SIDES_I64;
+  for (int i = 1; i < r->req.n_inputs; i++) {
+    const int t = (int)r->tensors[i].type;
+    if (i > 1 && t != (int)r->tensors[1].type)
+      return MC_FUZZ_SIDES_MIXED;
+    types = t == MC_I64 ? MC_FUZZ_SIDES_I64 : t;
+  }
+  return types;
+}
+
+/* Whether side types now are no more than was, in the order i64, i32 (for
+   any one type: a failure of narrow side inputs), one other type, mixed:
+   a step may go down that order, to another single type only by i32. */
+static bool side_types_kept(int was, int now) {
+  if (now == MC_FUZZ_SIDES_I64 || now == was || was == MC_FUZZ_SIDES_MIXED)
+    return true;
+  return now == MC_I32 && was != MC_FUZZ_SIDES_I64;
+}
+
 void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fuzz_cause *c) {
   memset(c, 0, sizeof *c);
   mc_finding_key(r->req.op, o->verdict, o->expected, c->exact, sizeof c->exact);
   c->mismatch = mismatch_of(r, o);
   const mc_tensor *data = &r->tensors[0];
   c->rank = data->rank;
+  c->side_types = mc_fuzz_side_types(r);
   c->size_class =
       size_class(o->output_elements >= 0 ? o->output_elements : mc_tensor_elements(data));
   for (int i = 1; i < r->req.n_inputs; i++)
@@ -89,7 +110,8 @@ void mc_fuzz_cause_of(const mc_owned_request *r, const mc_fuzz_outcome *o, mc_fu
 bool mc_fuzz_cause_kept(const mc_fuzz_cause *was, const mc_fuzz_cause *now) {
   bool same_mismatch = was->mismatch == MC_FUZZ_MISMATCH_UNKNOWN || now->mismatch == was->mismatch;
   return strcmp(was->exact, now->exact) == 0 && same_mismatch && now->rank <= was->rank &&
-         now->size_class <= was->size_class && (now->not_neutral & ~was->not_neutral) == 0;
+         now->size_class <= was->size_class && side_types_kept(was->side_types, now->side_types) &&
+         (now->not_neutral & ~was->not_neutral) == 0;
 }
 
 void mc_fuzz_cause_key(const mc_owned_request *r, const mc_fuzz_outcome *o, char *key,
@@ -100,6 +122,10 @@ void mc_fuzz_cause_key(const mc_owned_request *r, const mc_fuzz_outcome *o, char
   static const char *const mismatches[] = {"", "-unwritten", "-misplaced"};
   mc_text_printf(&t, "%s%s-rank%d-%s", c.exact, mismatches[c.mismatch], c.rank,
                  size_names[c.size_class]);
+  if (c.side_types == MC_FUZZ_SIDES_MIXED)
+    mc_text_printf(&t, "-sides-mixed");
+  else if (c.side_types != MC_FUZZ_SIDES_I64)
+    mc_text_printf(&t, "-sides-%s", mc_type_name((mc_type)c.side_types));
   for (int i = 1; i < r->req.n_inputs; i++)
     if (c.not_neutral & (1u << i))
       mc_text_printf(&t, "-%s", mc_op_input_name(r->req.op, i));

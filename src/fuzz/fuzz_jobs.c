@@ -43,6 +43,7 @@ typedef struct jobs_ctx {
 typedef struct worker_ctx {
   mc_pool_channel *ch;
   double last;
+  int sent; /* findings sent so far */
 } worker_ctx;
 
 static void send_record(mc_pool_channel *ch, const worker_record *r) {
@@ -60,17 +61,11 @@ static void send_counts(mc_pool_channel *ch, int kind, const mc_fuzz_stats *s) {
   send_record(ch, &r);
 }
 
-static void worker_progress(void *ctx, const mc_fuzz_stats *s) {
-  worker_ctx *w = ctx;
-  double now = mc_now_seconds();
-  if (now - w->last >= 0.1) {
-    w->last = now;
-    send_counts(w->ch, RECORD_PROGRESS, s);
-  }
-}
-
-static void send_findings(mc_pool_channel *ch, const mc_fuzz_stats *s) {
-  for (int i = 0; i < s->n_findings; i++) {
+/* The findings of s not sent yet, as soon as they are in: the parent's
+   progress lines count them while the campaign runs (issue 39). */
+static void send_findings(worker_ctx *w, const mc_fuzz_stats *s) {
+  mc_pool_channel *ch = w->ch;
+  for (int i = w->sent; i < s->n_findings; i++, w->sent++) {
     const mc_fuzz_finding *f = &s->findings[i];
     worker_record r;
     memset(&r, 0, sizeof r);
@@ -90,6 +85,16 @@ static void send_findings(mc_pool_channel *ch, const mc_fuzz_stats *s) {
     r.max_output_bytes = f->max_output_bytes;
     r.found_at = f->found_at;
     send_record(ch, &r);
+  }
+}
+
+static void worker_progress(void *ctx, const mc_fuzz_stats *s) {
+  worker_ctx *w = ctx;
+  send_findings(w, s);
+  double now = mc_now_seconds();
+  if (now - w->last >= 0.1) {
+    w->last = now;
+    send_counts(w->ch, RECORD_PROGRESS, s);
   }
 }
 
@@ -114,10 +119,10 @@ static void run_worker(void *ctx, mc_pool_channel *ch, mc_record_reader *item) {
   if (o.runs)
     o.runs = o.runs / (uint64_t)j->jobs + ((uint64_t)index < o.runs % (uint64_t)j->jobs);
   mc_fuzz_stats s = {0};
-  worker_ctx w = {ch, 0};
+  worker_ctx w = {ch, 0, 0};
   if (o.runs > 0 || j->campaign->runs == 0) /* else no share of the runs */
     mc_fuzz_campaign(&o, j->impl, &s, worker_progress, &w);
-  send_findings(ch, &s);
+  send_findings(&w, &s);
   send_counts(ch, RECORD_DONE, &s);
   mc_fuzz_stats_free(&s);
 }
@@ -132,6 +137,9 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   total->unsupported += s->unsupported;
   total->failures += s->failures;
   total->large_runs += s->large_runs;
+  total->run_seconds += s->run_seconds;
+  total->large_seconds += s->large_seconds;
+  total->merged_cut_short += s->merged_cut_short;
   total->discarded += s->discarded;
   if (s->first_finding_at &&
       (!total->first_finding_at || s->first_finding_at < total->first_finding_at))
@@ -139,6 +147,7 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   for (int op = 0; op < MC_OP_COUNT; op++) {
     total->runs_by_op[op] += s->runs_by_op[op];
     total->failures_by_op[op] += s->failures_by_op[op];
+    total->unsupported_by_op[op] += s->unsupported_by_op[op];
   }
 }
 
@@ -352,6 +361,13 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
           s->runs, seconds, seconds > 0 ? (double)s->runs / seconds : 0.0, jobs,
           jobs == 1 ? "" : "s", o->seed, s->large_runs, s->unsupported,
           s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0);
+  char ops[256];
+  mc_fuzz_ops_fuzzed_text(o, s, ops, sizeof ops);
+  fprintf(out, "fuzzed: %s\n", ops);
+  if (s->merged_cut_short)
+    fprintf(out,
+            "%d failure%s whose shrink was cut short merged into a finished finding of its cause\n",
+            s->merged_cut_short, s->merged_cut_short == 1 ? "" : "s");
   int confirmed = mc_fuzz_confirmed_findings(s);
   fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");
   if (confirmed && s->first_finding_at)

@@ -96,8 +96,10 @@ void mc_fuzz_show_progress(mc_fuzz_progress_line *p, const mc_fuzz_stats *s, int
           findings, findings == 1 ? "" : "s");
   if (s->first_finding_at)
     fprintf(stderr, " (the first after %.1f s)", s->first_finding_at - p->start);
-  fprintf(stderr, ", %.0f%% unsupported  %s",
-          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0,
+  char ops[256];
+  mc_fuzz_ops_fuzzed_text(p->campaign, s, ops, sizeof ops);
+  fprintf(stderr, ", %.0f%% unsupported, fuzzing %s  %s",
+          s->runs ? 100.0 * (double)s->unsupported / (double)s->runs : 0.0, ops,
           final || !p->terminal ? "\n" : "");
 }
 

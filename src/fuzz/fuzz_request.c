@@ -62,7 +62,10 @@ void mc_owned_request_free(mc_owned_request *r) {
 bool mc_owned_request_set_data(mc_owned_request *r, mc_type type, int rank, const int64_t *shape,
                                int64_t start) {
   mc_tensor data;
-  if (mc_tensor_alloc(&data, type, rank, shape, r->max_output_bytes) != MC_OK)
+  /* Limited as the largest data a request has, not by the output cap: a
+     cap of a few bytes (a failure of MC-L4) must not stop its data
+     changing while it shrinks (issue 39). */
+  if (mc_tensor_alloc(&data, type, rank, shape, MC_DEFAULT_MAX_OUTPUT_BYTES) != MC_OK)
     return false;
   mc_fill_counter(&data, mc_tensor_elements(&data), start);
   if (r->tensors[0].data)

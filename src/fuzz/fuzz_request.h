@@ -50,10 +50,6 @@ typedef struct mc_fuzz_case {
 void mc_fuzz_case_make(const mc_owned_request *r, mc_fuzz_case *out);
 void mc_fuzz_case_free(mc_fuzz_case *fc);
 
-/* How a finding's file asks for an output cap other than movconf run's
-   default (in its origin), which the re-run at the end applies. */
-#define MC_FUZZ_CAP_OPTION "--max-output-bytes "
-
 /* What one judged run shows. */
 typedef struct mc_fuzz_outcome {
   mc_verdict verdict;
@@ -90,10 +86,20 @@ typedef struct mc_fuzz_cause {
   char exact[96];            /* "<op slug>-<verdict>[-expected-<error>]" */
   mc_fuzz_mismatch mismatch; /* may become known while shrinking, never change */
   int rank, size_class;
+  /* The side inputs' element types: MC_FUZZ_SIDES_I64 (every one i64, or
+     none: neutral), one other type for all, or MC_FUZZ_SIDES_MIXED, in
+     that order of what a shrink step may only lessen (issue 39: a bug of
+     32-bit side inputs and one of mixed types are two findings). */
+  int side_types;
   /* bit i: side input i (an absent optional one is neutral); bit
      MC_MAX_INPUTS + j: attribute j of the op */
   unsigned not_neutral;
 } mc_fuzz_cause;
+#define MC_FUZZ_SIDES_I64 (-1)
+#define MC_FUZZ_SIDES_MIXED (-2)
+/* What r's side inputs' types are: MC_FUZZ_SIDES_I64, the one type they
+   share, or MC_FUZZ_SIDES_MIXED. */
+int mc_fuzz_side_types(const mc_owned_request *r);
 _Static_assert(MC_MAX_INPUTS + MC_ATTR_COUNT <= 32, "mc_fuzz_cause.not_neutral: a bit each");
 
 /* The value of string attribute id of op that changes nothing (the
@@ -106,7 +112,8 @@ bool mc_fuzz_cause_kept(const mc_fuzz_cause *was, const mc_fuzz_cause *now);
 
 /* The key of a failure's cause, without the element type:
    "<op slug>-<verdict>[-unwritten|-misplaced|-expected-<error>]-rank<R>-
-   <small|4ki+|64ki+|1mi+>[-<side input or attribute not neutral>]...". */
+   <small|4ki+|64ki+|1mi+>[-sides-<type>|-sides-mixed][-<side input or
+   attribute not neutral>]...". */
 void mc_fuzz_cause_key(const mc_owned_request *r, const mc_fuzz_outcome *o, char *key, size_t size);
 
 /* Shrinks r in place toward a minimal request the implementation fails

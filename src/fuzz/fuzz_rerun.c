@@ -23,27 +23,14 @@ typedef struct rerun_record {
 } rerun_record;
 _Static_assert(sizeof(rerun_record) <= 4096, "a re-run record must fit PIPE_BUF");
 
-/* The output cap a finding's origin asks for, else movconf run's default. */
-static size_t cap_of(const char *file) {
-  mc_case_file f;
-  char err[512];
-  size_t cap = MC_DEFAULT_MAX_OUTPUT_BYTES;
-  if (!mc_case_file_load(file, &f, err, sizeof err))
-    return cap;
-  const char *at = f.n_cases ? strstr(f.cases[0].origin, MC_FUZZ_CAP_OPTION) : NULL;
-  if (at)
-    cap = (size_t)strtoull(at + strlen(MC_FUZZ_CAP_OPTION), NULL, 10);
-  mc_case_file_free(&f);
-  return cap;
-}
-
 /* In the child: the file's case on a new implementation; never returns. */
 _Noreturn static void rerun_child(const char *spec, const mc_impl_options *base, const char *file,
                                   int fd) {
   rerun_record rec = {.verdict = -1};
   mc_impl_options options = *base;
   options.stop_at = 0; /* the parent bounds the re-runs */
-  options.max_output_bytes = cap_of(file);
+  /* as movconf run: its default cap, the file's own applying to its case */
+  options.max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES;
   char err[1024];
   mc_impl *impl = mc_impl_open(spec, &options, err, sizeof err);
   if (impl) {

@@ -1,6 +1,6 @@
 /* Shrinking a failing request to a small readable one that fails the same
    way (like Hypothesis or QuickCheck): greedy, one simplification at a time
-   - the output cap movconf run uses, index-filled data, a simpler element
+   - the output cap movconf run uses or else a smaller one, index-filled data, a simpler element
    type, fewer axes, smaller dimensions, blocks, crops, pads and attributes
    toward 1 or 0 - keeping a step only when the failure keeps its cause
    (mc_fuzz_cause_kept: the same verdict, expected error and shape of the
@@ -67,6 +67,20 @@ static bool default_cap(const mc_owned_request *cur, int k, mc_owned_request *ca
   return true;
 }
 
+/* A cap of its own, variant k of shrinking it toward 0 bytes: a failure
+   that needs the output above the cap (a missing MC-L4 check) keeps it
+   while the output shrinks too, where the cap the campaign drew would let
+   the smaller output fit and fail otherwise (issue 39). */
+static bool smaller_cap(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  int64_t want;
+  if (cur->max_output_bytes == MC_DEFAULT_MAX_OUTPUT_BYTES ||
+      !mc_fuzz_shrunk_value((int64_t)cur->max_output_bytes, 0, k, &want) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  cand->max_output_bytes = (size_t)want;
+  return true;
+}
+
 static bool data_from_zero(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   if (k > 0 || (cur->data_fill == MC_PAYLOAD_FILL_COUNTER && cur->fill_start == 0))
     return false;
@@ -83,6 +97,47 @@ static bool simpler_type(const mc_owned_request *cur, int k, mc_owned_request *c
     if (d->type == order[i])
       return false; /* already as simple */
   return mc_fuzz_clone(cur, cand) && mc_fuzz_refill(cand, order[k], d->rank, d->shape);
+}
+
+/* t's values as type, or false when one does not fit in it. */
+static bool side_as(const mc_tensor *t, mc_type type, mc_tensor *out) {
+  if (mc_tensor_alloc(out, type, t->rank, t->shape, (size_t)-1) != MC_OK)
+    return false;
+  for (int64_t i = 0; i < mc_tensor_elements(t); i++) {
+    int64_t v, back;
+    bool fits = mc_side_value(t, i, &v);
+    if (fits)
+      mc_store_bits(out->data, type, i, (uint64_t)v);
+    if (!fits || !mc_side_value(out, i, &back) || back != v) {
+      mc_tensor_free(out);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Every side input in one type, its values kept: i64 (k = 0), i32 (k =
+   1), else the type of side input k - 1, so that a failure of mixed side
+   types that is not about the mix becomes one of a single type, and one of
+   any narrow type one of i32 (a key's -sides-<type>, issue 39). */
+static bool sides_one_type(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  if (cur->req.n_inputs < 2 || k > cur->req.n_inputs)
+    return false;
+  const mc_type type = k == 0 ? MC_I64 : k == 1 ? MC_I32 : cur->tensors[k - 1].type;
+  if (mc_fuzz_side_types(cur) == (type == MC_I64 ? MC_FUZZ_SIDES_I64 : (int)type) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  for (int i = 1; i < cur->req.n_inputs; i++) {
+    mc_tensor t;
+    if (!side_as(&cur->tensors[i], type, &t)) {
+      mc_owned_request_free(cand);
+      return false;
+    }
+    mc_tensor_free(&cand->tensors[i]);
+    cand->tensors[i] = t;
+  }
+  mc_owned_request_link(cand);
+  return true;
 }
 
 /* Removes element k of a 1-D side input. */
@@ -138,8 +193,26 @@ static bool smaller_dim(const mc_owned_request *cur, int k, mc_owned_request *ca
   return mc_fuzz_clone(cur, cand) && mc_fuzz_refill(cand, d->type, d->rank, shape);
 }
 
+/* Variant j of shrinking v toward target from above, or a negative v
+   toward 0 in magnitude (Slice's start -2^63 + 1 comes down to the -2 that
+   keeps a failure, issue 39); never to a magnitude as large (-1 to 1
+   would only go round with the moves that write -1). */
+static bool shrunk_magnitude(int64_t v, int64_t target, int j, int64_t *out) {
+  if (v >= 0)
+    return mc_fuzz_shrunk_value(v, target, j, out);
+  if (j >= 63)
+    return false;
+  uint64_t span = 0 - (uint64_t)v; /* |v|, INT64_MIN's too */
+  uint64_t step = j == 0 ? span : span >> j;
+  if (step == 0 || (j > 0 && step == span))
+    return false;
+  *out = (int64_t)((uint64_t)v + step);
+  return true;
+}
+
 /* Element k / MC_FUZZ_VALUE_VARIANTS of the side inputs counted one after another
-   (block_shape, then crops or pads), shrunk toward 1 (blocks) or 0. */
+   (block_shape, then crops or pads), shrunk toward 1 (blocks) or 0, a
+   negative one toward 0. */
 static bool smaller_side_value(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   int flat = k / MC_FUZZ_VALUE_VARIANTS;
   for (int i = 1; i < cur->req.n_inputs; i++) {
@@ -150,7 +223,7 @@ static bool smaller_side_value(const mc_owned_request *cur, int k, mc_owned_requ
       continue;
     }
     if (!mc_side_value(t, flat, &v) ||
-        !mc_fuzz_shrunk_value(v, i == 1 ? 1 : 0, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+        !shrunk_magnitude(v, i == 1 ? 1 : 0, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
         !mc_fuzz_clone(cur, cand))
       return false;
     mc_store_bits(cand->tensors[i].data, t->type, flat, (uint64_t)want);
@@ -221,10 +294,9 @@ static bool smaller_attribute(const mc_owned_request *cur, int k, mc_owned_reque
 /* The generic moves, in order: the operation's own (mc_fuzz_op_desc)
    run between the first four and the rest. */
 static const mc_fuzz_move first_moves[] = {
-    {default_cap, 1},
-    {data_from_zero, 1},
-    {simpler_type, 6},
-    {drop_axis, MC_TENSOR_MAX_RANK},
+    {default_cap, 1},    {smaller_cap, MC_FUZZ_VALUE_VARIANTS},
+    {data_from_zero, 1}, {sides_one_type, MC_MAX_INPUTS + 1},
+    {simpler_type, 6},   {drop_axis, MC_TENSOR_MAX_RANK},
 };
 static const mc_fuzz_move last_moves[] = {
     {smaller_dim, MC_FUZZ_VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
@@ -232,7 +304,7 @@ static const mc_fuzz_move last_moves[] = {
     {smaller_attribute, MC_FUZZ_VALUE_VARIANTS *MC_ATTR_COUNT *MC_MAX_ATTR_LEN},
     {neutral_string, MC_ATTR_COUNT},
 };
-#define MAX_MOVES 16
+#define MAX_MOVES 20
 
 /* The moves of op, in the order they are tried; returns their count. */
 static size_t moves_of(mc_op op, mc_fuzz_move moves[MAX_MOVES]) {

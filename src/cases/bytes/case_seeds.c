@@ -37,7 +37,8 @@ void mc_fuzz_input_of_case(const mc_case *c, mc_fuzz_input *in) {
   in->large = elements_of(&data->tensor) > MC_FUZZ_SMALL_LIMIT ||
               (!c->expect_error && elements_of(&c->expected.tensor) >
                                        (int64_t)MC_FUZZ_OUTPUT_FACTOR * MC_FUZZ_SMALL_ELEMENTS);
-  in->max_output_bytes = mc_fuzz_natural_cap(data->tensor.type, in->large);
+  in->max_output_bytes =
+      c->has_cap ? c->max_output_bytes : mc_fuzz_natural_cap(data->tensor.type, in->large);
   in->data_fill = data->kind == MC_PAYLOAD_FILL_COUNTER ? MC_FUZZ_FILL_COUNTER
                   : data->kind == MC_PAYLOAD_FILL_PRNG  ? MC_FUZZ_FILL_PRNG
                                                         : MC_FUZZ_FILL_BYTES;

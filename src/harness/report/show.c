@@ -129,6 +129,8 @@ static void print_head(FILE *out, const mc_case *c, const char *file) {
   fprintf(out, "inputs      %s\n", inputs);
   free(inputs);
   print_attributes(out, c);
+  if (c->has_cap)
+    fprintf(out, "output cap  %zu bytes (the case's own)\n", c->max_output_bytes);
 }
 
 /* The expected output's elements: the case's, or - for a digest - the

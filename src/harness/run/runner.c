@@ -79,13 +79,18 @@ static int result_of_call(const mc_runner *run, uint64_t call) {
 }
 
 /* One call of the implementation for case c, charged to report index
-   result_index (-1: to no case). */
+   result_index (-1: to no case), under the case's own output cap when it
+   has one: its expectation depends on it (spec/case-format.md, section 3). */
 static void call_impl(mc_runner *run, const mc_case *c, int result_index, mc_impl_result *r) {
   mc_request req = mc_request_of_case(c);
   memset(r, 0, sizeof *r);
   run->impl->calls++;
   remember_call(run, run->impl->calls, result_index);
+  const size_t run_cap = run->impl->options.max_output_bytes;
+  if (c->has_cap)
+    run->impl->options.max_output_bytes = c->max_output_bytes;
   run->impl->run(run->impl, &req, r);
+  run->impl->options.max_output_bytes = run_cap;
 }
 
 static void restart_impl(mc_runner *run) {

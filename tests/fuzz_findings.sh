@@ -1,0 +1,125 @@
+#!/bin/sh
+# movconf fuzz, a finding is one bug (issue 39), against planted faults of
+# tests/plugin_planted.c: a failure that needs a small output cap carries
+# the cap in its case (it replays as printed) and shrinks with it to one
+# finding; two bugs of side-input types are two findings, named by those
+# types; a negative bound shrinks toward the smallest magnitude that keeps
+# the failure; a campaign without --op spends its runs on the operations
+# the implementation supports; --jobs counts findings as they come; the
+# findings of two campaigns run together; a shrink cut short merges into
+# the finished finding of its cause; a slow implementation gets large
+# requests in proportion to their cost.
+# usage: fuzz_findings.sh MOVCONF PLUGIN WORKDIR [all|small]
+# `small` (sanitizer builds) leaves out the campaigns with large requests.
+set -u
+. "$(dirname "$0")/expect.sh"
+movconf=$(absolute "$1") plugin=$(absolute "$2") work=$(absolute "$3") sizes=${4:-all}
+fresh_folder "$work"
+
+# fuzz NAME FAULTS ARGS...: a campaign in $work/NAME (its cwd), findings in
+# ./findings, summary in out.txt and summary.json.
+fuzz() {
+  name=$1 fault=$2
+  shift 2
+  mkdir -p "$work/$name"
+  (cd "$work/$name" && MOVCONF_PLANTED=$fault "$movconf" fuzz --impl "plugin:$plugin" \
+    --seed 1 --json summary.json "$@" >out.txt 2>err.txt)
+  status=$?
+}
+
+# The finding files of campaign NAME, one a line.
+findings() { ls "$work/$1"/findings/*.json 2>/dev/null; }
+
+# one_finding NAME PATTERN: exactly one finding, its file matching PATTERN.
+one_finding() {
+  found=$(findings "$1")
+  expect "$1: exactly one finding (found: $found)" test "$(printf '%s\n' "$found" | grep -c .)" -eq 1
+  case "$found" in */$2) ;; *) found= ;; esac
+  expect "$1: the finding is named $2" test -n "$found"
+}
+
+# A case of FILE: python expression over `case` that must hold.
+case_has() {
+  expect "$1: $2" python3 -c 'import json, sys
+case = json.load(open(sys.argv[1]))["cases"][0]
+assert eval(sys.argv[2]), case' "$1" "$2"
+}
+
+# 1. A wrong error for output_too_large, seen only under a small cap: one
+#    finding (the cap shrinks with the rest; the campaign drew caps of 0 to
+#    4096 bytes on ranks 1 to 6 and every type, 29 findings before), whose
+#    case holds its cap and replays as printed: it fails on the plugin and
+#    passes on movconf's kernels with no option but --impl.
+fuzz cap cap-wrong-error --op sc --runs 400 --no-large --out findings
+expect "cap: exit status 1, not $status (see $work/cap/err.txt)" test "$status" -eq 1
+one_finding cap "shuffle_channels_1-wrong-error-expected-output_too_large-rank1-small-any-type.json"
+if [ -n "$found" ]; then
+  case_has "$found" 'case["max_output_bytes"] == 0 and case["expect"] == {"error": "output_too_large"}'
+  MOVCONF_PLANTED=cap-wrong-error "$movconf" run --quiet --impl "plugin:$plugin" "$found" \
+    >"$work/cap/rerun.txt" 2>&1
+  rerun_status=$?
+  expect "cap: the finding fails as printed on the plugin (status $rerun_status)" \
+    test "$rerun_status" -eq 1
+  has "$work/cap/rerun.txt" " wrong-error"
+  expect "cap: the finding passes as printed on movconf's kernels" \
+    sh -c '"$1" run --quiet --impl optimized "$2" >"$2.optimized.txt" 2>&1' rerun "$movconf" "$found"
+fi
+
+# 2. Two BatchToSpace bugs of side-input types, wrongly rejecting valid
+#    requests: side inputs narrower than 64 bits, and side inputs of mixed
+#    types. One finding each, named apart by the side types (the same name
+#    before, without them).
+fuzz narrow b2s-narrow-sides --op b2s --runs 150 --no-large --out findings
+one_finding narrow "batch_to_space_2-wrong-rejection-rank2-small-sides-i32-any-type.json"
+fuzz mixed b2s-mixed-sides --op b2s --runs 150 --no-large --out findings
+one_finding mixed "batch_to_space_2-wrong-rejection-rank2-small-sides-mixed-any-type.json"
+
+# 3. Slice with a start below -1: the start shrinks to -2, the smallest
+#    magnitude that keeps the failure, whatever was drawn.
+fuzz start sl-negative-start --op sl --runs 200 --no-large --out findings
+one_finding start "slice_8-wrong-output-misplaced-*.json"
+[ -n "$found" ] && case_has "$found" 'case["inputs"]["start"]["values"] == [-2]'
+
+# 4. A plugin that supports Slice alone, fuzzed without --op: most runs go
+#    to Slice (one in seven before), the summary says so, and the fault is
+#    found.
+fuzz only only-sl+sl-negative-start --runs 600 --no-large --out findings
+one_finding only "slice_8-wrong-output-misplaced-*.json"
+has "$work/only/out.txt" "^fuzzed: Slice-8 (the others unsupported)$"
+expect "only: more than half of the runs went to Slice-8" python3 -c '
+import re, sys
+runs = int(re.search(r"^Slice-8 +(\d+)", open(sys.argv[1]).read(), re.M).group(1))
+assert runs > 300, runs' "$work/only/out.txt"
+
+# 5. --jobs 2: the progress line (every 5 s off a terminal) counts the
+#    finding found in the first second. A second campaign's findings run
+#    together with the first's.
+fuzz jobs d2s-swap --op d2s --time 6 --jobs 2 --no-large --out findings
+has "$work/jobs/err.txt" "^\[fuzz\] [0-9]* s: .* 1 finding (the first after"
+(cd "$work/jobs" && MOVCONF_PLANTED=d2s-swap "$movconf" fuzz --impl "plugin:$plugin" --seed 2 \
+  --op d2s --runs 50 --no-large --out other >/dev/null 2>&1)
+expect "jobs: the findings of two campaigns run together" \
+  sh -c '"$1" run --quiet --impl optimized "$2/findings" "$2/other" >"$2/together.txt" 2>&1' \
+  together "$movconf" "$work/jobs"
+has "$work/jobs/together.txt" "^2 passed, 0 failed"
+
+# 6. A shrink cut short by --shrink-time (a large request of 2^12 or more
+#    output elements, 2 s) is merged into the finished finding of its
+#    cause (the small one): one finding, not one per size class.
+if [ "$sizes" = all ]; then
+  fuzz merged d2s-swap --op d2s --runs 20 --shrink-time 2 --out findings
+  one_finding merged "depth_to_space_1-wrong-output-misplaced-rank3-small-any-type.json"
+fi
+# 7. A slow implementation (2 s more per call above 4096 output elements):
+#    large requests get about a third of the time, the rest goes to small
+#    ones (before: one request in 20 large, whatever they cost).
+if [ "$sizes" = all ]; then
+  fuzz slow slow-large --op d2s --time 6
+  expect "slow: exit status 0, not $status" test "$status" -eq 0
+  expect "slow: at most 2 large runs and 150 runs or more in 6 s" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["large_runs"] <= 2 and s["runs"] >= 150, (s["large_runs"], s["runs"])' \
+    "$work/slow/summary.json"
+fi
+expect_report
