@@ -61,15 +61,15 @@ async function pageCall(what, fn) {
   }
 }
 
-// Faults for tests/browser_adapter.sh: MOVCONF_BROWSER_FAULT=crash@N,hang@M
-// crashes the page's renderer (DevTools Page.crash) on the request whose id
-// is N, or hangs the page in a loop on request M (ids count the run's
-// requests, across restarts).
+// Faults for tests/browser_adapter.sh: MOVCONF_BROWSER_FAULT=crash@S,hang@T
+// crashes the page's renderer (DevTools Page.crash) on a request whose data
+// has shape S (dimensions joined by x: 7, 2x3), or hangs the page in a loop
+// on one of shape T: by case, so that movconf's rerun of a crashed case in
+// a fresh process crashes again.
 const FAULTS = new Map((process.env.MOVCONF_BROWSER_FAULT || '').split(',').filter(Boolean)
   .map((f) => f.split('@')).map(([kind, at]) => [at, kind]));
-let requestId = null;
-async function injectFault(page) {
-  const fault = FAULTS.get(String(requestId));
+async function injectFault(page, data) {
+  const fault = FAULTS.get(data.shape.join('x'));
   if (fault === 'crash') await (await page.createCDPSession()).send('Page.crash');
   if (fault === 'hang') await page.evaluate(() => { for (;;); });
 }
@@ -105,7 +105,7 @@ function tfjsPageRunner(tfjs) {
                     base64: common.tensorBytes(data, 'data').toString('base64') };
     const result = await common.libraryCall(what, async () => {
       const answer = await pageCall(what, async (page) => {
-        await injectFault(page);
+        await injectFault(page, data);
         return page.evaluate((i, c) => window.movconf.tfjsRun(i, c), input, calls);
       });
       if (answer && answer.error !== undefined) throw new Error(String(answer.error));
@@ -113,14 +113,6 @@ function tfjsPageRunner(tfjs) {
     });
     return pageResult(result, tfjs.resultOutput);
   };
-}
-
-// The handlers, each noting the id of the request it answers (injectFault).
-function withRequestIds(handlers) {
-  return Object.fromEntries(Object.entries(handlers).map(([op, handler]) => [op, (request) => {
-    requestId = request.id;
-    return handler(request);
-  }]));
 }
 
 // The handshake's version: the package's, then the renderer, within the
@@ -147,7 +139,7 @@ async function serveTfjs(puppeteer, backendName) {
     name: backend.package.replace('@tensorflow/', ''),
     version: versionWithRenderer(version, renderer),
     ops: tfjs.tfjsOps(),
-    handlers: withRequestIds(tfjs.tfjsHandlers(tfjsPageRunner(tfjs))),
+    handlers: tfjs.tfjsHandlers(tfjsPageRunner(tfjs)),
     library: `TensorFlow.js (${backendName})`,
   });
   browserSession.close();

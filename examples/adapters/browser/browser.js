@@ -58,7 +58,12 @@ async function openPage(puppeteer, { files, scripts, log, onFailure }) {
   const close = () => {
     const child = browser.process();
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    fs.rmSync(profile, { recursive: true, force: true });
+    // Chromium may still be writing the profile as it dies: best effort.
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+    } catch (e) {
+      process.stderr.write(`browser: leaving ${profile}: ${e.message}\n`);
+    }
   };
   process.on('exit', close);
   browser.on('disconnected', () => onFailure('the browser closed its DevTools connection'));
