@@ -9,7 +9,9 @@
 // tf.stridedSlice(x, [0], [256], [2]) and tf.spaceToBatchND of x as
 // [1, 256, 1] with block [2], no padding: both outputs must start 16777217,
 // 2147483647, int32 values above 2^24, which a float32 cannot hold exactly.
-// Prints the first input and output elements.
+// Then tf.spaceToBatchND of an empty float32 [2, 0] padded by 3 at the end of
+// axis 1, block [3]: a [6, 1] of zeros (the padding). Prints the first
+// input and output elements.
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -34,8 +36,13 @@ async function main() {
     const sliced = tf.stridedSlice(x, [0], [256], [2]);
     const batched = tf.spaceToBatchND(tf.reshape(x, [1, 256, 1]), [2], [[0, 0]]);
     const first = async (t, n) => Array.from((await t.data()).slice(0, n));
-    return { backend: tf.getBackend(), input: await first(x, 4),
-             stridedSlice: await first(sliced, 2), spaceToBatchND: await first(batched, 2) };
+    const result = { backend: tf.getBackend(), input: await first(x, 4),
+                     stridedSlice: await first(sliced, 2), spaceToBatchND: await first(batched, 2) };
+    // Last: on webgpu its zero-size binding invalidates the command buffer
+    // it is in, and with it whatever else that buffer computes.
+    const padded = tf.spaceToBatchND(tf.zeros([2, 0]), [3], [[0, 3]]);
+    result.emptyPadded = { shape: padded.shape, values: await first(padded, 6) };
+    return result;
   }, backend);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   session.close();
