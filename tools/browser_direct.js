@@ -45,7 +45,7 @@ async function main() {
     return result;
   }, backend);
   process.stdout.write(`${JSON.stringify(result)}\n`);
-  session.close();
+  await session.shutdown();
   process.exit(0);
 }
 main();

@@ -142,7 +142,7 @@ async function serveTfjs(puppeteer, backendName) {
     handlers: tfjs.tfjsHandlers(tfjsPageRunner(tfjs)),
     library: `TensorFlow.js (${backendName})`,
   });
-  browserSession.close();
+  await browserSession.shutdown();
 }
 
 const backendName = process.argv[2];

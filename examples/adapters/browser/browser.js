@@ -43,7 +43,7 @@ async function serveRequest(request, files, html) {
                                       'Cross-Origin-Embedder-Policy': 'require-corp' } });
 }
 
-// Starts Chromium and opens the page; returns {browser, page, close}.
+// Starts Chromium and opens the page; returns {browser, page, close, shutdown}.
 // close() kills Chromium and removes its profile; it runs on every exit of
 // the adapter too, and movconf reaps whatever a killed adapter leaves.
 // A renderer crash or a lost browser calls onFailure(message): a DevTools
@@ -66,7 +66,17 @@ async function openPage(puppeteer, { files, scripts, log, onFailure }) {
     }
   };
   process.on('exit', close);
-  browser.on('disconnected', () => onFailure('the browser closed its DevTools connection'));
+  // The orderly end: Chromium closed and waited for, so that its profile
+  // can go (close() alone may race a dying Chromium still writing it).
+  const shutdown = async () => {
+    closing = true;
+    await browser.close().catch(() => {});
+    close();
+  };
+  let closing = false;
+  browser.on('disconnected', () => {
+    if (!closing) onFailure('the browser closed its DevTools connection');
+  });
   const page = await browser.newPage();
   page.on('error', (e) => onFailure(`the page crashed: ${e.message}`));
   page.on('console', (m) => log(`page console: ${m.text()}`));
@@ -77,7 +87,7 @@ async function openPage(puppeteer, { files, scripts, log, onFailure }) {
     serveRequest(request, files, html).catch((e) => log(`serving ${request.url()}: ${e.message}`));
   });
   await page.goto(`${ORIGIN}index.html`, { waitUntil: 'load', timeout: 0 });
-  return { browser, page, close };
+  return { browser, page, close, shutdown };
 }
 
 module.exports = { openPage };
