@@ -6,19 +6,20 @@
 #     movconf export, CTest export/onnx), libxnnpack-dev and libpthreadpool-dev
 #     (XNNPACK plugins), libarmnn-dev, libarmnn-cpuref-backend22 and g++ (Arm
 #     NN plugin), libdnnl-dev (oneDNN plugin; CMake builds the plugins when
-#     it finds them), chromium
-#     (headless, for the test of movconf report html's page), when missing,
+#     it finds them), chromium (headless, for the browser adapter and the
+#     test of movconf report html's page), when missing,
 #     after apt-get update;
-#   - the npm packages of examples/adapters/onnxruntime, onnxruntime-web, tfjs
-#     and tfjs-wasm (npm ci --ignore-scripts), when node_modules is missing
-#     or older than package-lock.json.
+#   - the npm packages of examples/adapters/onnxruntime, onnxruntime-web, tfjs,
+#     tfjs-wasm and browser (npm ci --ignore-scripts), when node_modules is
+#     missing or older than package-lock.json; the browser adapter drives
+#     Debian's chromium through puppeteer-core.
 # Idempotent: when everything is there it only checks and says so.
 # Then: cmake --build build && python3 tools/conformance_matrix.py --strict
 # usage: sh tools/install-adapters.sh [--help]
 set -eu
 
 if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 if [ $# -gt 0 ]; then
@@ -62,7 +63,7 @@ fi
 
 # ---- npm packages of the Node.js adapters
 for dir in examples/adapters/onnxruntime examples/adapters/onnxruntime-web \
-           examples/adapters/tfjs examples/adapters/tfjs-wasm; do
+           examples/adapters/tfjs examples/adapters/tfjs-wasm examples/adapters/browser; do
   marker=$dir/node_modules/.package-lock.json
   if [ -f "$marker" ] && [ ! "$dir/package-lock.json" -nt "$marker" ]; then
     say "$dir: node_modules up to date"

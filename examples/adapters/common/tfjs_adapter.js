@@ -27,6 +27,7 @@ const path = require('path');
 const common = require('./protocol.js');
 const { installedPackage } = require('./detect.js');
 const { shuffleView } = require('./shuffle_view.js');
+const { applyCalls } = require('./tfjs_calls.js');
 
 const { Unsupported } = common;
 
@@ -71,18 +72,23 @@ async function freshBackend() {
   await tf.setBackend(backend.name);
 }
 
-// Runs an op under tf.tidy, so that no tensor outlives the request; on a
-// fresh backend instance when the adapter asks for one. The result is read
-// outside libraryCall: a result the protocol cannot carry is an adapter
-// failure (a crash of the case), not the library rejecting the input.
-async function runOp(what, data, op) {
+// Runs a mapping's calls (tfjs_calls.js) under tf.tidy, so that no tensor
+// outlives the request; on a fresh backend instance when the adapter asks
+// for one. The result is read outside libraryCall: a result the protocol
+// cannot carry is an adapter failure (a crash of the case), not the library
+// rejecting the input.
+async function runInProcess(what, data, calls) {
   if (backend.fresh) await freshBackend();
   const result = await common.libraryCall(what, () => tf.tidy(() => {
-    const y = op(tfTensor(data));
+    const y = applyCalls(tf, tfTensor(data), calls);
     return { dtype: y.dtype, shape: y.shape, values: y.dataSync() };
   }));
   return resultOutput(result);
 }
+
+// Where the calls run: in this process (runInProcess) unless the adapter
+// passes its own runner (the browser adapter runs them in a page).
+let runOp = runInProcess;
 
 // block_shape and the begin/end pair of a BatchToSpace/SpaceToBatch request as
 // TensorFlow.js takes them: number arrays without the batch entry. Side-input
@@ -117,12 +123,12 @@ function spatialBlocks(inputs, beginName, endName) {
 
 function batchToSpace({ inputs }) {
   const { blockShape, pairs } = spatialBlocks(inputs, 'crops_begin', 'crops_end');
-  return runOp('tf.batchToSpaceND', inputs.data, (x) => tf.batchToSpaceND(x, blockShape, pairs));
+  return runOp('tf.batchToSpaceND', inputs.data, [['batchToSpaceND', blockShape, pairs]]);
 }
 
 function spaceToBatch({ inputs }) {
   const { blockShape, pairs } = spatialBlocks(inputs, 'pads_begin', 'pads_end');
-  return runOp('tf.spaceToBatchND', inputs.data, (x) => tf.spaceToBatchND(x, blockShape, pairs));
+  return runOp('tf.spaceToBatchND', inputs.data, [['spaceToBatchND', blockShape, pairs]]);
 }
 
 // tf.depthToSpace is NHWC and computes blocks_first (the channel index is
@@ -138,8 +144,8 @@ function depthToSpace({ attributes, inputs }) {
   const blockSize = attributes.block_size === undefined ? 1 : attributes.block_size;
   if (typeof blockSize !== 'number')
     throw new Unsupported(`block_size ${blockSize} is not exact as a JavaScript number`);
-  return runOp('tf.depthToSpace', inputs.data, (x) =>
-    tf.transpose(tf.depthToSpace(tf.transpose(x, [0, 2, 3, 1]), blockSize, 'NHWC'), [0, 3, 1, 2]));
+  return runOp('tf.depthToSpace', inputs.data, [['transpose', [0, 2, 3, 1]],
+    ['depthToSpace', blockSize, 'NHWC'], ['transpose', [0, 3, 1, 2]]]);
 }
 
 // TensorFlow.js has no channel shuffle: a composite of its reshape and
@@ -147,8 +153,8 @@ function depthToSpace({ attributes, inputs }) {
 function shuffleChannels({ attributes, inputs }) {
   const shape = common.shapeNumbers(inputs.data.shape, 'data');
   const view = shuffleView(shape, attributes);
-  return runOp(`tf.reshape [${view}], tf.transpose, tf.reshape`, inputs.data, (x) =>
-    tf.reshape(tf.transpose(tf.reshape(x, view), [0, 2, 1, 3]), shape));
+  return runOp(`tf.reshape [${view}], tf.transpose, tf.reshape`, inputs.data,
+               [['reshape', view], ['transpose', [0, 2, 1, 3]], ['reshape', shape]]);
 }
 
 // A side input's values as JavaScript numbers: each must be exact as a
@@ -200,8 +206,8 @@ function slice({ inputs }) {
     [begin, end, strides] = [at(begin, 0), at(end, 0), at(strides, 1)];
     for (let axis = 0; axis < rank; axis++) if (!placed.has(axis)) masks |= 1 << axis;
   }
-  return runOp('tf.stridedSlice', inputs.data, (x) =>
-    tf.stridedSlice(x, begin, end, strides, masks, masks));
+  return runOp('tf.stridedSlice', inputs.data,
+               [['stridedSlice', begin, end, strides, masks, masks]]);
 }
 
 const HANDLERS = {
@@ -231,6 +237,15 @@ function loadTfjs(options) {
   }
 }
 
+// What a TensorFlow.js adapter claims in its handshake, whichever backend.
+function tfjsOps() {
+  const types = Object.keys(TF_TYPES);
+  const ops = Object.fromEntries(Object.keys(HANDLERS).map((op) => [op, { types }]));
+  // tf.depthToSpace takes float32 tensors only (it rejects int32 and bool).
+  ops['DepthToSpace-1'] = { types: ['f32'] };
+  return ops;
+}
+
 // options: backend {name: 'cpu' | 'wasm', package: its npm name, fresh: a new
 // backend instance per request}, folder (the adapter's, where node_modules
 // is), name (the log prefix).
@@ -241,18 +256,21 @@ function runTfjsAdapter(options) {
     await tf.setBackend(backend.name);
     await tf.ready();
     const { version } = installedPackage(options.folder, backend.package);
-    const types = Object.keys(TF_TYPES);
-    const ops = Object.fromEntries(Object.keys(HANDLERS).map((op) => [op, { types }]));
-    // tf.depthToSpace takes float32 tensors only (it rejects int32 and bool).
-    ops['DepthToSpace-1'] = { types: ['f32'] };
     await common.serve({
       name: backend.package.replace('@tensorflow/', ''),
       version,
-      ops,
+      ops: tfjsOps(),
       handlers: HANDLERS,
       library: 'TensorFlow.js',
     });
   });
 }
 
-module.exports = { runTfjsAdapter };
+// The mapping for an adapter that runs the calls elsewhere: runner(what,
+// data, calls) returns the output (resultOutput of what the library gave).
+function tfjsHandlers(runner) {
+  runOp = runner;
+  return HANDLERS;
+}
+
+module.exports = { resultOutput, runTfjsAdapter, tfjsHandlers, tfjsOps, TF_TYPES };

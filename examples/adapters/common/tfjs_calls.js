@@ -1,0 +1,13 @@
+'use strict';
+// A TensorFlow.js mapping's calls applied to a tensor: each call is
+// [op name, ...arguments after the tensor], the output of one the input of
+// the next. The adapters' mapping (tfjs_adapter.js) builds the calls as
+// data, so the same mapping runs in Node.js and, through this file served to
+// the page, in a browser (examples/adapters/browser).
+(function exportCalls(root) {
+  function applyCalls(tf, x, calls) {
+    return calls.reduce((y, [name, ...args]) => tf[name](y, ...args), x);
+  }
+  if (typeof module !== 'undefined') module.exports = { applyCalls };
+  else root.movconfTfjsCalls = { applyCalls };
+})(this);
