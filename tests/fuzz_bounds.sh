@@ -35,16 +35,16 @@ within() {
 # The adapter's own argument names this folder, so that ps finds this
 # test's adapters and no other's.
 hang="exec:python3 $adapter hang $work"
-within hang-5 12 --impl "$hang" --op d2s --time 5 --timeout 2 --out hang5
+within hang-5 18 --impl "$hang" --op d2s --time 5 --timeout 2 --out hang5
 # Nothing it started outlives movconf (before: the Python under the
 # adapter's shell, re-parented to init once its worker was gone).
 expect "hang-5: no adapter process outlives the campaign" \
   sh -c "! ps -eo comm=,args= | grep '^python' | grep -F -- 'hostile_adapter.py hang $work'"
-within hang-8 16 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
+within hang-8 24 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
 has hang-8.out "distinct finding"
 # Every request outlasting the campaign (--timeout 10 > --time 5): no
 # request completed, nothing was tested, and that is no pass.
-within hang-untested 25 --impl "$hang" --op d2s --time 5 --timeout 10 --out untested
+within hang-untested 32 --impl "$hang" --op d2s --time 5 --timeout 10 --out untested
 expect "hang-untested: exit status 1 (nothing tested), not $status" test "$status" -eq 1
 has hang-untested.err "no request completed, so nothing was tested"
 has hang-untested.out "^0 runs"

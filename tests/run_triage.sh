@@ -83,14 +83,14 @@ expect "--fail-fast still stops at the first failure, and says so" sh -c \
 # ---- (c) --max-timeouts: a hanging plugin costs N timeouts, not every case ----
 
 start=$(now)
-MOVCONF_MOCK_FAULT="hang@6,hang@7" run --timeout 4 --max-timeouts 1 "$faults" >"$work/maxt.out" 2>&1
+MOVCONF_MOCK_FAULT="hang@6,hang@7" run --timeout 6 --max-timeouts 1 "$faults" >"$work/maxt.out" 2>&1
 status=$? took=$(elapsed "$start")
 expect "--max-timeouts 1: exit 1" test "$status" -eq 1
 expect "--max-timeouts 1: one timeout, case 07 not run (took ${took} s)" sh -c \
   "grep -Eq '^total +6 +5 +1$' '$work/maxt.out' && ! grep -q '07-oom' '$work/maxt.out'"
 expect "--max-timeouts 1: says why" grep -q \
   '^stopped early: 1 timeout reached --max-timeouts 1; 16 selected cases did not run' "$work/maxt.out"
-expect "--max-timeouts 1: under 2 timeouts (${took} s < 7 s)" less "$took" 7
+expect "--max-timeouts 1: under 2 timeouts (${took} s < 11 s)" less "$took" 11
 start=$(now)
 MOVCONF_MOCK_FAULT="hang@6,hang@7" run --timeout 2 "$faults" >"$work/nomaxt.out" 2>&1
 took=$(elapsed "$start")
@@ -112,7 +112,7 @@ expect "--time-limit 1: exit 1" test "$status" -eq 1
 expect "--time-limit 1: stops after the hang, 16 cases not run" grep -q \
   '^stopped early: --time-limit 1 s passed; 16 selected cases did not run' "$work/tl.out"
 expect "--time-limit 1: the hang ran its --timeout 4 (${took} s >= 4)" at_least "$took" 4
-expect "--time-limit 1: then stopped (${took} s < 7)" less "$took" 7
+expect "--time-limit 1: then stopped (${took} s < 11)" less "$took" 11
 "$movconf" run --time-limit 60 "$src/tests/data/digest" >"$work/tl60.out" 2>&1
 status=$?
 expect "--time-limit not reached: exit 0, no stopped-early line" sh -c \
