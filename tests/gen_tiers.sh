@@ -36,8 +36,10 @@ gen_fails() {
 }
 
 big='"spatial": [64, 64], "block": 2, "sub_batch": 80'
-describe '{"group": "big", "kind": "valid", "about": "x", "seed": 2, "set": {'"$big"'}, "max_output_bytes": 2097152}'
-gen_fails "only a group with a 'tier' may set max_input_bytes or max_output_bytes"
+describe '{"group": "big", "kind": "valid", "about": "x", "seed": 2, "set": {'"$big"'}, "max_output_bytes": 8388609}'
+gen_fails "'max_output_bytes' must be an integer in 1..8388608"
+describe '{"group": "big", "kind": "valid", "about": "x", "seed": 2, "set": {'"$big"'}, "max_input_bytes": 8388609}'
+gen_fails "'max_input_bytes' must be an integer in 1..8388608"
 describe '{"group": "big", "kind": "valid", "about": "x", "seed": 2, "tier": "huge", "set": {'"$big"'}}'
 gen_fails "tier 'huge' is not one of: large"
 describe '{"group": "big", "kind": "valid", "about": "x", "seed": 2, "tier": "large", "set": {'"$big"'}, "max_output_bytes": 1073741825}'

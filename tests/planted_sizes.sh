@@ -9,6 +9,9 @@
 # verdicts only. Above every default case's output (5,000,000; the largest is
 # ShuffleChannels' specification example, 4,800,000) the same
 # plugin passes it, so what fails is the fault, not the plugin.
+# From 2^20 up, the same faults limited to one element size (split4:T:B,
+# tail:T:B: B bits) in 1-, 2- and 4-byte types fail the default run of every
+# operation, Slice too (the thresholds-2e20 groups).
 # usage: planted_sizes.sh MOVCONF PLUGIN SOURCE_DIR WORK_DIR
 set -u
 movconf=$1 plugin=$2 src=$3 work=$4
@@ -21,22 +24,33 @@ run_default() {
   MOVCONF_PLANTED=$2 "$movconf" run --impl "plugin:$plugin" --op "$1" >"$log" 2>&1
   status=$?
 }
+# expect_caught OP FAULT: the default run of OP fails, on wrong outputs only
+expect_caught() {
+  run_default "$1" "$2"
+  failures=$(grep -Ec '^[a-z-]+: [a-z0-9]+/' "$log")
+  wrong=$(grep -Ec '^wrong-output: [a-z0-9]+/' "$log")
+  if [ "$status" -eq 1 ] && [ "$wrong" -ge 1 ] && [ "$wrong" -eq "$failures" ]; then
+    line="$line $2=caught($wrong)"
+  else
+    line="$line $2=MISSED"
+    missed="$missed $1/$2(exit $status, $wrong of $failures failures wrong-output)"
+  fi
+}
 for op in b2s s2b s2d d2s eip sc; do
   line="$op:"
   for fault in split4 tail; do
     for threshold in 4096 65536 1000000; do
-      run_default "$op" "$fault:$threshold"
-      failures=$(grep -Ec '^[a-z-]+: [a-z0-9]+/' "$log")
-      wrong=$(grep -Ec '^wrong-output: [a-z0-9]+/' "$log")
-      if [ "$status" -eq 1 ] && [ "$wrong" -ge 1 ] && [ "$wrong" -eq "$failures" ]; then
-        line="$line $fault:$threshold=caught($wrong)"
-      else
-        line="$line $fault:$threshold=MISSED"
-        missed="$missed $op/$fault:$threshold(exit $status, $wrong of $failures failures wrong-output)"
-      fi
+      expect_caught "$op" "$fault:$threshold"
     done
     run_default "$op" "$fault:5000000"
     [ "$status" -eq 0 ] || missed="$missed $op/$fault:5000000(exit $status: fails without a case above it)"
+  done
+  echo "$line"
+done
+for op in b2s s2b s2d d2s eip sc sl; do
+  line="$op 2^20:"
+  for fault in split4:1048576:8 tail:1048576:8 split4:1048576:16 tail:1048576:32; do
+    expect_caught "$op" "$fault"
   done
   echo "$line"
 done

@@ -21,6 +21,8 @@
      tail:T           every operation, outputs above T output elements: the
                       output copied in 32-byte vectors and the tail after the
                       last whole vector never written
+     split4:T:B, tail:T:B  the same, only in element types of B bits (a
+                      fault of one kernel, e.g. the byte-typed one)
      overread         every operation: the data input copied into a buffer of
                       its size, then one byte read past that buffer's end. It
                       passes every case (the byte is read, not used, and the
@@ -138,8 +140,11 @@ static void repeat_vector_tail(const movconf_plugin_request_v3 *request,
 static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o) {
   char kind[8];
   long long threshold;
+  unsigned bits = 0;
   int64_t n = element_count(o);
-  if (o->rank < 1 || sscanf(p, "%7[a-z0-9]:%lld", kind, &threshold) != 2 || n <= threshold)
+  int fields = sscanf(p, "%7[a-z0-9]:%lld:%u", kind, &threshold, &bits);
+  if (o->rank < 1 || fields < 2 || n <= threshold ||
+      (fields == 3 && bits != mc_type_bits((mc_type)o->type)))
     return n;
   if (strcmp(kind, "split4") == 0) {
     int64_t row = o->shape[o->rank - 1], rows = row ? n / row : 0;

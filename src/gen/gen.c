@@ -27,8 +27,12 @@
 #define MAX_GROUP_CASES 20000
 #define MAX_GROUPS 256
 /* Outputs of generated valid cases stay below this (they are kept small),
-   unless a tier group raises it (up to MC_GEN_TIER_MAX_OUTPUT_BYTES). */
+   unless a group raises it: a tier group up to MC_GEN_TIER_MAX_OUTPUT_BYTES. */
 #define GEN_MAX_OUTPUT_BYTES ((size_t)1 << 20)
+/* What a default group (no tier) may raise both bounds to: enough for a
+   margin above 2^20 output elements in 1-, 2- and 4-byte types (the
+   thresholds-2e20 groups), which the default run can afford in CPU. */
+#define GEN_DEFAULT_MAX_BYTES ((size_t)8 << 20)
 #define ORIGIN_NOTE                                                                                \
   "expected output computed by the movconf oracle (src/oracle), cross-checked by "                 \
   "reference/reference_model.py"
@@ -213,35 +217,31 @@ static bool read_axes(const cJSON *obj, const char *key, const char *where, int6
   return true;
 }
 
-/* tier, max_input_bytes and max_output_bytes. Only a tier group may raise
-   the bounds, and only up to what the loader and the runner accept by
-   default: the default conformance folder stays small. */
+/* tier, max_input_bytes and max_output_bytes. A group may raise the
+   bounds only up to what its tier allows: a default group (no tier) up to
+   GEN_DEFAULT_MAX_BYTES, so the default conformance folder stays small; a
+   tier group up to what the loader and the runner accept by default. */
 static bool read_bounds(const cJSON *g, gen_group *out, const char *where) {
   out->max_input_bytes = MC_GEN_MAX_INPUT_BYTES;
   out->max_output_bytes = GEN_MAX_OUTPUT_BYTES;
-  if (!cJSON_GetObjectItemCaseSensitive(g, "tier")) {
-    bool raised = cJSON_GetObjectItemCaseSensitive(g, "max_input_bytes") ||
-                  cJSON_GetObjectItemCaseSensitive(g, "max_output_bytes");
-    return raised ? !problem("%s: only a group with a 'tier' may set max_input_bytes or "
-                             "max_output_bytes",
-                             where)
-                  : true;
+  size_t in_limit = GEN_DEFAULT_MAX_BYTES, out_limit = GEN_DEFAULT_MAX_BYTES;
+  if (cJSON_GetObjectItemCaseSensitive(g, "tier")) {
+    out->tier = string_member(g, "tier", where);
+    if (!out->tier)
+      return false;
+    bool known = false;
+    for (int i = 0; mc_gen_tiers[i]; i++)
+      known = known || !strcmp(out->tier, mc_gen_tiers[i]);
+    if (!known)
+      return !problem("%s: tier '%s' is not one of: large", where, out->tier);
+    in_limit = MC_GEN_TIER_MAX_INPUT_BYTES;
+    out_limit = MC_GEN_TIER_MAX_OUTPUT_BYTES;
   }
-  out->tier = string_member(g, "tier", where);
-  if (!out->tier)
-    return false;
-  bool known = false;
-  for (int i = 0; mc_gen_tiers[i]; i++)
-    known = known || !strcmp(out->tier, mc_gen_tiers[i]);
-  if (!known)
-    return !problem("%s: tier '%s' is not one of: large", where, out->tier);
   int64_t in = (int64_t)out->max_input_bytes, outb = (int64_t)out->max_output_bytes;
   if ((cJSON_GetObjectItemCaseSensitive(g, "max_input_bytes") &&
-       !integer_member(g, "max_input_bytes", 1, (int64_t)MC_GEN_TIER_MAX_INPUT_BYTES, &in,
-                       where)) ||
+       !integer_member(g, "max_input_bytes", 1, (int64_t)in_limit, &in, where)) ||
       (cJSON_GetObjectItemCaseSensitive(g, "max_output_bytes") &&
-       !integer_member(g, "max_output_bytes", 1, (int64_t)MC_GEN_TIER_MAX_OUTPUT_BYTES, &outb,
-                       where)))
+       !integer_member(g, "max_output_bytes", 1, (int64_t)out_limit, &outb, where)))
     return false;
   out->max_input_bytes = (size_t)in;
   out->max_output_bytes = (size_t)outb;
