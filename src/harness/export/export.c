@@ -34,15 +34,6 @@ bool mc_export_format_from_name(const char *name, mc_export_format *out) {
   return true;
 }
 
-bool mc_export_file(const char *dir, const char *name, const void *data, size_t n) {
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  if (mc_make_dirs(dir) && mc_write_file_atomic(path, data, n))
-    return true;
-  fprintf(stderr, "movconf export: cannot write %s: %s\n", path, strerror(errno));
-  return false;
-}
-
 /* The case's folder: OUT/[test_]ID with every byte but a-z, A-Z, 0-9 as
    '_' (the ONNX node-test runners look for folders named test_*). */
 static void case_folder(const char *out_dir, mc_export_format f, const char *id, char *buf,
