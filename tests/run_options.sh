@@ -84,7 +84,7 @@ expect "--case 65 times: says why" grep -q "more than 64 times" "$work/cases-man
 # fill would not fit (before: "out of memory for its fills", exit 1).
 # Skipped where the limit cannot be set or movconf cannot start under it
 # (a sanitizer reserves terabytes).
-big=$src/tests/data/runner/select_before_fills.json
+big=$src/tests/data/selection/select_before_fills.json
 if (ulimit -v 200000 && "$movconf" --version) >/dev/null 2>&1; then
   (ulimit -v 200000 && "$movconf" run --case sl/sel/small "$big") >"$work/select.txt" 2>&1
   expect "--case: the unselected case's fill is never made (exit 0, not $?)" test $? -eq 0

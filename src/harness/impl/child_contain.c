@@ -189,3 +189,23 @@ const char *mc_child_containment_note(void) {
     probe();
   return note[0] ? note : NULL;
 }
+
+pid_t mc_child_pid_inside(pid_t pid) {
+  char path[64], line[256];
+  snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
+  FILE *f = fopen(path, "re");
+  pid_t inside = pid;
+  while (f && fgets(line, sizeof line, f)) {
+    if (strncmp(line, "NSpid:", 6) != 0)
+      continue;
+    char *p = line + 6, *end;
+    for (long v = strtol(p, &end, 10); end != p; v = strtol(p, &end, 10)) {
+      inside = (pid_t)v; /* the innermost namespace's number comes last */
+      p = end;
+    }
+    break;
+  }
+  if (f)
+    fclose(f);
+  return inside;
+}

@@ -36,5 +36,8 @@ pid_t mc_child_fork_contained(bool fresh_proc);
    process that forks workers calls it first, so that they inherit the
    answer and it is said once. */
 const char *mc_child_containment_note(void);
+/* The number process pid (a child, alive) has in its own PID namespace,
+   the last of /proc/PID/status's NSpid; pid itself when it has no other. */
+pid_t mc_child_pid_inside(pid_t pid);
 
 #endif

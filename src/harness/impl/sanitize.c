@@ -2,6 +2,8 @@
 #define _GNU_SOURCE /* dl_iterate_phdr, RTLD_NOLOAD */
 #include "harness/impl/sanitize.h"
 
+#include "harness/impl/child_contain.h"
+
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -231,7 +233,8 @@ void mc_sanitizer_host_loaded(void) {
 typedef struct report_scan {
   char *summary;
   size_t n;
-  pid_t pid; /* the process the call ran in */
+  pid_t pid;    /* the process the call ran in */
+  pid_t inside; /* its number in its own PID namespace (0: unknown) */
   bool found;
   bool own_failure; /* the report is the sanitizer's own CHECK failure */
 } report_scan;
@@ -245,12 +248,19 @@ static bool reported_by(const char *name, pid_t pid) {
   return pid > 0 && strcmp(name, own) == 0;
 }
 
+void mc_sanitizer_started(mc_sanitizer *s, pid_t pid) {
+  s->started = pid;
+  s->started_inside = mc_child_pid_inside(pid);
+}
+
 /* The report's kind line, then its first frames ("#0 0x... in FUNC ..."). */
 static void summarize(const char *path, const char *file_name, void *ctx) {
   report_scan *scan = ctx;
   struct stat st;
   /* Only a regular file of the call's process, opened without following a link. */
-  int fd = reported_by(file_name, scan->pid) ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+  int fd = (reported_by(file_name, scan->pid) || reported_by(file_name, scan->inside))
+               ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+               : -1;
   FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
   if (!f && fd >= 0)
     close(fd);
@@ -298,7 +308,8 @@ static void summarize(const char *path, const char *file_name, void *ctx) {
 
 void mc_sanitizer_judge_call(mc_sanitizer *s, pid_t pid, mc_impl_result *r) {
   char summary[400];
-  report_scan scan = {summary, sizeof summary, pid, false, false};
+  pid_t inside = pid == s->started && s->started_inside != pid ? s->started_inside : 0;
+  report_scan scan = {summary, sizeof summary, pid, inside, false, false};
   if (s->dir[0])
     each_report(s, summarize, &scan);
   if (!scan.found)

@@ -19,6 +19,10 @@
 
 typedef struct mc_sanitizer {
   char dir[64]; /* "" when off */
+  /* The implementation process last started, as movconf sees it and as it
+     sees itself: in a PID namespace of its own (child_contain.c) the
+     runtimes name its reports after the inner number. */
+  pid_t started, started_inside;
 } mc_sanitizer;
 
 /* Makes the report folder; false with a message in err. */
@@ -49,6 +53,9 @@ bool mc_sanitizer_check_plugin(const char *plugin, char *err, size_t errlen);
    beside its ASan ignores log_path and would write to stderr). Nothing
    outside a sanitized host. */
 void mc_sanitizer_host_loaded(void);
+/* Just after starting the implementation's process pid, while it lives:
+   notes the number it has inside its namespace, which names its reports. */
+void mc_sanitizer_started(mc_sanitizer *s, pid_t pid);
 /* After a case's call in process pid: a report that process wrote during
    it becomes the call's result, a memory error (ASan or UBSan), whatever
    the implementation answered (a sanitizer that halts ends the process

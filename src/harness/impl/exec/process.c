@@ -74,6 +74,7 @@ bool mc_adapter_spawn(mc_adapter *a, char *why, size_t whylen) {
   close(from_child[1]);
   close(text);
   a->pid = pid;
+  mc_sanitizer_started(&a->sanitizer, pid);
   a->in_fd = to_child[1];
   a->out_fd = from_child[0];
   fcntl(a->in_fd, F_SETFL, fcntl(a->in_fd, F_GETFL) | O_NONBLOCK);

@@ -220,6 +220,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   fcntl(sv[0], F_SETFD, FD_CLOEXEC);
   fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
   s->pid = pid;
+  mc_sanitizer_started(&s->sanitizer, pid);
   s->fd = sv[0];
   s->served = 0;
   s->retire = false;
