@@ -5,7 +5,7 @@
 # multiple of 16 above 2^16 output elements). Over the shipped suite -
 # conformance/ and conformance-large/ - of the operation the run must fail
 # (exit 1), every failure must be wrong-output on a size case (of the large
-# tier, or of the default run's `thresholds` group), and at least MIN
+# tier, or of the default run's `thresholds` and `thresholds-2e20` groups), and at least MIN
 # failures must be on large-tier cases.
 # usage: planted_faults.sh MOVCONF PLUGIN SOURCE_DIR WORK_DIR OP MIN
 set -u
@@ -29,7 +29,7 @@ tail -n 12 "$log"
 [ "$status" -eq 1 ] || fail "the run exited with $status, not 1: the planted $op fault went unnoticed"
 # Failure lines look like "wrong-output: b2s/gen/large-sizes/0005-f16 (conformance-large/...)".
 failures=$(grep -Ec '^[a-z-]+: [a-z0-9]+/' "$log")
-sized=$(grep -Ec "^wrong-output: $op/gen/(large-[a-z0-9-]+|thresholds)/[0-9]+-[a-z0-9]+ \\(conformance" "$log")
+sized=$(grep -Ec "^wrong-output: $op/gen/(large-[a-z0-9-]+|thresholds|thresholds-2e20)/[0-9]+-[a-z0-9]+ \\(conformance" "$log")
 large=$(grep -Ec "^wrong-output: $op/gen/large-[a-z0-9-]+/[0-9]+-[a-z0-9]+ \\(conformance-large/" "$log")
 [ "$failures" -eq "$sized" ] ||
   fail "$failures failing cases, but only $sized are wrong-output cases of the size groups"
