@@ -18,7 +18,7 @@
 
 /* 0: not known yet; 1: namespaces; -1: a session of its own only. */
 static int mode;
-static char note[320];
+static char note[400]; /* the fixed text and a why of up to 200 bytes */
 
 /* ---- the warden, the namespace's init ---- */
 
