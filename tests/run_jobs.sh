@@ -158,17 +158,28 @@ wait_for() { # wait_for SECONDS COMMAND...: polls COMMAND until it succeeds
   for _ in $(seq $((limit * 10))); do "$@" && return 0; sleep 0.1; done
   return 1
 }
+# The processes of the run below: movconf and its workers (--timeout 100
+# is theirs alone), plugin hosts of this test's plugin copy.
+signal_run_processes() {
+  ps -eo args | grep -F -- "$mock" | grep -E -- '--timeout 100|__plugin-host' | grep -vc grep
+}
+signal_run_hosts_up() {
+  [ "$(ps -eo args | grep -F -- "$mock" | grep -F -- __plugin-host | grep -vc grep)" -ge 3 ]
+}
+signal_run_gone() { [ "$(signal_run_processes)" -eq 0 ]; }
 for signal in TERM KILL; do
   MOVCONF_MOCK_FAULT='hang@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --jobs 3 \
     --impl "plugin:$mock" --timeout 100 "$faults" >signal.out 2>&1 &
   pid=$!
-  # movconf, 3 workers and their 3 plugin processes
+  # movconf, 3 workers and their 3 plugin processes (fresh movconf
+  # programs, `movconf __plugin-host FD PLUGIN ...`; with namespaces, each
+  # under a warden forked from its worker)
   expect "SIG$signal: the workers and their plugins are up" \
-    wait_for 60 sh -c "[ \$(ps -eo args | grep -F -- 'plugin:$mock --timeout 100' | grep -vc grep) -ge 7 ]"
+    wait_for 60 signal_run_hosts_up
   kill -$signal $pid
   wait $pid
   expect "SIG$signal: no worker or plugin process is left" \
-    wait_for 20 sh -c "[ \$(ps -eo args | grep -F -- 'plugin:$mock --timeout 100' | grep -vc grep) -eq 0 ]"
+    wait_for 20 signal_run_gone
 done
 
 # --jobs takes 1 to 64; an implementation that cannot start is exit 2.
