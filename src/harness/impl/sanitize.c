@@ -249,6 +249,8 @@ static bool reported_by(const char *name, pid_t pid) {
 }
 
 void mc_sanitizer_started(mc_sanitizer *s, pid_t pid) {
+  if (!s->dir[0]) /* off: no report will be looked for, so no /proc read */
+    return;
   s->started = pid;
   s->started_inside = mc_child_pid_inside(pid);
 }

@@ -54,7 +54,8 @@ bool mc_sanitizer_check_plugin(const char *plugin, char *err, size_t errlen);
    outside a sanitized host. */
 void mc_sanitizer_host_loaded(void);
 /* Just after starting the implementation's process pid, while it lives:
-   notes the number it has inside its namespace, which names its reports. */
+   notes the number it has inside its namespace, which names its reports
+   (nothing when s is off). */
 void mc_sanitizer_started(mc_sanitizer *s, pid_t pid);
 /* After a case's call in process pid: a report that process wrote during
    it becomes the call's result, a memory error (ASan or UBSan), whatever
