@@ -227,16 +227,17 @@ static void plan_slice(const mc_case *c, onnx_plan *p) {
   add_input(p, names[3], t[3]);
 }
 
-static onnx_plan plan_of(const mc_case *c) {
-  onnx_plan p = {0};
+/* Fills the caller's plan in place: Slice's int64 sides point into it, so a
+   plan returned by value would leave them pointing at a dead frame. */
+static void plan_of(const mc_case *c, onnx_plan *p) {
+  *p = (onnx_plan){0};
   if (c->op == MC_OP_SLICE) {
-    p.op_type = "Slice";
-    plan_slice(c, &p);
-    return p;
+    p->op_type = "Slice";
+    plan_slice(c, p);
+    return;
   }
-  p.op_type = c->op == MC_OP_DEPTH_TO_SPACE ? "DepthToSpace" : "SpaceToDepth";
-  add_input(&p, "data", c->inputs[0].tensor);
-  return p;
+  p->op_type = c->op == MC_OP_DEPTH_TO_SPACE ? "DepthToSpace" : "SpaceToDepth";
+  add_input(p, "data", c->inputs[0].tensor);
 }
 
 /* AttributeProto: name 1, i 3, s 4, type 20 (INT 2, STRING 3). */
@@ -350,7 +351,8 @@ static bool write_tensor_file(const char *dir, const char *name, const onnx_valu
 }
 
 bool mc_export_onnx_write(const mc_case *c, const mc_tensor *expected, const char *dir) {
-  onnx_plan p = plan_of(c);
+  onnx_plan p;
+  plan_of(c, &p);
   onnx_value output = {"output", *expected};
   mc_text model = {0};
   write_model(&model, c, &p, &output);
