@@ -97,6 +97,19 @@ if [ "$namespaces" = yes ]; then
       grep -q 'hostile: kill(-1, SIGKILL) sent' "$work/kill-all-$jobs.txt"
   done
 
+  # bench calls the plugin in a process of its own: kill(0) and
+  # kill(getppid()) from it end that process, said, not movconf (before,
+  # status 137 and no word).
+  for act in kill-group kill-parent; do
+    MOVCONF_HOSTILE="$act@*" timeout -s KILL "$limit" setsid -w "$movconf" bench --quick \
+      --filter 's2d/*' --impl "plugin:$plugin" >"$work/bench-$act.txt" 2>&1
+    status=$?
+    expect "bench, $act: exit status 1, not $status" test "$status" -eq 1
+    expect "bench, $act: its process was killed, said" \
+      grep -q 'the benchmark did not complete: its process was killed by SIGKILL' \
+      "$work/bench-$act.txt"
+  done
+
   # fuzz --jobs 2 with kill(0, SIGKILL): a finding, not a dead campaign.
   rm -rf "$work/findings"
   MOVCONF_HOSTILE=kill-group@1 timeout -s KILL "$limit" setsid -w "$movconf" fuzz --jobs 2 \
