@@ -228,4 +228,21 @@ expect "fallback, kill-group: case 02 is a crash of the plugin's process, the re
   one_crash group-fallback
 unset MOVCONF_NO_NAMESPACES
 
+# --sanitize's report folder: an adapter (it may write there, as its
+# runtime does) moves the folder away and leaves a link to another folder
+# at its path. Before, movconf's clean-up followed the link and deleted
+# that folder's files; now it works on the folder it made, wherever it went.
+rm -rf "$work/victim"
+mkdir -p "$work/victim"
+: >"$work/victim/keep"
+"$movconf" run --sanitize address --impl "exec:sh -c 'd=\${MOVCONF_SANITIZER_REPORTS%/report}
+  mv \"\$d\" \"\$d.moved\" && ln -s \"$work/victim\" \"\$d\" && echo \"\$d\" >\"$work/moved\"; exit 1'" \
+  "$cases" >"$work/sanitize-link.txt" 2>&1
+status=$?
+expect "sanitize folder swapped: exit status 2 (no handshake), not $status" test "$status" -eq 2
+expect "sanitize folder swapped: the adapter moved it" test -s "$work/moved"
+expect "sanitize folder swapped: the linked folder's file is left alone" test -e "$work/victim/keep"
+moved=$(cat "$work/moved" 2>/dev/null)
+[ -n "$moved" ] && rm -rf "$moved" "$moved.moved"
+
 expect_report
