@@ -183,6 +183,8 @@ strays_end_with_case() {
   expect "strays, $1: case 01's daemon ended with case 01 (left: $(daemons))" test -z "$(daemons)"
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null
+  expect "strays, $1: --memory-limit said to bound each process, not their sum" \
+    grep -q 'memory-limit 4096 bounds each of its processes, not their sum' "$work/strays-$1.txt"
   end_daemons
 }
 strays_end_with_case default

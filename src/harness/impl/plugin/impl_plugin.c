@@ -51,6 +51,7 @@ typedef struct plugin_state {
   mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
   mc_child_text text;     /* the child's stdout and stderr, relayed */
   mc_child_tree tree;     /* what it started while loading, kept */
+  bool said_memory_limit; /* note_memory_limit_per_process */
 } plugin_state;
 
 typedef enum io_status { IO_OK, IO_TIMEOUT, IO_CLOSED } io_status;
@@ -379,6 +380,18 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
 }
 
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res);
+
+/* Once: a plugin that starts processes can hold --memory-limit in each of
+   them at once (RLIMIT_AS is per process; spec/plugin-abi.md). */
+static void note_memory_limit_per_process(const mc_impl *self, plugin_state *s) {
+  if (self->options.memory_limit_mb == 0 || s->said_memory_limit)
+    return;
+  s->said_memory_limit = true;
+  fprintf(stderr,
+          "movconf: note: %s started processes of its own in run() (ended with the case); "
+          "--memory-limit %zu bounds each of its processes, not their sum\n",
+          s->path, self->options.memory_limit_mb);
+}
 static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res);
 static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
@@ -404,8 +417,8 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   pid_t host = s->pid; /* the process whose sanitizer reports count */
   exchange(self, s, req, res);
   /* What run() started ends with its case, not hours of cases later. */
-  if (s->pid > 0)
-    mc_child_tree_end_strays(&s->tree);
+  if (s->pid > 0 && mc_child_tree_end_strays(&s->tree) > 0)
+    note_memory_limit_per_process(self, s);
   mc_sanitizer_judge_call(&s->sanitizer, host, res);
   /* UBSan reports each place in the code once per process: the next case
      that reaches it gets a fresh one. */
