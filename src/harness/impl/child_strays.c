@@ -38,7 +38,7 @@ static long read_number(const char *path) {
   return v;
 }
 
-static long last_pid(void) {
+long mc_child_tree_last_pid(void) {
   return read_number("/proc/sys/kernel/ns_last_pid");
 }
 
@@ -164,7 +164,8 @@ static void look_everywhere(mc_child_tree *t, look *l) {
 /* Looks at what started since the last look (all of /proc when that is not
    known), and at the copies spared last time. */
 static void look_once(mc_child_tree *t, look *l) {
-  long now = last_pid(), from = t->last_pid, max = read_number("/proc/sys/kernel/pid_max");
+  long now = mc_child_tree_last_pid(), from = t->last_pid,
+       max = read_number("/proc/sys/kernel/pid_max");
   long span = now >= from ? now - from : max - from + now;
   if (now < 0 || from < 0 || max <= 0 || span > MAX_RANGE) {
     look_everywhere(t, l);
@@ -182,7 +183,8 @@ static void look_once(mc_child_tree *t, look *l) {
   t->last_pid = now;
 }
 
-void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace) {
+void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace,
+                         long last_pid_before) {
   mc_child_tree_clear(t);
   t->root = root;
   t->warden = warden;
@@ -192,7 +194,7 @@ void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy
   char state;
   long ppid;
   stat_of(warden > 0 ? warden : root, &ppid, &state, &t->floor_start);
-  t->last_pid = -1; /* the first look reads all of /proc */
+  t->last_pid = last_pid_before;
   look l = {.kind = LOOK_KEEP};
   look_once(t, &l);
 }

@@ -46,9 +46,16 @@ typedef struct mc_child_tree {
   size_t n_spared, cap_spared;
 } mc_child_tree;
 
+/* The last pid the kernel handed out (-1: unknown): taken before the
+   implementation's process is started, it spares mc_child_tree_start a
+   look through all of /proc. */
+long mc_child_tree_last_pid(void);
+
 /* Records the tree of root (and warden's, when not 0) as it is now, what
-   started with the implementation: kept from then on. */
-void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace);
+   started with the implementation (since last_pid_before, from
+   mc_child_tree_last_pid; -1: unknown): kept from then on. */
+void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace,
+                         long last_pid_before);
 
 /* Kills every process of the tree other than root, warden and the kept
    ones, again until none is found (bounded: about two seconds). How many

@@ -195,6 +195,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   fflush(NULL); /* or the child would inherit, and might repeat, buffered output */
   int text = mc_child_text_open(&s->text);
+  long last_pid = mc_child_tree_last_pid();
   pid_t warden = 0, pid = text < 0 ? -1 : mc_child_fork_contained(true, &warden);
   if (pid < 0) {
     snprintf(err, errlen, "%s: %s", text < 0 ? "pipe" : "fork", strerror(errno));
@@ -255,7 +256,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   } else {
     r.name[sizeof r.name - 1] = r.version[sizeof r.version - 1] = '\0';
     snprintf(s->display, sizeof s->display, "%s %s (plugin %s)", r.name, r.version, s->path);
-    mc_child_tree_start(&s->tree, pid, warden, MC_WIRE_COPY_WAIT_MS / 1000.0);
+    mc_child_tree_start(&s->tree, pid, warden, MC_WIRE_COPY_WAIT_MS / 1000.0, last_pid);
     return true;
   }
   kill_child(s);
