@@ -8,6 +8,9 @@
    Acts:
      kill-group     kill(0, SIGKILL): its process group
      kill-parent    kill(getppid(), SIGKILL)
+     kill-all       kill(-1, SIGKILL), only when its pid is below 100 (a PID
+                    namespace of its own): elsewhere it would reach every
+                    process of its user, as root every process
      kill-siblings  SIGKILL to every other child of its parent's parent
                     (under run --jobs: the other workers)
      probe-pipes    opens for writing each pipe its parent holds, through
@@ -17,7 +20,9 @@
                     into each pipe its parent holds open for writing
      daemon         forks a `sleep MOVCONF_HOSTILE_SLEEP` (default 300) in a
                     session of its own, which outlives the plugin's host
-     hang           sleeps for ever
+     hang           sleeps for ever, after creating the file
+                    MOVCONF_HOSTILE_MARK (when set): the test's sign that
+                    the case began
      scan-memory    searches its own memory for the fault cases' ids
                     ("s2d/fault/"), which only the case files hold; if
                     found, rejects the request saying so ("found the case
@@ -176,12 +181,18 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     kill(0, SIGKILL);
   if (asked(request, "kill-parent"))
     kill(getppid(), SIGKILL);
+  if (asked(request, "kill-all") && getpid() < 100) {
+    kill(-1, SIGKILL); /* ESRCH when no process but itself and init is there */
+    fprintf(stderr, "hostile: kill(-1, SIGKILL) sent\n");
+  }
   if (asked(request, "kill-siblings"))
     kill_siblings();
   if (asked(request, "forge-done"))
     each_parent_pipe(write_done_record);
   if (asked(request, "daemon"))
     start_daemon();
+  if (asked(request, "hang") && getenv("MOVCONF_HOSTILE_MARK"))
+    close(open(getenv("MOVCONF_HOSTILE_MARK"), O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
   while (asked(request, "hang"))
     sleep(1);
   if (asked(request, "probe-pipes") && each_parent_pipe(NULL) > 0) {

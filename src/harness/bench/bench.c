@@ -19,6 +19,7 @@
 #include "harness/bench/bench_watch.h"
 #include "harness/harness.h"
 #include "harness/impl/child.h"
+#include "harness/impl/child_contain.h"
 #include "harness/impl/child_pipe.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
@@ -883,13 +884,16 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info) {
 /* A plugin is called in the benchmark's own process (a socket between
    would be timed too), which it can end: exit(), a crash. So the benchmark
    runs in a child process, and one that ended before it completed is a
-   failure, said, whatever its exit status. */
+   failure, said, whatever its exit status. That process is contained as a
+   plugin's host is (child_contain.h): kill(0), kill(-1) and
+   kill(getppid()) from the plugin reach only its own processes. */
 static int run_guarded(const mc_bench_options *o) {
   int progress[2];
   mc_child_guard_install();
   mc_bench_watch_create(); /* without it, no timeout: the run as before */
   fflush(NULL);
-  pid_t pid = mc_child_pipe(progress) ? fork() : -1;
+  pid_t warden; /* ended with the other children (mc_child_end_all) */
+  pid_t pid = mc_child_pipe(progress) ? mc_child_fork_contained(true, &warden) : -1;
   if (pid < 0) {
     fprintf(stderr, "movconf bench: cannot start the benchmark process: %s\n", strerror(errno));
     return 1;

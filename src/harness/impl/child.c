@@ -93,10 +93,7 @@ void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n) {
 
 /* ---- ending every descendant (async-signal-safe: system calls only) ---- */
 
-/* The state letter and parent pid in /proc/PID/stat ("PID (COMM) STATE
-   PPID ..."; COMM may hold spaces and parentheses, so the last ')' ends
-   it); -1 when unknown. */
-static long read_stat(const char *pid_name, char *state) {
+long mc_child_read_stat(const char *pid_name, char *state, unsigned long long *start) {
   char path[64] = "/proc/";
   size_t n = strlen(path);
   for (const char *p = pid_name; *p && n < sizeof path - 6; p++)
@@ -116,14 +113,22 @@ static long read_stat(const char *pid_name, char *state) {
     return -1;
   *state = close_paren[2];
   long ppid = 0;
-  for (const char *p = close_paren + 4; *p >= '0' && *p <= '9'; p++)
+  const char *p = close_paren + 4;
+  for (; *p >= '0' && *p <= '9'; p++)
     ppid = ppid * 10 + (*p - '0');
+  if (start) { /* field 22; fields 4 (the parent) to 21 are skipped */
+    for (int field = 4; field < 22 && *p; field += *p++ == ' ')
+      continue;
+    *start = 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+      *start = *start * 10 + (unsigned long long)(*p - '0');
+  }
   return ppid;
 }
 
 static long parent_of(const char *pid_name) {
   char state;
-  return read_stat(pid_name, &state);
+  return mc_child_read_stat(pid_name, &state, NULL);
 }
 
 bool mc_child_stopped(pid_t pid) {
@@ -131,7 +136,7 @@ bool mc_child_stopped(pid_t pid) {
   snprintf(name, sizeof name, "%ld", (long)pid);
   /* 'T' only: 't' is a tracer's stop (a debugger, strace), which ends when
      the tracer lets go and is no implementation's doing. */
-  return read_stat(name, &state) >= 0 && state == 'T';
+  return mc_child_read_stat(name, &state, NULL) >= 0 && state == 'T';
 }
 
 static bool all_digits(const char *s) {

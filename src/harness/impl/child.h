@@ -31,6 +31,12 @@ void mc_child_describe_end(const siginfo_t *info, char *buf, size_t n);
    ('t') does not count. */
 bool mc_child_stopped(pid_t pid);
 
+/* The parent pid in /proc/PID/stat ("PID (COMM) STATE PPID ..."; COMM may
+   hold spaces and parentheses, so the last ')' ends it), its state letter
+   in *state and, when start is not NULL, its start time (clock ticks after
+   boot) in *start; -1 when unknown. Async-signal-safe. */
+long mc_child_read_stat(const char *pid_name, char *state, unsigned long long *start);
+
 /* Makes this process the reaper of every process it starts, however deep
    (Linux: PR_SET_CHILD_SUBREAPER, so that a descendant whose parent died,
    or that left with setsid(), is re-parented here and not to init), and

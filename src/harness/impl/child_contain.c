@@ -163,13 +163,14 @@ static void probe(void) {
     fprintf(stderr, "movconf: note: %s\n", note);
 }
 
-pid_t mc_child_fork_contained(bool fresh_proc) {
+pid_t mc_child_fork_contained(bool fresh_proc, pid_t *warden) {
   if (mode == 0)
     probe();
-  pid_t warden = 0, pid = -1;
+  pid_t pid = -1;
   char why[200];
+  *warden = 0;
   if (mode > 0) {
-    pid = fork_into_new_namespace(&warden, why, sizeof why);
+    pid = fork_into_new_namespace(warden, why, sizeof why);
     if (pid == 0) {
       setsid();
       enter_namespaces(fresh_proc); /* it worked on the probe */
@@ -177,6 +178,7 @@ pid_t mc_child_fork_contained(bool fresh_proc) {
     }
   }
   if (pid < 0) { /* no namespaces, or a moment's failure to make them */
+    *warden = 0;
     pid = fork();
     if (pid == 0)
       setsid();

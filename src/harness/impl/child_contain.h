@@ -27,8 +27,9 @@
    /proc/PID/fd needs movconf's /proc, and no user namespace, in which the
    kernel refuses it that). Falls back to a session of its own where namespaces
    are not available (not root, a container that forbids them), or when
-   the environment sets MOVCONF_NO_NAMESPACES (tests of that fallback). */
-pid_t mc_child_fork_contained(bool fresh_proc);
+   the environment sets MOVCONF_NO_NAMESPACES (tests of that fallback).
+   *warden is the namespace's init (in the parent), 0 without one. */
+pid_t mc_child_fork_contained(bool fresh_proc, pid_t *warden);
 
 /* NULL when implementations get namespaces of their own, else one line
    saying why not (also said once on stderr, unless MOVCONF_NO_NAMESPACES

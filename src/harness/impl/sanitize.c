@@ -46,41 +46,56 @@ bool mc_sanitizer_open(mc_sanitizer *s, char *err, size_t errlen) {
   const char *tmp = getenv("TMPDIR");
   snprintf(s->dir, sizeof s->dir, "%s/movconf-sanitize-XXXXXX",
            tmp && strlen(tmp) < 30 ? tmp : "/tmp");
-  if (!mkdtemp(s->dir)) {
+  /* mkdtemp makes it 0700: no other user reaches it. */
+  bool made = mkdtemp(s->dir) != NULL;
+  s->dir_fd = made ? open(s->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+  if (s->dir_fd < 0) {
     snprintf(err, errlen, "--sanitize: cannot create a folder for the reports in %s",
              tmp ? tmp : "/tmp");
+    if (made)
+      rmdir(s->dir);
     s->dir[0] = '\0';
     return false;
   }
   return true;
 }
 
-/* Calls fn with each file's path and name. */
-static void each_report(const mc_sanitizer *s,
-                        void (*fn)(const char *path, const char *name, void *ctx), void *ctx) {
-  DIR *d = opendir(s->dir);
-  for (struct dirent *e; d && (e = readdir(d));) {
-    if (e->d_name[0] == '.')
-      continue;
-    char path[sizeof s->dir + 300];
-    snprintf(path, sizeof path, "%s/%s", s->dir, e->d_name);
-    fn(path, e->d_name, ctx);
-  }
+/* Calls fn with the folder and the name of each entry in it. */
+static void each_report(const mc_sanitizer *s, void (*fn)(int dir, const char *name, void *ctx),
+                        void *ctx) {
+  int fd = openat(s->dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC); /* an offset of its own */
+  DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+  if (!d && fd >= 0)
+    close(fd);
+  for (struct dirent *e; d && (e = readdir(d));)
+    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+      fn(s->dir_fd, e->d_name, ctx);
   if (d)
     closedir(d);
 }
 
-static void remove_file(const char *path, const char *name, void *ctx) {
-  (void)name;
+/* An entry, never what a link names; a folder only when empty. */
+static void remove_entry(int dir, const char *name, void *ctx) {
   (void)ctx;
-  unlink(path);
+  if (unlinkat(dir, name, 0) != 0)
+    unlinkat(dir, name, AT_REMOVEDIR);
+}
+
+/* Whether path is still the folder open at fd (not a link, not another). */
+static bool still_at(const char *path, int fd) {
+  struct stat at_path, opened;
+  return fstatat(AT_FDCWD, path, &at_path, AT_SYMLINK_NOFOLLOW) == 0 && fstat(fd, &opened) == 0 &&
+         S_ISDIR(at_path.st_mode) && at_path.st_dev == opened.st_dev &&
+         at_path.st_ino == opened.st_ino;
 }
 
 void mc_sanitizer_close(mc_sanitizer *s) {
   if (!s->dir[0])
     return;
-  each_report(s, remove_file, NULL);
-  rmdir(s->dir);
+  each_report(s, remove_entry, NULL);
+  if (still_at(s->dir, s->dir_fd))
+    rmdir(s->dir);
+  close(s->dir_fd);
   s->dir[0] = '\0';
 }
 
@@ -256,12 +271,12 @@ void mc_sanitizer_started(mc_sanitizer *s, pid_t pid) {
 }
 
 /* The report's kind line, then its first frames ("#0 0x... in FUNC ..."). */
-static void summarize(const char *path, const char *file_name, void *ctx) {
+static void summarize(int dir, const char *file_name, void *ctx) {
   report_scan *scan = ctx;
   struct stat st;
   /* Only a regular file of the call's process, opened without following a link. */
   int fd = (reported_by(file_name, scan->pid) || reported_by(file_name, scan->inside))
-               ? open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+               ? openat(dir, file_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
                : -1;
   FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
   if (!f && fd >= 0)
@@ -300,7 +315,7 @@ static void summarize(const char *path, const char *file_name, void *ctx) {
   }
   if (f)
     fclose(f);
-  unlink(path);
+  unlinkat(dir, file_name, 0);
   if (!scan->found && kind[0]) {
     snprintf(scan->summary, scan->n, "%s%s%s%s", kind, access, frames[0] ? "; in " : "", frames);
     scan->found = true;

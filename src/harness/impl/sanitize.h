@@ -19,6 +19,10 @@
 
 typedef struct mc_sanitizer {
   char dir[64]; /* "" when off */
+  /* The folder itself, opened when made: what movconf reads and removes
+     is in it, wherever the implementation (which may write there) moves
+     it or whatever it puts at its path. */
+  int dir_fd;
   /* The implementation process last started, as movconf sees it and as it
      sees itself: in a PID namespace of its own (child_contain.c) the
      runtimes name its reports after the inner number. */

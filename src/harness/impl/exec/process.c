@@ -58,7 +58,9 @@ bool mc_adapter_spawn(mc_adapter *a, char *why, size_t whylen) {
   int text = mc_child_text_open(&a->text);
   /* Its own /proc and user namespace only when it is never handed
      movconf's shared memory, which it opens through movconf's /proc/PID/fd. */
-  pid_t pid = text < 0 ? -1 : mc_child_fork_contained(a->payload == MC_ADAPTER_PAYLOAD_BASE64);
+  pid_t warden; /* ended with the adapter's other children (mc_adapter_stop) */
+  pid_t pid =
+      text < 0 ? -1 : mc_child_fork_contained(a->payload == MC_ADAPTER_PAYLOAD_BASE64, &warden);
   if (pid < 0) {
     snprintf(why, whylen, "cannot start a process: %s", strerror(errno));
     close_pair(to_child);

@@ -21,6 +21,7 @@
 #include "harness/impl/carried.h"
 #include "harness/impl/child.h"
 #include "harness/impl/child_contain.h"
+#include "harness/impl/child_strays.h"
 #include "harness/impl/child_text.h"
 #include "harness/impl/plugin/impl_plugin.h"
 #include "harness/impl/plugin/plugin_wire.h"
@@ -49,6 +50,8 @@ typedef struct plugin_state {
   bool retire;            /* the child asked to be ended after this case */
   mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
   mc_child_text text;     /* the child's stdout and stderr, relayed */
+  mc_child_tree tree;     /* what it started while loading, kept */
+  bool said_memory_limit; /* note_memory_limit_per_process */
 } plugin_state;
 
 typedef enum io_status { IO_OK, IO_TIMEOUT, IO_CLOSED } io_status;
@@ -126,6 +129,7 @@ static void end_child(plugin_state *s, double grace, char *how, size_t howlen) {
     s->pid = 0;
     s->served = 0;
   }
+  mc_child_tree_clear(&s->tree);
   mc_child_text_close(&s->text); /* what it wrote before it ended */
 }
 
@@ -191,7 +195,8 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   }
   fflush(NULL); /* or the child would inherit, and might repeat, buffered output */
   int text = mc_child_text_open(&s->text);
-  pid_t pid = text < 0 ? -1 : mc_child_fork_contained(true);
+  long last_pid = mc_child_tree_last_pid();
+  pid_t warden = 0, pid = text < 0 ? -1 : mc_child_fork_contained(true, &warden);
   if (pid < 0) {
     snprintf(err, errlen, "%s: %s", text < 0 ? "pipe" : "fork", strerror(errno));
     close(sv[0]);
@@ -251,6 +256,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   } else {
     r.name[sizeof r.name - 1] = r.version[sizeof r.version - 1] = '\0';
     snprintf(s->display, sizeof s->display, "%s %s (plugin %s)", r.name, r.version, s->path);
+    mc_child_tree_start(&s->tree, pid, warden, MC_WIRE_COPY_WAIT_MS / 1000.0, last_pid);
     return true;
   }
   kill_child(s);
@@ -375,6 +381,18 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
 }
 
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res);
+
+/* Once: a plugin that starts processes can hold --memory-limit in each of
+   them at once (RLIMIT_AS is per process; spec/plugin-abi.md). */
+static void note_memory_limit_per_process(const mc_impl *self, plugin_state *s) {
+  if (self->options.memory_limit_mb == 0 || s->said_memory_limit)
+    return;
+  s->said_memory_limit = true;
+  fprintf(stderr,
+          "movconf: note: %s started processes of its own in run() (ended with the case); "
+          "--memory-limit %zu bounds each of its processes, not their sum\n",
+          s->path, self->options.memory_limit_mb);
+}
 static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res);
 static bool plugin_settle(mc_impl *self, mc_impl_result *late);
 
@@ -399,6 +417,9 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   s->last_call = self->calls;
   pid_t host = s->pid; /* the process whose sanitizer reports count */
   exchange(self, s, req, res);
+  /* What run() started ends with its case, not hours of cases later. */
+  if (s->pid > 0 && mc_child_tree_end_strays(&s->tree) > 0)
+    note_memory_limit_per_process(self, s);
   mc_sanitizer_judge_call(&s->sanitizer, host, res);
   /* UBSan reports each place in the code once per process: the next case
      that reaches it gets a fresh one. */
