@@ -260,7 +260,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
 /* ---- one request ---- */
 
 static io_status send_request(const plugin_state *s, const mc_request *req, size_t cap,
-                              uint64_t call, double deadline) {
+                              uint64_t call, uint8_t fill, double deadline) {
   mc_wire_request w;
   memset(&w, 0, sizeof w);
   w.magic = MC_WIRE_MAGIC;
@@ -270,6 +270,7 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
   const char *strings[MC_ATTR_COUNT];
   mc_wire_put_attrs(&w, req, strings);
   w.max_output_bytes = cap;
+  w.output_fill = fill;
   for (int i = 0; i < req->n_inputs; i++) {
     const mc_tensor *t = req->inputs[i];
     w.inputs[i].type = t->type;
@@ -431,7 +432,8 @@ static bool socket_held(int fd) {
 
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res) {
   double deadline = mc_deadline_within(self->options.timeout_seconds, self->options.stop_at);
-  io_status io = send_request(s, req, self->options.max_output_bytes, self->calls, deadline);
+  io_status io = send_request(s, req, self->options.max_output_bytes, self->calls,
+                              mc_impl_output_fill(&self->options), deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */
   if (io != IO_TIMEOUT)
@@ -560,7 +562,7 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->restart = plugin_restart;
   impl->settle = plugin_settle;
   impl->names_errors = false;
-  impl->fills_output = true; /* plugin_host.c's POISON */
+  impl->fills_output = true; /* plugin_host.c's fill, sent with each request */
   if (!start_child(impl, s, why, sizeof why)) {
     snprintf(err, errlen, "cannot use plugin %s: %s", path, why);
     if (options->sanitize)

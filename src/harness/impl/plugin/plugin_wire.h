@@ -34,7 +34,8 @@ typedef struct mc_wire_request {
   mc_attrs attrs; /* string pointers cleared */
   int64_t string_len[MC_ATTR_COUNT];
   uint64_t max_output_bytes;
-  uint64_t call; /* mc_impl.calls of this request, for blaming it later */
+  uint64_t call;        /* mc_impl.calls of this request, for blaming it later */
+  uint32_t output_fill; /* the byte the output buffer starts as (mc_impl_output_fill) */
   mc_wire_tensor inputs[MC_MAX_INPUTS];
 } mc_wire_request;
 
