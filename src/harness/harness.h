@@ -150,6 +150,11 @@ struct mc_impl {
      *own with its own per-call times. */
   void (*time_itself)(mc_impl *self, const mc_request *req, const mc_timing_request *timing,
                       mc_impl_result *result, mc_self_timing *own);
+  /* Implementations that can say what they claim without running (a
+     plugin's supports(), an adapter's handshake; NULL: the built-in ones,
+     which claim everything): whether req is one it supports. True when it
+     cannot tell (it crashed, timed out): running the request will show. */
+  bool (*supports)(mc_impl *self, const mc_request *req);
 };
 
 /* The hidden movconf command a plugin host runs as (exec of movconf

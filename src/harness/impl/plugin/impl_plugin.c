@@ -47,6 +47,7 @@ typedef struct plugin_state {
   uint64_t served;        /* requests the child has been sent */
   uint64_t last_call;     /* mc_impl.calls of the last one */
   bool retire;            /* the child asked to be ended after this case */
+  bool asking;            /* the request is supports_only (plugin_supports) */
   mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
   mc_child_text text;     /* the child's stdout and stderr, relayed */
 } plugin_state;
@@ -134,7 +135,7 @@ static void kill_child(plugin_state *s) {
 }
 
 static bool valid_reply(const mc_wire_reply *r) {
-  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FRAMES;
+  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_SUPPORTED;
 }
 
 /* Whether r may be taken for the answer to call: it answers that call, or
@@ -271,6 +272,7 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
   mc_wire_put_attrs(&w, req, strings);
   w.max_output_bytes = cap;
   w.output_fill = fill;
+  w.supports_only = s->asking;
   for (int i = 0; i < req->n_inputs; i++) {
     const mc_tensor *t = req->inputs[i];
     w.inputs[i].type = t->type;
@@ -352,6 +354,11 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
     copy_text(res->error_name, sizeof res->error_name, r->error);
     copy_text(res->message, sizeof res->message, r->message);
     return;
+  case MC_WIRE_SUPPORTED: /* the answer to plugin_supports's question: no output */
+    if (!s->asking)
+      break;
+    res->outcome = MC_OUTCOME_OUTPUT;
+    return;
   case MC_WIRE_UNSUPPORTED:
     res->outcome = MC_OUTCOME_UNSUPPORTED;
     snprintf(res->message, sizeof res->message, "the plugin does not support this case");
@@ -406,6 +413,18 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   bool reported = res->outcome == MC_OUTCOME_CRASH && res->memory_error;
   if ((self->options.fresh_process_per_case || s->retire || reported) && s->pid > 0)
     end_after_case(self, s, res);
+}
+
+/* supports() alone, in the plugin process (a supports_only request). */
+static bool plugin_supports(mc_impl *self, const mc_request *req) {
+  plugin_state *s = self->state;
+  mc_impl_result res;
+  memset(&res, 0, sizeof res);
+  s->asking = true;
+  plugin_run(self, req, &res);
+  s->asking = false;
+  mc_impl_result_free_outputs(&res);
+  return res.outcome != MC_OUTCOME_UNSUPPORTED;
 }
 
 /* Ends the child after this case (its only one, or the last its quarantine
@@ -561,6 +580,7 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->close = plugin_close;
   impl->restart = plugin_restart;
   impl->settle = plugin_settle;
+  impl->supports = plugin_supports;
   impl->names_errors = false;
   impl->fills_output = true; /* plugin_host.c's fill, sent with each request */
   if (!start_child(impl, s, why, sizeof why)) {

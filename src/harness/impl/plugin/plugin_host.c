@@ -885,8 +885,8 @@ static void serve(const mc_plugin *t, const host_request *h) {
   int supported = mc_plugin_supports(t, &h->call);
   fault_ctx.phase = NULL;
   plugin_function_returned("supports");
-  if (!supported) {
-    r.kind = MC_WIRE_UNSUPPORTED;
+  if (!supported || h->wire.supports_only) {
+    r.kind = supported ? MC_WIRE_SUPPORTED : MC_WIRE_UNSUPPORTED;
     send_reply(&r);
     return;
   }
