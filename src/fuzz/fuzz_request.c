@@ -134,8 +134,10 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   impl->options.max_output_bytes = r->max_output_bytes; /* the oracle's cap, or verdicts differ */
   impl->run(impl, &r->req, &result);
   o.verdict = mc_judge(&fc.c, impl, &result, detail);
+  bool unanswered = false; /* the second call was cut short by --time: no cause can be told */
   if (o.verdict == MC_VERDICT_WRONG_OUTPUT) { /* which elements were unwritten, for the cause */
     mc_second_fill_run(impl, &r->req, &result);
+    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data && past_stop(impl);
     free(*detail);
     o.verdict = mc_judge(&fc.c, impl, &result, detail);
   }
@@ -144,7 +146,7 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
     o.output_elements = mc_tensor_elements(&fc.c.expected.tensor);
   o.unwritten =
       o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result, &fc.c.expected.tensor);
-  if (o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) {
+  if ((o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) || unanswered) {
     o = (mc_fuzz_outcome){
         .verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1, .out_of_time = true};
     free(*detail);

@@ -68,6 +68,12 @@ static mc_impl *builtin(const char *name, const mc_impl_options *options,
   return impl;
 }
 
+/* A path to a shared library given without plugin: in front. */
+static bool looks_like_library(const char *spec) {
+  size_t n = strlen(spec);
+  return (n > 3 && strcmp(spec + n - 3, ".so") == 0) || strstr(spec, ".so.") != NULL;
+}
+
 const char *mc_impl_spellings(void) {
   return "optimized, oracle, plugin:PATH.so, exec:'COMMAND ARGS'";
 }
@@ -83,7 +89,9 @@ mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *er
   else if (strncmp(spec, "exec:", 5) == 0)
     return mc_impl_open_exec(spec + 5, options, err, errlen);
   else {
-    snprintf(err, errlen, "unknown implementation '%s' (available: %s)", spec, mc_impl_spellings());
+    const char *hint = looks_like_library(spec) ? "; a shared library is given as plugin:" : "";
+    snprintf(err, errlen, "unknown implementation '%s' (available: %s)%s%s", spec,
+             mc_impl_spellings(), hint, *hint ? spec : "");
     return NULL;
   }
   if (!impl)

@@ -94,9 +94,8 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
 static char *fill_note(const mc_impl_result *fills, int64_t i) {
   if (!mc_unwritten_element(fills, i))
     return mc_strdupf("%s", "");
-  return mc_strdupf(" (movconf's fill of the output buffer: the element held bytes 0x%02x, and "
-                    "0x%02x when the call was made again into a buffer of that fill; the "
-                    "implementation did not write it)",
+  return mc_strdupf(" (never written: it kept movconf's fill of the output buffer, 0x%02x, "
+                    "and 0x%02x in a second call)",
                     MC_OUTPUT_FILL, MC_OUTPUT_SECOND_FILL);
 }
 
@@ -145,8 +144,10 @@ static char *digest_difference(const mc_case *c, const mc_tensor *got,
   char *where = NULL;
   if (oracle.nbytes == got->nbytes && memcmp(digest, c->expected.sha256, 32) == 0)
     where = first_difference(c, &oracle, got, fills);
-  char *detail = where ? mc_strdupf("%s; against the oracle's output, which has that digest: %s",
-                                    differ, where)
+  /* The difference first: a failure line cut short still shows it. */
+  char *detail = where ? mc_strdupf("%s; against the oracle's output, which has the expected "
+                                    "sha256 digest (the output's does not match it)",
+                                    where)
                        : mc_strdupf("%s", differ);
   free(where);
   mc_tensor_free(&oracle);
