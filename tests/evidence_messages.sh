@@ -2,6 +2,10 @@
 # What the evidence means (issue 21, section 3): each message pinned.
 #  (a) an element the implementation never wrote is named as movconf's
 #      fill of the output buffer, and the unwritten elements are counted;
+#  (a1) known, not guessed (issue 39, item 5): an element left unwritten
+#      where the expected value is the first fill fails (a second call into
+#      a buffer of another fill), and a written element that holds the
+#      first fill's bits is not called unwritten;
 #  (a2) above 2^16 data elements, a counter-filled input still names where
 #      a misplaced element came from; (a3) JUnit failures carry the inputs;
 #  (b) --summary-by size: failures by output-element class, power of 2,
@@ -36,13 +40,43 @@ cd "$src" || { echo "FAILED: no $src"; exit 1; }
 MOVCONF_PLANTED=split4:4096 "$movconf" run --impl "plugin:$plugin" \
   --case d2s/gen/thresholds/0003-f64 >"$work/a.log" 2>&1
 has "$work/a.log" "(flat 66640): expected bits" "(a) first unwritten element"
-has "$work/a.log" "got 0xa5a5a5a5a5a5a5a5 (movconf's fill of the output buffer, bytes 0xa5: the implementation did not write this element)" "(a) the fill named"
+has "$work/a.log" "got 0xa5a5a5a5a5a5a5a5 (never written: it kept movconf's fill of the output buffer, 0xa5, and 0x5a in a second call)" "(a) the fill named"
 has "$work/a.log" "got is movconf's fill of the output buffer (not written)" "(a) provenance"
-has "$work/a.log" "; 735 of 67375 elements hold movconf's fill where the expected output does not (unwritten)" "(a) unwritten count"
+has "$work/a.log" "; 735 of 67375 elements were never written (they held movconf's fill in two calls with different fills) where the expected output differs" "(a) unwritten count"
 if grep -q 'no data element' "$work/a.log"; then fail "(a) the fill still called 'no data element'"; fi
 MOVCONF_PLANTED=split4:4096 "$movconf" show --impl "plugin:$plugin" d2s/gen/thresholds/0003-f64 \
   >"$work/a-show.log" 2>&1
-has "$work/a-show.log" "differing elements: 735 of 67375 (735 hold movconf's fill of the output buffer: unwritten)" "(a) show"
+has "$work/a-show.log" "differing elements: 735 of 67375 (735 never written: they held movconf's fill in two calls with different fills)" "(a) show"
+
+# (a1) DepthToSpace d2s/gen/larger/0001-u8 (384 u8 elements): the expected
+# output's flat element 255 is 165, the bits of movconf's first fill 0xa5.
+# skip:255 never writes it: the first call's output is right by chance (the
+# old runner passed the case), the second call's holds 0x5a there.
+MOVCONF_PLANTED=skip:255 "$movconf" run --impl "plugin:$plugin" \
+  --case d2s/gen/larger/0001-u8 >"$work/a1-skip.log" 2>&1
+has "$work/a1-skip.log" "0 passed, 1 failed" "(a1) an unwritten element holding the expected first fill fails"
+has "$work/a1-skip.log" "(flat 255): expected bits 0xa5, got 0x5a (never written: it kept movconf's fill" "(a1) the second call's fill named"
+has "$work/a1-skip.log" "1 of 384 elements were never written" "(a1) unwritten count"
+# fill-bits:0 writes 0xa5 into element 0 (expected 0xf7): a wrong value,
+# written; the old runner called it "1 of 384 elements hold movconf's fill
+# ... (unwritten)" and the picture painted it unwritten.
+MOVCONF_PLANTED=fill-bits:0 "$movconf" run --impl "plugin:$plugin" \
+  --case d2s/gen/larger/0001-u8 --json "$work/a1-bits.json" >"$work/a1-bits.log" 2>&1
+has "$work/a1-bits.log" "(flat 0): expected bits 0xf7, got 0xa5" "(a1) the written element"
+if grep -Eq "unwritten|not written|fill of the output" "$work/a1-bits.log"; then
+  fail "(a1) a written element holding 0xa5 called unwritten:"
+  grep -E "unwritten|not written|fill of the output" "$work/a1-bits.log"
+fi
+python3 - "$work/a1-bits.json" <<'EOF' || fail "(a1) the picture does not class the written element wrong"
+import json, sys
+case = [c for c in json.load(open(sys.argv[1]))["cases"] if c.get("picture")][0]
+state = [s for row in case["picture"]["state"] for s in row]
+assert "unwritten" not in state and state.count("ok") == len(state) - 1, state
+EOF
+MOVCONF_PLANTED=fill-bits:0 "$movconf" show --impl "plugin:$plugin" d2s/gen/larger/0001-u8 \
+  >"$work/a1-bits-show.log" 2>&1
+has "$work/a1-bits-show.log" "differing elements: 1 of 384" "(a1) show counts the element"
+if grep -q "never written" "$work/a1-bits-show.log"; then fail "(a1) show calls it unwritten"; fi
 
 # (a2) Taken from another place, above 65,536 data elements: the same case
 # (counter-filled) with its first two output elements exchanged pictures

@@ -66,6 +66,13 @@
      only-sl          supports() declines every operation but Slice
      slow-large       every operation, outputs above 4096 elements: 2 s
                       more per call, as a slow implementation's
+   And for the second fill (issue 39, item 5; evidence_messages.sh):
+     skip:K           every operation: output element K (flat) never
+                      written, it keeps whatever the buffer held
+     fill-bits:K      every operation: output element K written with the
+                      bits of bytes 0xa5 (movconf's first fill), as a data
+                      value of those bits moved there would be: a wrong
+                      element that was written
    Unset or anything else: no fault. */
 #include <dlfcn.h>
 #include <limits.h>
@@ -187,6 +194,25 @@ static void restore_unwritten(const movconf_plugin_output *o, int64_t from, cons
                               int64_t base) {
   for (int64_t i = from; copy && i < element_count(o); i++)
     mc_copy_element(o->data, i, copy, i - base, (mc_type)o->type);
+}
+
+/* K of the fault "name:K" among faults, or -1 when there is none. */
+static int64_t planted_index(const char *faults, const char *name) {
+  size_t len = strlen(name);
+  long long k;
+  for (const char *p = faults; p; p = next_fault(p))
+    if (strncmp(p, name, len) == 0 && p[len] == ':' && sscanf(p + len + 1, "%lld", &k) == 1)
+      return k;
+  return -1;
+}
+
+/* fill-bits:K: element k written as the byte 0xa5 spread over it. */
+static void write_fill_bits(const movconf_plugin_output *o, int64_t k) {
+  static const uint8_t fill[8] = {0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5};
+  unsigned bits = mc_type_bits((mc_type)o->type);
+  if (k >= 0 && k < element_count(o))
+    mc_store_bits(o->data, (mc_type)o->type, k,
+                  mc_load_bits(fill, (mc_type)o->type, bits < 8 ? k % (8 / bits) : 0));
 }
 
 /* Element index of side input t, nonzero. */
@@ -326,9 +352,15 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
   uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
   if (planted(fault, "slow-large") && element_count(output) > 4096)
     sleep(2);
+  int64_t skipped = planted_index(fault, "skip");
+  bool skips = skipped >= 0 && skipped < element_count(output);
+  uint64_t held = skips ? mc_load_bits(output->data, (mc_type)output->type, skipped) : 0;
   int status = inner->run(request, output, message);
   restore_unwritten(output, unwritten, before, base);
   free(before);
+  if (skips)
+    mc_store_bits(output->data, (mc_type)output->type, skipped, held);
+  write_fill_bits(output, planted_index(fault, "fill-bits"));
   if (status != MOVCONF_PLUGIN_OK || !fault)
     return status;
   if (planted(fault, "b2s-tail-shift") && request->op == MOVCONF_PLUGIN_BATCH_TO_SPACE)

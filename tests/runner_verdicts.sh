@@ -30,6 +30,9 @@ expect "a passing selection exits 0" test $? -eq 0
 expect "an empty selection exits 1" test $? -eq 1
 "$movconf" run --impl nonsense >/dev/null 2>&1
 expect "an unknown implementation exits 2" test $? -eq 2
+"$movconf" run --impl ./mykernels.so >/dev/null 2>"$work/so.txt"
+expect "a library without plugin: exits 2" test $? -eq 2
+expect "and the message says how to give it" grep -q '; a shared library is given as plugin:./mykernels.so$' "$work/so.txt"
 "$movconf" run "$work/does-not-exist" >/dev/null 2>&1
 expect "a missing path exits 2" test $? -eq 2
 

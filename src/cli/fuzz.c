@@ -37,7 +37,9 @@ static const char fuzz_usage[] =
 static const char fuzz_usage_tail[] =
     "\n"
     "campaign:\n"
-    "  --op OP              only this operation (BatchToSpace-2, b2s, ...)\n"
+    "  --op OP              only this operation (BatchToSpace-2, b2s, ...); without it, the\n"
+    "                       operations the implementation claims (a plugin's supports(),\n"
+    "                       an adapter's handshake, asked before the campaign)\n"
     "  --type TYPE          only data of this element type (f32, u4, ...)\n"
     "  --time SECONDS       stop after this long (default 60 unless --runs is given); the\n"
     "                       whole campaign, shrinking and the findings' re-runs included,\n"

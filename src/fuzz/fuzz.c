@@ -49,7 +49,34 @@ uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s) {
   for (int op = 0; op < MC_OP_COUNT; op++)
     if (s->runs_by_op[op] >= MC_FUZZ_CLAIM_RUNS && s->unsupported_by_op[op] == s->runs_by_op[op])
       ops |= 1u << op;
-  return ops;
+  return ops | s->unclaimed_ops;
+}
+
+/* Whether impl supports any of MC_FUZZ_ASK_REQUESTS requests of op drawn
+   from g. */
+static bool claims_op(mc_impl *impl, mc_rng *g, const mc_fuzz_options *o, int op) {
+  for (int k = 0; k < MC_FUZZ_ASK_REQUESTS; k++) {
+    mc_owned_request r;
+    if (!produce(g, o, op, &r))
+      continue;
+    bool yes = impl->supports(impl, &r.req);
+    mc_owned_request_free(&r);
+    if (yes)
+      return true;
+  }
+  return false;
+}
+
+/* Without --op: asks the implementation, when it can be asked, which
+   operations it claims, with requests of each drawn from their own seed
+   (the campaign's draws stay as they were). */
+static void ask_claims(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s) {
+  if (o->op >= 0 || !impl->supports)
+    return;
+  mc_rng g = {o->seed * 0x9E3779B97F4A7C15u ^ 0x5375707075727473u, 0};
+  for (int op = 0; op < MC_OP_COUNT; op++)
+    if (!claims_op(impl, &g, o, op))
+      s->unclaimed_ops |= 1u << op;
 }
 
 void mc_fuzz_ops_fuzzed_text(const mc_fuzz_options *o, const mc_fuzz_stats *s, char *buf,
@@ -473,6 +500,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
   mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
   tried_keys tried = {0};
+  ask_claims(o, impl, s);
   while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
     bool large;

@@ -77,6 +77,9 @@ typedef struct mc_fuzz_stats {
   /* Failures whose shrink was cut short, merged into a finding whose
      shrink finished with their cause or a lesser one. */
   int merged_cut_short;
+  /* Operations the implementation declined every request of when asked
+     before the campaign (mc_impl.supports; a bit per mc_op). */
+  uint32_t unclaimed_ops;
 } mc_fuzz_stats;
 
 /* Runs requests on impl until the time or run limit, judging each against
@@ -86,8 +89,10 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx);
 void mc_fuzz_stats_free(mc_fuzz_stats *s);
 
-/* The operations the implementation has shown it does not support: every
-   one of their first MC_FUZZ_CLAIM_RUNS runs or more unsupported (a bit
+/* The operations the implementation has shown it does not support: those
+   it declined all MC_FUZZ_ASK_REQUESTS requests of when asked before the
+   campaign (a plugin's supports(), an adapter's handshake), and those
+   whose first MC_FUZZ_CLAIM_RUNS runs or more were all unsupported (a bit
    per mc_op). Without --op the campaign draws the others, and these one
    request in MC_FUZZ_PROBE_ONE_IN, in case a type or shape of them is
    supported after all (issue 39: spend the campaign where the
@@ -97,6 +102,7 @@ void mc_fuzz_stats_free(mc_fuzz_stats *s);
    of the runs' time (issue 39). */
 #define MC_FUZZ_SLOW_LARGE_SECONDS 1.0
 #define MC_FUZZ_CLAIM_RUNS 32
+#define MC_FUZZ_ASK_REQUESTS 24
 #define MC_FUZZ_PROBE_ONE_IN 16
 uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s);
 /* "every operation", or the clause prefixes of those drawn, "b2s sl (the

@@ -141,6 +141,7 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   total->large_seconds += s->large_seconds;
   total->merged_cut_short += s->merged_cut_short;
   total->discarded += s->discarded;
+  total->unclaimed_ops |= s->unclaimed_ops;
   if (s->first_finding_at &&
       (!total->first_finding_at || s->first_finding_at < total->first_finding_at))
     total->first_finding_at = s->first_finding_at;

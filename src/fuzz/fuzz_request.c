@@ -104,13 +104,13 @@ void mc_fuzz_case_free(mc_fuzz_case *fc) {
   memset(fc, 0, sizeof *fc);
 }
 
-/* Whether most elements that differ from the oracle's still hold the fill
-   the output buffer starts with: the implementation did not write them.
-   Most, since a narrow type's data may hold the fill's value too. */
-static bool has_unwritten(const mc_tensor *got, const mc_tensor *want) {
+/* Whether most elements that differ from the oracle's were never written:
+   they held the output buffer's fill in both calls (mc_second_fill_run). */
+static bool has_unwritten(const mc_impl_result *r, const mc_tensor *want) {
+  const mc_tensor *got = &r->output;
   if (got->type != want->type || got->nbytes != want->nbytes || !got->data)
     return false;
-  mc_differences d = mc_count_differences(want, got, true);
+  mc_differences d = mc_count_differences(want, mc_differing_output(want, r), r);
   return d.unwritten > d.differing - d.unwritten;
 }
 
@@ -134,18 +134,25 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   impl->options.max_output_bytes = r->max_output_bytes; /* the oracle's cap, or verdicts differ */
   impl->run(impl, &r->req, &result);
   o.verdict = mc_judge(&fc.c, impl, &result, detail);
+  bool unanswered = false; /* the second call was cut short by --time: no cause can be told */
+  if (o.verdict == MC_VERDICT_WRONG_OUTPUT) { /* which elements were unwritten, for the cause */
+    mc_second_fill_run(impl, &r->req, &result);
+    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data && past_stop(impl);
+    free(*detail);
+    o.verdict = mc_judge(&fc.c, impl, &result, detail);
+  }
   o.expected = fc.oracle_status;
   if (fc.oracle_status == MC_OK)
     o.output_elements = mc_tensor_elements(&fc.c.expected.tensor);
   o.unwritten =
-      o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result.output, &fc.c.expected.tensor);
-  if (o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) {
+      o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result, &fc.c.expected.tensor);
+  if ((o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) || unanswered) {
     o = (mc_fuzz_outcome){
         .verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1, .out_of_time = true};
     free(*detail);
     *detail = NULL;
   }
-  mc_tensor_free(&result.output);
+  mc_impl_result_free_outputs(&result);
   if (outcome)
     *outcome = o;
   mc_fuzz_case_free(&fc);

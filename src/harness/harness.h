@@ -54,6 +54,10 @@ typedef struct mc_impl_result {
   bool fresh_start;
   /* MC_OUTCOME_CRASH: a sanitizer reported a memory error (--sanitize). */
   bool memory_error;
+  /* The output of the same call made again into a buffer holding
+     MC_OUTPUT_SECOND_FILL (mc_second_fill_keep), when output held the first
+     fill somewhere; no data otherwise. Owned, release with mc_tensor_free. */
+  mc_tensor refilled;
 } mc_impl_result;
 
 /* MC_ADAPTER_PAYLOAD_AUTO: a shared memory file for large requests, base64 for
@@ -87,6 +91,9 @@ typedef struct mc_impl_options {
      implementation waits any longer, whatever its timeout (movconf fuzz's
      --time); <= 0: none. */
   double stop_at;
+  /* This call's output buffer starts as MC_OUTPUT_SECOND_FILL, not
+     MC_OUTPUT_FILL (the runner sets it for one call). */
+  bool second_fill;
 } mc_impl_options;
 
 /* The timing request of the adapter protocol (spec/adapter-protocol.md):
@@ -107,8 +114,15 @@ typedef struct mc_self_timing {
 
 /* The byte movconf fills an output buffer with before an implementation
    writes into it (the built-in kernels, a plugin): an element it never
-   writes keeps it and shows (spec/plugin-abi.md, section 5). */
+   writes keeps it and shows (spec/plugin-abi.md, section 5). A call whose
+   output holds that fill somewhere is made again into a buffer of the
+   second fill: an element is unwritten only when it holds each fill in
+   its call, and one left unwritten where the expected value happens to be
+   the first fill fails the second call. */
 #define MC_OUTPUT_FILL 0xA5
+#define MC_OUTPUT_SECOND_FILL 0x5A
+/* The fill of this call's output buffer (options->second_fill). */
+uint8_t mc_impl_output_fill(const mc_impl_options *options);
 
 typedef struct mc_impl mc_impl;
 struct mc_impl {
@@ -136,6 +150,11 @@ struct mc_impl {
      *own with its own per-call times. */
   void (*time_itself)(mc_impl *self, const mc_request *req, const mc_timing_request *timing,
                       mc_impl_result *result, mc_self_timing *own);
+  /* Implementations that can say what they claim without running (a
+     plugin's supports(), an adapter's handshake; NULL: the built-in ones,
+     which claim everything): whether req is one it supports. True when it
+     cannot tell (it crashed, timed out): running the request will show. */
+  bool (*supports)(mc_impl *self, const mc_request *req);
 };
 
 /* The hidden movconf command a plugin host runs as (exec of movconf
@@ -156,6 +175,21 @@ mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *er
 void mc_impl_close(mc_impl *impl);
 /* The spellings mc_impl_open knows, for --help and error messages. */
 const char *mc_impl_spellings(void);
+
+/* Whether the call that gave r must be made again into a buffer holding
+   MC_OUTPUT_SECOND_FILL: the implementation writes into movconf's buffer
+   (fills_output), r is an output, and some element holds the first fill,
+   which it may never have written (or written: only a second fill tells). */
+bool mc_second_fill_wanted(const mc_impl *impl, const mc_impl_result *r);
+/* Keeps the output of the second call (second) in r->refilled when it is
+   an output of r's type and shape; frees it otherwise. */
+void mc_second_fill_keep(mc_impl_result *r, mc_impl_result *second);
+/* For callers that make their calls directly (show, fuzz): when
+   mc_second_fill_wanted, calls impl again for req with the second fill
+   and keeps its output in r->refilled. */
+void mc_second_fill_run(mc_impl *impl, const mc_request *req, mc_impl_result *r);
+/* Frees both outputs of r. */
+void mc_impl_result_free_outputs(mc_impl_result *r);
 
 /* ---- verdicts and results ---- */
 
@@ -363,20 +397,21 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
 /* "; the data input is index-filled: got came from data[..], expected
    from data[..]" for an output element with bits got where want was
    expected, when the case's data input is index-filled; else "" (heap).
-   got_fill: got is movconf's fill of the output buffer (mc_holds_output_fill
-   of an implementation that fills_output), said so when no data element
-   has those bits. */
+   got_fill: the element was never written (mc_unwritten_element), said so
+   whatever data element has those bits. */
 char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool got_fill);
 
 /* The picture of a wrong output, for the JSON report (spec/runner.md):
    the expected and the returned elements on the 2-D slice (the last two
    axes) of the first difference, at most MC_PICTURE_EDGE x MC_PICTURE_EDGE
-   elements, each returned one classed ok, wrong, unwritten (movconf's
-   fill) or moved (another data element's value: from names it). A JSON
+   elements, each returned one classed ok, wrong, unwritten (it held
+   movconf's fill in both calls) or moved (another data element's value:
+   from names it); of r->output, or of r->refilled when only the second
+   call's output differs (mc_differing_output). A JSON
    text (heap), or NULL when the output cannot be compared element by
    element (another shape or type, a digest the oracle does not match). */
 #define MC_PICTURE_EDGE 16
-char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r);
+char *mc_judge_picture(const mc_case *c, const mc_impl_result *r);
 
 /* How got differs from want, bit for bit: the one comparison of tensors
    (the judge's, the fuzz targets'). The bits are compared only when type,
@@ -391,18 +426,26 @@ typedef struct mc_comparison {
 mc_comparison mc_compare_tensors(const mc_tensor *want, const mc_tensor *got);
 
 /* Whether element i of an output of type t with these bits is the byte
-   MC_OUTPUT_FILL spread over it, as movconf leaves the buffer. */
-bool mc_holds_output_fill(mc_type t, int64_t i, uint64_t bits);
+   fill spread over it, as movconf leaves the buffer. */
+bool mc_holds_fill(mc_type t, int64_t i, uint64_t bits, uint8_t fill);
+/* Whether element i of r's outputs was never written: it holds
+   MC_OUTPUT_FILL in r->output and MC_OUTPUT_SECOND_FILL in r->refilled.
+   False when no second call was made (r NULL, or refilled without data). */
+bool mc_unwritten_element(const mc_impl_result *r, int64_t i);
+/* The output of r that differs from want: r->output, or r->refilled when
+   r->output has want's bits and the second call's output does not. */
+const mc_tensor *mc_differing_output(const mc_tensor *want, const mc_impl_result *r);
 
 /* How many elements differ (report/show.c, the fuzz engine's causes). */
 typedef struct mc_differences {
   int64_t differing; /* elements of got whose bits are not want's */
-  int64_t unwritten; /* of those, the ones holding movconf's fill of the output buffer */
+  int64_t unwritten; /* of those, the ones never written (mc_unwritten_element) */
 } mc_differences;
-/* Compares got with want (same type, want's element count) element by
-   element; unwritten is counted only when filled: the implementation wrote
-   into a buffer holding MC_OUTPUT_FILL. */
-mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got, bool filled);
+/* Compares got (one of fills' outputs, or another tensor) with want (same
+   type, want's element count) element by element; unwritten is counted
+   from fills, the call's outputs under both fills (NULL: none counted). */
+mc_differences mc_count_differences(const mc_tensor *want, const mc_tensor *got,
+                                    const mc_impl_result *fills);
 
 /* The name of a judged failure that fuzzing found, before what a shrinker
    may still change: "<op slug>-<verdict>[-expected-<error>]", the error

@@ -29,9 +29,10 @@ static void oracle_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   fill_from_status(s, &err, result);
 }
 
-/* The output starts as junk (0xA5, as a plugin's does in plugin_host.c), not as
-   the zeros of a fresh allocation: an element the kernels never write, such as
-   a forgotten zero fill, then fails its case (docs/mutation.md). */
+/* The output starts as junk (this call's fill, 0xA5 or the second fill, as a
+   plugin's does in plugin_host.c), not as the zeros of a fresh allocation: an
+   element the kernels never write, such as a forgotten zero fill, then fails
+   its case (docs/mutation.md). */
 static void optimized_run(mc_impl *self, const mc_request *req, mc_impl_result *result) {
   mc_error err;
   mc_type type;
@@ -42,7 +43,7 @@ static void optimized_run(mc_impl *self, const mc_request *req, mc_impl_result *
   if (s == MC_OK && (s = mc_tensor_alloc(&result->output, type, rank, shape, cap)) != MC_OK)
     s = mc_fail(&err, s, NULL, "cannot allocate the output");
   if (s == MC_OK) {
-    memset(result->output.data, MC_OUTPUT_FILL, result->output.nbytes);
+    memset(result->output.data, mc_impl_output_fill(&self->options), result->output.nbytes);
     s = mc_optimized_run_into(req, self->options.threads, &result->output, &err);
     if (s != MC_OK)
       mc_tensor_free(&result->output);
@@ -67,6 +68,12 @@ static mc_impl *builtin(const char *name, const mc_impl_options *options,
   return impl;
 }
 
+/* A path to a shared library given without plugin: in front. */
+static bool looks_like_library(const char *spec) {
+  size_t n = strlen(spec);
+  return (n > 3 && strcmp(spec + n - 3, ".so") == 0) || strstr(spec, ".so.") != NULL;
+}
+
 const char *mc_impl_spellings(void) {
   return "optimized, oracle, plugin:PATH.so, exec:'COMMAND ARGS'";
 }
@@ -82,7 +89,9 @@ mc_impl *mc_impl_open(const char *spec, const mc_impl_options *options, char *er
   else if (strncmp(spec, "exec:", 5) == 0)
     return mc_impl_open_exec(spec + 5, options, err, errlen);
   else {
-    snprintf(err, errlen, "unknown implementation '%s' (available: %s)", spec, mc_impl_spellings());
+    const char *hint = looks_like_library(spec) ? "; a shared library is given as plugin:" : "";
+    snprintf(err, errlen, "unknown implementation '%s' (available: %s)%s%s", spec,
+             mc_impl_spellings(), hint, *hint ? spec : "");
     return NULL;
   }
   if (!impl)

@@ -80,20 +80,21 @@ static char *slice_text(const slice_window *w, const mc_tensor *t, int64_t at) {
                     where, w->row0, w->row0 + w->rows - 1, w->col0, w->col0 + w->cols - 1, first);
 }
 
-/* What a returned element is: correct, unwritten (movconf's fill, no data
-   element has it), taken from another place (an index-filled data
-   element's value), or wrong. from: the data element it came from, or "". */
-static const char *classify(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t want,
-                            uint64_t bits, bool filled, char *from, size_t n) {
+/* What a returned element is: correct, unwritten (it held movconf's fill
+   in both calls, mc_unwritten_element), taken from another place (an
+   index-filled data element's value), or wrong. from: the data element it
+   came from, or "". */
+static const char *classify(const mc_case *c, const mc_impl_result *fills, int64_t i, uint64_t want,
+                            uint64_t bits, char *from, size_t n) {
   *from = '\0';
   if (bits == want)
     return "ok";
+  if (mc_unwritten_element(fills, i))
+    return "unwritten";
   const mc_tensor *data = c->n_inputs > 0 ? &c->inputs[0].tensor : NULL;
   bool traceable = data && mc_case_tensor_index_filled(&c->inputs[0]);
   int64_t j =
       traceable ? mc_judge_find_source(&c->inputs[0], bits, PICTURE_MAX_SOURCE_ELEMENTS) : -1;
-  if (filled && mc_holds_output_fill(got->type, i, bits) && j < 0)
-    return "unwritten";
   if (j < 0)
     return "wrong";
   char where[240];
@@ -122,7 +123,7 @@ static void add_string(cJSON *row, const char *s) {
 }
 
 static char *picture_of(const mc_case *c, const mc_tensor *want, const mc_tensor *got, int64_t at,
-                        bool filled) {
+                        const mc_impl_result *fills) {
   slice_window w = window_around(want, at);
   cJSON *root = cJSON_CreateObject();
   char *text = slice_text(&w, want, at);
@@ -142,7 +143,7 @@ static char *picture_of(const mc_case *c, const mc_tensor *want, const mc_tensor
       cell_texts(want->type, wb, gb, wt, gt, sizeof wt);
       add_string(er, wt);
       add_string(gr, gt);
-      add_string(sr, classify(c, got, i, wb, gb, filled, from, sizeof from));
+      add_string(sr, classify(c, fills, i, wb, gb, from, sizeof from));
       add_string(fr, *from ? from : NULL);
     }
     cJSON_AddItemToArray(e, er);
@@ -155,7 +156,7 @@ static char *picture_of(const mc_case *c, const mc_tensor *want, const mc_tensor
   return json;
 }
 
-char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_result *r) {
+char *mc_judge_picture(const mc_case *c, const mc_impl_result *r) {
   if (r->outcome != MC_OUTCOME_OUTPUT || c->expect_error || r->output_unrepresentable)
     return NULL;
   mc_comparison cmp = mc_compare_tensors(&c->expected.tensor, &r->output);
@@ -172,11 +173,10 @@ char *mc_judge_picture(const mc_case *c, const mc_impl *impl, const mc_impl_resu
     want = oracle.nbytes == r->output.nbytes && memcmp(digest, c->expected.sha256, 32) == 0
                ? &oracle
                : NULL;
-    if (want)
-      cmp = mc_compare_tensors(want, &r->output);
   }
-  int64_t at = want ? cmp.first_element : -1;
-  char *picture = at >= 0 ? picture_of(c, want, &r->output, at, impl->fills_output) : NULL;
+  const mc_tensor *got = want ? mc_differing_output(want, r) : &r->output;
+  int64_t at = want ? mc_compare_tensors(want, got).first_element : -1;
+  char *picture = at >= 0 ? picture_of(c, want, got, at, r) : NULL;
   mc_tensor_free(&oracle);
   return picture;
 }

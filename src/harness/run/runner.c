@@ -370,6 +370,32 @@ static void result_for(mc_runner *run, const mc_case *c, int index, mc_impl_resu
     check_crash_alone(run, c, index, r);
 }
 
+/* When the output holds movconf's fill somewhere, the same call again into
+   a buffer of the second fill (mc_second_fill_wanted): only then is an
+   element known unwritten, and one the implementation left where the
+   expected value is the first fill fails. A late fault the second call
+   brings is charged as any other; its output is then not kept. */
+static void second_fill_for(mc_runner *run, const mc_case *c, int index, mc_impl_result *r) {
+  if (!mc_second_fill_wanted(run->impl, r))
+    return;
+  mc_impl_result second;
+  run->impl->options.second_fill = true;
+  call_impl(run, c, index, &second);
+  run->impl->options.second_fill = false;
+  if (second.blame_call && result_of_call(run, second.blame_call) == index) {
+    mc_tensor_free(&r->output); /* the first call wrote after returning: this case's crash */
+    r->outcome = MC_OUTCOME_CRASH;
+    snprintf(r->message, sizeof r->message, "%s", second.message);
+  } else if (second.blame_call) {
+    charge_blamed_call(run, &second);
+  }
+  if (second.blame_call) {
+    restart_impl(run);
+    second.outcome = MC_OUTCOME_CRASH;
+  }
+  mc_second_fill_keep(r, &second);
+}
+
 /* --require-named-errors: a rejection without an error name does not
    show that the input was rejected for the right reason. */
 static void require_named_error(mc_case_result *res, const mc_case *c) {
@@ -416,20 +442,21 @@ const mc_case_result *mc_run_case(mc_runner *run, const mc_case *c, const char *
     run->starting(run->observer_ctx, c, file);
   double start = mc_now_seconds();
   result_for(run, c, index, &result);
+  second_fill_for(run, c, index, &result);
   double seconds = mc_now_seconds() - start;
   mc_case_result *res = mc_report_new_result(run->report);
   res->seconds = seconds;
   mc_describe_case(res, c, file);
   res->verdict = mc_judge(c, run->impl, &result, &res->detail);
   if (res->verdict == MC_VERDICT_WRONG_OUTPUT)
-    res->picture = mc_judge_picture(c, run->impl, &result);
+    res->picture = mc_judge_picture(c, &result);
   /* A rejection movconf made for an implementation that accepted the input is none of its own. */
   res->rejection = res->verdict == MC_VERDICT_MISSED_REJECTION
                        ? MC_REJECTION_NONE
                        : mc_judge_rejection(run->impl, &result);
   if (run->require_named_errors)
     require_named_error(res, c);
-  mc_tensor_free(&result.output);
+  mc_impl_result_free_outputs(&result);
   mc_expectation *x = expectation_of(run, c->id);
   if (x)
     x->matched++;

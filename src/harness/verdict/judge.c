@@ -63,13 +63,15 @@ int64_t mc_judge_find_source(const mc_case_tensor *in, uint64_t bits, int64_t sc
 static void describe_source(const mc_case *c, const char *what, uint64_t bits, bool fill, char *buf,
                             size_t len) {
   const mc_tensor *data = &c->inputs[0].tensor;
+  if (fill) { /* known unwritten, whatever data element has the same bits */
+    snprintf(buf, len, "%s is movconf's fill of the output buffer (not written)", what);
+    return;
+  }
   int64_t j = mc_judge_find_source(&c->inputs[0], bits, INT64_MAX);
   bool pads = mc_op_pads_zeros(c->op);
   if (j < 0) {
     snprintf(buf, len, "%s is %s", what,
-             fill                ? "movconf's fill of the output buffer (not written)"
-             : bits == 0 && pads ? "a pad zero"
-                                 : "no data element (not copied from the input)");
+             bits == 0 && pads ? "a pad zero" : "no data element (not copied from the input)");
     return;
   }
   char where[256];
@@ -87,27 +89,20 @@ char *mc_judge_provenance(const mc_case *c, uint64_t want, uint64_t got, bool go
   return mc_strdupf("; the data input is index-filled: %s, %s", g, w);
 }
 
-/* " (movconf's fill of the output buffer: ...)" after "got 0x..", when the
-   element holds it; else "". */
-static char *fill_note(const mc_case *c, const mc_tensor *got, int64_t i, uint64_t g, bool filled) {
-  if (!filled || !mc_holds_output_fill(got->type, i, g))
+/* " (movconf's fill of the output buffer ...)" after "got 0x..", when the
+   element held each fill in its call (fills: the call's outputs); else "". */
+static char *fill_note(const mc_impl_result *fills, int64_t i) {
+  if (!mc_unwritten_element(fills, i))
     return mc_strdupf("%s", "");
-  int64_t j = c->n_inputs > 0 ? mc_judge_find_source(&c->inputs[0], g, INT64_MAX) : -1;
-  if (j < 0)
-    return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: the implementation "
-                      "did not write this element)",
-                      MC_OUTPUT_FILL);
-  char where[256];
-  mc_format_index(c->inputs[0].tensor.rank, c->inputs[0].tensor.shape, j, where, sizeof where);
-  return mc_strdupf(" (movconf's fill of the output buffer, bytes 0x%02x: not written, or "
-                    "copied from data%s, which has the same bits)",
-                    MC_OUTPUT_FILL, where);
+  return mc_strdupf(" (never written: it kept movconf's fill of the output buffer, 0x%02x, "
+                    "and 0x%02x in a second call)",
+                    MC_OUTPUT_FILL, MC_OUTPUT_SECOND_FILL);
 }
 
-/* Detail of the first element whose bits differ, or NULL when all agree.
-   filled: the implementation wrote into a buffer holding MC_OUTPUT_FILL. */
+/* Detail of the first element whose bits differ in got (one of fills'
+   outputs, or NULL when no call filled a buffer), or NULL when all agree. */
 static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_tensor *got,
-                              bool filled) {
+                              const mc_impl_result *fills) {
   mc_comparison cmp = mc_compare_tensors(want, got);
   if (cmp.first_element < 0)
     return cmp.same_bytes ? NULL
@@ -116,16 +111,15 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
   int64_t i = cmp.first_element, n = mc_tensor_elements(want);
   uint64_t w = mc_load_bits(want->data, want->type, i);
   uint64_t g = mc_load_bits(got->data, got->type, i);
-  char where[256], count[160] = "";
+  char where[256], count[200] = "";
   mc_format_index(want->rank, want->shape, i, where, sizeof where);
-  bool got_fill = filled && mc_holds_output_fill(got->type, i, g);
-  char *note = fill_note(c, got, i, g, filled);
-  char *from = mc_judge_provenance(c, w, g, got_fill);
-  int64_t unwritten = mc_count_differences(want, got, filled).unwritten;
+  char *note = fill_note(fills, i);
+  char *from = mc_judge_provenance(c, w, g, mc_unwritten_element(fills, i));
+  int64_t unwritten = mc_count_differences(want, got, fills).unwritten;
   if (unwritten)
     snprintf(count, sizeof count,
-             "; %" PRId64 " of %" PRId64 " elements hold movconf's fill where the "
-             "expected output does not (unwritten)",
+             "; %" PRId64 " of %" PRId64 " elements were never written (they held movconf's "
+             "fill in two calls with different fills) where the expected output differs",
              unwritten, n);
   char *detail = mc_strdupf("first differing element %s (flat %" PRId64
                             "): expected bits 0x%" PRIx64 ", got 0x%" PRIx64 "%s%s%s",
@@ -138,7 +132,8 @@ static char *first_difference(const mc_case *c, const mc_tensor *want, const mc_
 /* A digest says only that the bytes differ. To say where, the output is
    compared with the oracle's, when the oracle's matches the digest (it
    should: that is how generated digests are made). */
-static char *digest_difference(const mc_case *c, const mc_tensor *got, bool filled) {
+static char *digest_difference(const mc_case *c, const mc_tensor *got,
+                               const mc_impl_result *fills) {
   const char *differ = "output bytes differ: their sha256 does not match the expected digest";
   mc_request req = mc_request_of_case(c);
   mc_tensor oracle;
@@ -148,16 +143,19 @@ static char *digest_difference(const mc_case *c, const mc_tensor *got, bool fill
   mc_sha256(oracle.data, oracle.nbytes, digest);
   char *where = NULL;
   if (oracle.nbytes == got->nbytes && memcmp(digest, c->expected.sha256, 32) == 0)
-    where = first_difference(c, &oracle, got, filled);
-  char *detail = where ? mc_strdupf("%s; against the oracle's output, which has that digest: %s",
-                                    differ, where)
+    where = first_difference(c, &oracle, got, fills);
+  /* The difference first: a failure line cut short still shows it. */
+  char *detail = where ? mc_strdupf("%s; against the oracle's output, which has the expected "
+                                    "sha256 digest (the output's does not match it)",
+                                    where)
                        : mc_strdupf("%s", differ);
   free(where);
   mc_tensor_free(&oracle);
   return detail;
 }
 
-static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, bool filled,
+/* got: r's output or its second call's (r->refilled). */
+static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, const mc_impl_result *r,
                                  char **detail) {
   const mc_case_tensor *want = &c->expected;
   const mc_tensor *w = &want->tensor;
@@ -178,9 +176,9 @@ static mc_verdict compare_output(const mc_case *c, const mc_tensor *got, bool fi
     uint8_t digest[32];
     mc_sha256(got->data, got->nbytes, digest);
     if (memcmp(digest, want->sha256, 32) != 0)
-      *detail = digest_difference(c, got, filled);
+      *detail = digest_difference(c, got, r);
   } else {
-    *detail = first_difference(c, w, got, filled);
+    *detail = first_difference(c, w, got, r);
   }
   return *detail ? MC_VERDICT_WRONG_OUTPUT : MC_VERDICT_PASS;
 }
@@ -251,6 +249,15 @@ static mc_verdict judge_unrepresentable(const mc_case *c, const mc_tensor *got, 
   return v;
 }
 
+/* The output, then the second call's (when one was made): an element left
+   unwritten where the expected value is the first fill fails only there. */
+static mc_verdict judge_outputs(const mc_case *c, const mc_impl_result *r, char **detail) {
+  mc_verdict v = compare_output(c, &r->output, r, detail);
+  if (v == MC_VERDICT_PASS && r->refilled.data)
+    v = compare_output(c, &r->refilled, r, detail);
+  return v;
+}
+
 mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result *r, char **detail) {
   *detail = NULL;
   switch (r->outcome) {
@@ -271,7 +278,7 @@ mc_verdict mc_judge(const mc_case *c, const mc_impl *impl, const mc_impl_result 
                            mc_status_name(c->expected_error));
       return MC_VERDICT_MISSED_REJECTION;
     }
-    return compare_output(c, &r->output, impl->fills_output, detail);
+    return judge_outputs(c, r, detail);
   case MC_OUTCOME_REJECTED:
     break;
   }

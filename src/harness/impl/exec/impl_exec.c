@@ -174,6 +174,14 @@ static void exec_run(mc_impl *self, const mc_request *req, mc_impl_result *resul
     mc_adapter_stop(a);
 }
 
+/* The handshake's claims, once the adapter runs (a start that fails: true). */
+static bool exec_supports(mc_impl *self, const mc_request *req) {
+  mc_adapter *a = self->state;
+  mc_impl_result r;
+  memset(&r, 0, sizeof r);
+  return !ensure_running(a, &r) || claimed(a, req, &r);
+}
+
 /* A timing request gets the time its runs ask for on top of --timeout. */
 static void exec_time_itself(mc_impl *self, const mc_request *req, const mc_timing_request *timing,
                              mc_impl_result *result, mc_self_timing *own) {
@@ -295,6 +303,7 @@ mc_impl *mc_impl_open_exec(const char *command, const mc_impl_options *options, 
   impl->close = exec_close;
   impl->restart = exec_restart;
   impl->settle = exec_settle;
+  impl->supports = exec_supports;
   impl->time_itself = a->times_itself ? exec_time_itself : NULL;
   return impl;
 }

@@ -48,6 +48,7 @@ typedef struct plugin_state {
   uint64_t served;        /* requests the child has been sent */
   uint64_t last_call;     /* mc_impl.calls of the last one */
   bool retire;            /* the child asked to be ended after this case */
+  bool asking;            /* the request is supports_only (plugin_supports) */
   mc_sanitizer sanitizer; /* --sanitize: where the child's reports go */
   mc_child_text text;     /* the child's stdout and stderr, relayed */
   mc_child_tree tree;     /* what it started while loading, kept */
@@ -138,7 +139,7 @@ static void kill_child(plugin_state *s) {
 }
 
 static bool valid_reply(const mc_wire_reply *r) {
-  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_FRAMES;
+  return r->magic == MC_WIRE_MAGIC && r->kind >= MC_WIRE_HELLO && r->kind <= MC_WIRE_SUPPORTED;
 }
 
 /* Whether r may be taken for the answer to call: it answers that call, or
@@ -266,7 +267,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
 /* ---- one request ---- */
 
 static io_status send_request(const plugin_state *s, const mc_request *req, size_t cap,
-                              uint64_t call, double deadline) {
+                              uint64_t call, uint8_t fill, double deadline) {
   mc_wire_request w;
   memset(&w, 0, sizeof w);
   w.magic = MC_WIRE_MAGIC;
@@ -276,6 +277,8 @@ static io_status send_request(const plugin_state *s, const mc_request *req, size
   const char *strings[MC_ATTR_COUNT];
   mc_wire_put_attrs(&w, req, strings);
   w.max_output_bytes = cap;
+  w.output_fill = fill;
+  w.supports_only = s->asking;
   for (int i = 0; i < req->n_inputs; i++) {
     const mc_tensor *t = req->inputs[i];
     w.inputs[i].type = t->type;
@@ -357,6 +360,11 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
     copy_text(res->error_name, sizeof res->error_name, r->error);
     copy_text(res->message, sizeof res->message, r->message);
     return;
+  case MC_WIRE_SUPPORTED: /* the answer to plugin_supports's question: no output */
+    if (!s->asking)
+      break;
+    res->outcome = MC_OUTCOME_OUTPUT;
+    return;
   case MC_WIRE_UNSUPPORTED:
     res->outcome = MC_OUTCOME_UNSUPPORTED;
     snprintf(res->message, sizeof res->message, "the plugin does not support this case");
@@ -428,6 +436,18 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
     end_after_case(self, s, res);
 }
 
+/* supports() alone, in the plugin process (a supports_only request). */
+static bool plugin_supports(mc_impl *self, const mc_request *req) {
+  plugin_state *s = self->state;
+  mc_impl_result res;
+  memset(&res, 0, sizeof res);
+  s->asking = true;
+  plugin_run(self, req, &res);
+  s->asking = false;
+  mc_impl_result_free_outputs(&res);
+  return res.outcome != MC_OUTCOME_UNSUPPORTED;
+}
+
 /* Ends the child after this case (its only one, or the last its quarantine
    holds), first letting it report a late write (settle_and_exit in
    plugin_host.c): this case's crash, or an earlier case's to charge. */
@@ -452,7 +472,8 @@ static bool socket_held(int fd) {
 
 static void exchange(mc_impl *self, plugin_state *s, const mc_request *req, mc_impl_result *res) {
   double deadline = mc_deadline_within(self->options.timeout_seconds, self->options.stop_at);
-  io_status io = send_request(s, req, self->options.max_output_bytes, self->calls, deadline);
+  io_status io = send_request(s, req, self->options.max_output_bytes, self->calls,
+                              mc_impl_output_fill(&self->options), deadline);
   mc_wire_reply r;
   /* Even when sending failed, the child may have said why it died. */
   if (io != IO_TIMEOUT)
@@ -580,8 +601,9 @@ mc_impl *mc_impl_open_plugin(const char *path, const mc_impl_options *options, c
   impl->close = plugin_close;
   impl->restart = plugin_restart;
   impl->settle = plugin_settle;
+  impl->supports = plugin_supports;
   impl->names_errors = false;
-  impl->fills_output = true; /* plugin_host.c's POISON */
+  impl->fills_output = true; /* plugin_host.c's fill, sent with each request */
   if (!start_child(impl, s, why, sizeof why)) {
     snprintf(err, errlen, "cannot use plugin %s: %s", path, why);
     if (options->sanitize)

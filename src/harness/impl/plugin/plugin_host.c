@@ -43,7 +43,6 @@
 
 enum {
   CANARY = 0xCB,
-  POISON = MC_OUTPUT_FILL,
   ALT_STACK_BYTES = 64 * 1024,
   LOW_ADDRESSES = 65536,
   DATA_ALIGNMENT = 64 /* the ABI's promise for the data input */
@@ -578,7 +577,8 @@ typedef struct guarded_output {
   size_t nbytes, slack; /* slack: canary bytes before data */
 } guarded_output;
 
-static bool map_guarded_output(size_t nbytes, guarded_output *g) {
+/* fill: the byte the output starts as, the request's (MC_OUTPUT_FILL or the second fill). */
+static bool map_guarded_output(size_t nbytes, uint8_t fill, guarded_output *g) {
   size_t page = page_size(), body;
   if (!page_round(nbytes, &body) || body > SIZE_MAX - 2 * page ||
       !map_pages(body + 2 * page, &g->map))
@@ -592,7 +592,7 @@ static bool map_guarded_output(size_t nbytes, guarded_output *g) {
   g->slack = body - nbytes;
   g->data = hi - nbytes;
   memset(lo + page, CANARY, g->slack);
-  memset(g->data, POISON, nbytes);
+  memset(g->data, fill, nbytes);
   fault_ctx.lo_guard = (region){(uintptr_t)lo, (uintptr_t)(lo + page)};
   fault_ctx.hi_guard = (region){(uintptr_t)hi, (uintptr_t)(hi + page)};
   fault_ctx.out_begin = (uintptr_t)g->data;
@@ -836,7 +836,7 @@ static void compute_and_reply(const mc_plugin *t, const host_request *h, movconf
                               size_t nbytes, mc_wire_reply *r) {
   guarded_output g;
   memset(&g, 0, sizeof g);
-  if (!map_guarded_output(nbytes, &g)) {
+  if (!map_guarded_output(nbytes, (uint8_t)h->wire.output_fill, &g)) {
     reply_fault(r,
                 "the runner could not map the %zu-byte output in the child (raise "
                 "--memory-limit?)",
@@ -885,8 +885,8 @@ static void serve(const mc_plugin *t, const host_request *h) {
   int supported = mc_plugin_supports(t, &h->call);
   fault_ctx.phase = NULL;
   plugin_function_returned("supports");
-  if (!supported) {
-    r.kind = MC_WIRE_UNSUPPORTED;
+  if (!supported || h->wire.supports_only) {
+    r.kind = supported ? MC_WIRE_SUPPORTED : MC_WIRE_UNSUPPORTED;
     send_reply(&r);
     return;
   }

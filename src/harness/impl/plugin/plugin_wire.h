@@ -34,7 +34,11 @@ typedef struct mc_wire_request {
   mc_attrs attrs; /* string pointers cleared */
   int64_t string_len[MC_ATTR_COUNT];
   uint64_t max_output_bytes;
-  uint64_t call; /* mc_impl.calls of this request, for blaming it later */
+  uint64_t call;        /* mc_impl.calls of this request, for blaming it later */
+  uint32_t output_fill; /* the byte the output buffer starts as (mc_impl_output_fill) */
+  /* Not 0: only ask supports(); the reply is MC_WIRE_SUPPORTED or
+     MC_WIRE_UNSUPPORTED, and nothing runs. */
+  uint32_t supports_only;
   mc_wire_tensor inputs[MC_MAX_INPUTS];
 } mc_wire_request;
 
@@ -58,7 +62,8 @@ typedef enum mc_wire_kind {
   MC_WIRE_UNSUPPORTED,
   MC_WIRE_FAULT,       /* broke the ABI (message); the child serves on */
   MC_WIRE_FATAL_FAULT, /* a fault the child caught (message, blame_call); it exits */
-  MC_WIRE_FRAMES       /* the stack (message) of a signal the child dies of next */
+  MC_WIRE_FRAMES,      /* the stack (message) of a signal the child dies of next */
+  MC_WIRE_SUPPORTED    /* supports() said yes to a supports_only request */
 } mc_wire_kind;
 
 typedef struct mc_wire_reply {
