@@ -126,6 +126,11 @@ static transpose_view transpose_view_of(const mc_opt_plan *p) {
   return v;
 }
 
+/* A tile is TRANSPOSE_TILE_A elements along the input's rows (runs of 256
+   elements that the prefetchers follow, however far apart the rows are) by
+   one cache line along the output's rows (64 bytes: a line to stream). */
+enum { TRANSPOSE_TILE_A = 256 };
+
 typedef struct transpose_job {
   const mc_kernel_job *job;
   transpose_view v;
@@ -134,7 +139,7 @@ typedef struct transpose_job {
      output axes are outer[0..n_outer). */
   int m, q, n_outer;
   int outer[MC_MAX_RANK];
-  int64_t tile, tiles_a, tiles_b;
+  int64_t tile_a, tile_b, tiles_a, tiles_b;
 } transpose_job;
 
 /* The whole tensor as one row. */
@@ -167,6 +172,67 @@ static void transpose_rows(void *ctx, int64_t begin, int64_t end) {
     for (int64_t b_ = 0; b_ < (NB); b_++)                                                          \
   memcpy((OUT) + (a_ * (OUT_A) + b_) * (SIZE), (IN) + (b_ * (IN_B) + a_) * (SIZE), SIZE)
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* An N x N block of E-byte elements (N = 16 / E) transposed in registers:
+   N rows of 16 bytes loaded, log2(N) rounds of interleaving row i with row
+   i + N/2 (low halves into 2i, high halves into 2i + 1), N rows stored. */
+#define TRANSPOSE_BLOCK_FN(E, N, LO, HI)                                                           \
+  static inline __attribute__((always_inline)) void transpose_block_##E(                           \
+      uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {                        \
+    __m128i r[N], t[N];                                                                            \
+    for (int i = 0; i < N; i++)                                                                    \
+      r[i] = _mm_loadu_si128((const __m128i *)(const void *)(src + i * src_row));                  \
+    for (int round = 1; round < N; round *= 2) {                                                   \
+      for (int i = 0; i < N / 2; i++) {                                                            \
+        t[2 * i] = LO(r[i], r[i + N / 2]);                                                         \
+        t[2 * i + 1] = HI(r[i], r[i + N / 2]);                                                     \
+      }                                                                                            \
+      memcpy(r, t, sizeof r);                                                                      \
+    }                                                                                              \
+    for (int i = 0; i < N; i++)                                                                    \
+      _mm_storeu_si128((__m128i *)(void *)(dst + i * dst_row), r[i]);                              \
+  }
+TRANSPOSE_BLOCK_FN(1, 16, _mm_unpacklo_epi8, _mm_unpackhi_epi8)
+TRANSPOSE_BLOCK_FN(2, 8, _mm_unpacklo_epi16, _mm_unpackhi_epi16)
+TRANSPOSE_BLOCK_FN(4, 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32)
+TRANSPOSE_BLOCK_FN(8, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64)
+
+/* A tile of E-byte elements: whole N x N blocks in registers, the edges
+   element by element. */
+#define TRANSPOSE_TILE_FN(E, N)                                                                    \
+  static void transpose_tile_##E(uint8_t *dst, int64_t out_a, const uint8_t *src, int64_t in_b,    \
+                                 int64_t na, int64_t nb) {                                         \
+    const int64_t whole_a = na - na % N, whole_b = nb - nb % N;                                    \
+    for (int64_t a = 0; a < whole_a; a += N)                                                       \
+      for (int64_t b = 0; b < whole_b; b += N)                                                     \
+        transpose_block_##E(dst + (a * out_a + b) * E, out_a * E, src + (b * in_b + a) * E,        \
+                            in_b * E);                                                             \
+    TRANSPOSE_TILE_LOOP(E, dst + whole_b * E, out_a, src + whole_b * in_b * E, in_b, whole_a,      \
+                        nb - whole_b);                                                             \
+    TRANSPOSE_TILE_LOOP(E, dst + whole_a * out_a * E, out_a, src + whole_a * E, in_b,              \
+                        na - whole_a, nb);                                                         \
+  }
+TRANSPOSE_TILE_FN(1, 16)
+TRANSPOSE_TILE_FN(2, 8)
+TRANSPOSE_TILE_FN(4, 4)
+TRANSPOSE_TILE_FN(8, 2)
+#else
+#define TRANSPOSE_TILE_FN(E, N)                                                                    \
+  static void transpose_tile_##E(uint8_t *dst, int64_t out_a, const uint8_t *src, int64_t in_b,    \
+                                 int64_t na, int64_t nb) {                                         \
+    TRANSPOSE_TILE_LOOP(E, dst, out_a, src, in_b, na, nb);                                         \
+  }
+TRANSPOSE_TILE_FN(1, 16)
+TRANSPOSE_TILE_FN(2, 8)
+TRANSPOSE_TILE_FN(4, 4)
+TRANSPOSE_TILE_FN(8, 2)
+#endif
+
+static void transpose_tile_bytes(int64_t esize, uint8_t *dst, int64_t out_a, const uint8_t *src,
+                                 int64_t in_b, int64_t na, int64_t nb);
+
 /* One tile, at element offsets o (output) and i (input). Packed types go
    element by element (they run on one thread: run_kernel). */
 static void transpose_tile(const mc_rowio *io, uint8_t *out, int64_t o, int64_t out_a,
@@ -177,20 +243,40 @@ static void transpose_tile(const mc_rowio *io, uint8_t *out, int64_t o, int64_t 
         mc_copy_element(out, o + a * out_a + b, in, i + b * in_b + a, io->type);
     return;
   }
-  uint8_t *dst = out + o * (int64_t)io->esize;
-  const uint8_t *src = in + i * (int64_t)io->esize;
-  switch (io->esize) {
+  const int64_t esize = (int64_t)io->esize;
+  const uint8_t *src = in + i * esize;
+  if (io->stream) {
+    /* Through an L1 stage whose rows are whole lines, streamed out: no
+       output line is read before it is written. */
+    _Alignas(64) uint8_t stage[TRANSPOSE_TILE_A * 64];
+    transpose_tile_bytes(esize, stage, 64 / esize, src, in_b, na, nb);
+    for (int64_t a = 0; a < na; a++) {
+      uint8_t *row = out + (o + a * out_a) * esize;
+      if (nb * esize == 64 && mc_stream_head(row) == 0)
+        mc_stream_lines(row, stage + a * 64, 64);
+      else
+        memcpy(row, stage + a * 64, (size_t)(nb * esize));
+    }
+    return;
+  }
+  transpose_tile_bytes(esize, out + o * esize, out_a, src, in_b, na, nb);
+}
+
+/* A tile of whole-byte elements, dst and src at the tile's first element. */
+static void transpose_tile_bytes(int64_t esize, uint8_t *dst, int64_t out_a, const uint8_t *src,
+                                 int64_t in_b, int64_t na, int64_t nb) {
+  switch (esize) {
   case 1:
-    TRANSPOSE_TILE_LOOP(1, dst, out_a, src, in_b, na, nb);
+    transpose_tile_1(dst, out_a, src, in_b, na, nb);
     break;
   case 2:
-    TRANSPOSE_TILE_LOOP(2, dst, out_a, src, in_b, na, nb);
+    transpose_tile_2(dst, out_a, src, in_b, na, nb);
     break;
   case 4:
-    TRANSPOSE_TILE_LOOP(4, dst, out_a, src, in_b, na, nb);
+    transpose_tile_4(dst, out_a, src, in_b, na, nb);
     break;
   default:
-    TRANSPOSE_TILE_LOOP(8, dst, out_a, src, in_b, na, nb);
+    transpose_tile_8(dst, out_a, src, in_b, na, nb);
     break;
   }
 }
@@ -211,20 +297,14 @@ static void transpose_tiles(void *ctx, int64_t begin, int64_t end) {
       o += idx * v->out_stride[k];
       i += idx * v->in_stride[v->perm[k]];
     }
-    const int64_t a0 = ta * t->tile, b0 = tb * t->tile;
-    const int64_t na = A - a0 < t->tile ? A - a0 : t->tile;
-    const int64_t nb = B - b0 < t->tile ? B - b0 : t->tile;
+    const int64_t a0 = ta * t->tile_a, b0 = tb * t->tile_b;
+    const int64_t na = A - a0 < t->tile_a ? A - a0 : t->tile_a;
+    const int64_t nb = B - b0 < t->tile_b ? B - b0 : t->tile_b;
     transpose_tile(&t->job->io, t->job->out, o + a0 * v->out_stride[t->m] + b0, v->out_stride[t->m],
                    t->job->in, i + b0 * v->in_stride[t->q] + a0, v->in_stride[t->q], na, nb);
   }
 }
 
-/* Tiles of about 128 bytes a side (16 to 64 elements): an input tile and
-   an output tile together stay in L1. */
-static int64_t transpose_tile_size(size_t esize) {
-  const int64_t t = esize == 0 ? 64 : 128 / (int64_t)esize;
-  return t < 16 ? 16 : t > 64 ? 64 : t;
-}
 
 static void transpose_tiled(const mc_kernel_job *job, transpose_job *t) {
   const transpose_view *v = &t->v;
@@ -237,9 +317,10 @@ static void transpose_tiled(const mc_kernel_job *job, transpose_job *t) {
     else
       t->outer[t->n_outer++] = k;
   }
-  t->tile = transpose_tile_size(job->io.esize);
-  t->tiles_a = mc_ceil_div(v->dim[last], t->tile);
-  t->tiles_b = mc_ceil_div(v->dim[t->q], t->tile);
+  t->tile_b = job->io.esize == 0 ? 64 : 64 / (int64_t)job->io.esize;
+  t->tile_a = TRANSPOSE_TILE_A;
+  t->tiles_a = mc_ceil_div(v->dim[last], t->tile_a);
+  t->tiles_b = mc_ceil_div(v->dim[t->q], t->tile_b);
   const int64_t outer = job->plan->out_elements / (v->dim[last] * v->dim[t->q]);
   mc_parallel_for(job->threads, outer * t->tiles_a * t->tiles_b, 1, transpose_tiles, t);
 }
