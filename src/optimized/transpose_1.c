@@ -305,7 +305,6 @@ static void transpose_tiles(void *ctx, int64_t begin, int64_t end) {
   }
 }
 
-
 static void transpose_tiled(const mc_kernel_job *job, transpose_job *t) {
   const transpose_view *v = &t->v;
   const int last = v->rank - 1;
