@@ -429,6 +429,29 @@ def slice_8(inputs, attrs, cap):
     return output(data["type"], out_shape, elements(data)[index])
 
 
+# ---- Transpose-1 ----
+
+def transpose_1(inputs, attrs, cap):
+    data = inputs["data"]
+    shape = data["shape"]
+    rank = len(shape)
+    # TR-V1 to TR-V3: an integer 1-D order of r values, or none.
+    given = inputs["input_order"]["shape"]
+    (order,) = side_checks(inputs, ["input_order"],
+                           lambda name: 0 if len(given) == 1 and given[0] == 0 else rank)
+    for v in order:
+        if not 0 <= v < rank:
+            raise Rejected("axis_out_of_range", f"order value {v} for rank {rank}")
+    if len(set(order)) != len(order):
+        raise Rejected("axes_not_unique", f"order {order}")
+    order = order or list(range(rank))[::-1]
+    out_shape = [shape[p] for p in order]
+    check_output_size(data["type"], out_shape, cap)
+    if element_count(out_shape) == 0:
+        return output(data["type"], out_shape, None)
+    return output(data["type"], out_shape, np.transpose(elements(data), order))
+
+
 # ---- the protocol ----
 
 RUN = {
@@ -439,6 +462,7 @@ RUN = {
     "ExtractImagePatches-3": extract_image_patches,
     "ShuffleChannels-1": shuffle_channels,
     "Slice-8": slice_8,
+    "Transpose-1": transpose_1,
 }
 
 

@@ -73,6 +73,7 @@ OPS = {
     "ExtractImagePatches-3": ("extract_image_patches_3", "eip", "EIP", ("data",)),
     "ShuffleChannels-1": ("shuffle_channels_1", "sc", "SC", ("data",)),
     "Slice-8": ("slice_8", "sl", "SL", ("data", "start", "stop", "step", "axes")),
+    "Transpose-1": ("transpose_1", "tr", "TR", ("data", "input_order")),
 }
 
 # Inputs a case may leave out (trailing in the order of OPS).
@@ -829,6 +830,40 @@ def slice_8(inputs, attrs, max_bytes):
     return Tensor(data.type, out_shape, out_bits)
 
 
+# ---------------------------------------------------------------- Transpose-1
+
+def transpose_1(inputs, attrs, max_bytes):
+    """output[j_0, ..., j_{r-1}] = data[i] with i[p[k]] = j[k] (TR-S2), p the
+    order, or r-1 .. 0 when it is empty (TR-S1)."""
+    check_ranks(inputs, ("data", "input_order"))
+    data, order = inputs["data"], inputs["input_order"]
+    rank = len(data.shape)
+    if order.type not in SIDE_INTEGER_TYPES:
+        raise ModelError("side_input_type", "TR-V1", "input_order is %s" % order.type)
+    if len(order.shape) != 1:
+        raise ModelError("side_input_rank", "TR-V2", "input_order has rank %d" % len(order.shape))
+    if order.shape[0] not in (0, rank):
+        raise ModelError("side_input_length", "TR-V3",
+                         "input_order has %d elements, rank %d" % (order.shape[0], rank))
+    # Exact integers, no MC-L2: a u64 above INT64_MAX is out of range (errata E42).
+    perm = [bits_value(order.type, b) for b in order.bits]
+    for v in perm:
+        if not 0 <= v < rank:
+            raise ModelError("axis_out_of_range", "TR-V4", "order value %d, rank %d" % (v, rank))
+    if len(set(perm)) != len(perm):
+        raise ModelError("axes_not_unique", "TR-V5", "order %s" % perm)
+    if not perm:
+        perm = list(range(rank - 1, -1, -1))
+    out_shape = [data.shape[p] for p in perm]
+    check_output_size(data.type, out_shape, max_bytes)
+    if element_count(out_shape) == 0:
+        return Tensor(data.type, out_shape, [])
+    in_strides = row_major_strides(data.shape)
+    positions = [[j * in_strides[perm[k]] for j in range(out_shape[k])] for k in range(rank)]
+    out_bits = [data.bits[sum(p)] for p in itertools.product(*positions)]
+    return Tensor(data.type, out_shape, out_bits)
+
+
 # ---------------------------------------------------------------- entry point
 
 _KERNELS = {
@@ -839,6 +874,7 @@ _KERNELS = {
     "ExtractImagePatches-3": extract_image_patches,
     "ShuffleChannels-1": shuffle_channels,
     "Slice-8": slice_8,
+    "Transpose-1": transpose_1,
 }
 
 

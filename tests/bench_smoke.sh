@@ -89,6 +89,13 @@ expected = {
     "sl/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
     "sl/reverse_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
     "sl/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
+    # Transpose: output dimension k is input dimension order[k].
+    "tr/nchw_nhwc/f32": ([1, 16, 64, 64], [1, 64, 64, 16], 4),
+    "tr/nhwc_nchw/f32": ([1, 64, 64, 16], [1, 16, 64, 64], 4),
+    "tr/swap_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
+    "tr/swap_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
+    "tr/swap_last/f16": ([1, 16, 64, 64], [1, 16, 64, 64], 2),
+    "tr/rows/f32": ([1, 16, 64, 64], [16, 1, 64, 64], 4),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

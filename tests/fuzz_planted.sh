@@ -152,4 +152,20 @@ sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
 assert sides == {"start": ("i64", [-1]), "stop": ("i64", [-3]), "step": ("i64", [-1])}, sides' "$found"
   reruns "$found" sl-reverse-swap
 fi
+
+# 8. Transpose with the empty input_order (the axes reversed), the first two
+#    output elements exchanged: dropping axes keeps the empty order (the
+#    reversal of the axes left), so the finding shrinks to rank 1, [2] with
+#    an empty i64 input_order (seed 1, 4 shrink steps).
+fuzz tr tr-reverse-swap --op tr --runs 300 --out findings $sizes
+expect "tr: exit status 1, not $status" test "$status" -eq 1
+one_finding tr "*/transpose_1-wrong-output-misplaced-rank1-small-input_order-any-type.json"
+if [ -n "$found" ]; then
+  expect "tr: [2] with an empty i64 input_order" python3 -c '
+import json, sys
+inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
+assert inputs["data"]["shape"] == [2], inputs
+assert (inputs["input_order"]["type"], inputs["input_order"]["shape"]) == ("i64", [0]), inputs' "$found"
+  reruns "$found" tr-reverse-swap
+fi
 expect_report

@@ -50,6 +50,9 @@
      sl-reverse-swap  Slice with a negative step: the first two output
                       elements exchanged (fuzz_planted.sh: shrunk to rank
                       1, a step of -1, no axes)
+     tr-reverse-swap  Transpose with the empty input_order (the axes
+                      reversed): the first two output elements exchanged
+                      (fuzz_planted.sh: one finding, whatever the rank)
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -377,6 +380,9 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     crop_off_by_one(request, output);
   if (planted(fault, "sc-group3-copy") && request->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
     copy_unshuffled(request, output);
+  if (planted(fault, "tr-reverse-swap") && request->op == MOVCONF_PLUGIN_TRANSPOSE &&
+      request->inputs[1].rank == 1 && request->inputs[1].shape[0] == 0)
+    swap_first_two(output);
   if (planted(fault, "sl-reverse-swap") && request->op == MOVCONF_PLUGIN_SLICE &&
       negative_step(request))
     swap_first_two(output);

@@ -67,9 +67,14 @@ PARAMS = {
                 "step": [1, 1, 1, 1]},
     "sl/reverse_last": {"start": [-1], "stop": [INT64_MIN], "step": [-1], "axes": [3]},
     "sl/step2_last": {"start": [0], "stop": [INT64_MAX], "step": [2], "axes": [3]},
+    "tr/nchw_nhwc": {"order": [0, 2, 3, 1]},
+    "tr/nhwc_nchw": {"order": [0, 3, 1, 2]},
+    "tr/swap_last": {"order": [0, 1, 3, 2]},
+    "tr/rows": {"order": [1, 0, 2, 3]},
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
-         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21]}
+         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21],
+         "tr": [2, 3, 5, 7]}
 
 
 # ------------------------------------------------------------ formulations
@@ -174,8 +179,12 @@ def sl_view(x, p):
     return (v.flip(flips) if flips else v), None
 
 
+def tr_view(x, p):
+    return x.permute(*p["order"]), None
+
+
 VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view,
-         "sc": sc_view, "sl": sl_view}
+         "sc": sc_view, "sl": sl_view, "tr": tr_view}
 
 
 def as_output(v, shape):
@@ -250,6 +259,9 @@ def reference_output(op, p, x):
             if name in p:
                 inputs[name] = ref.Tensor("i64", [len(p[name])], [v % 2**64 for v in p[name]])
         result = ref.slice_8(inputs, {}, 1 << 30)
+    elif op == "tr":
+        order = ref.Tensor("i64", [rank], list(p["order"]))
+        result = ref.transpose_1({"data": data, "input_order": order}, {}, 1 << 30)
     else:
         k = p["size"]
         result = ref.extract_image_patches({"data": data}, {

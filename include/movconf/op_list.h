@@ -49,6 +49,8 @@ MC_OP_ROW(SHUFFLE_CHANNELS, shuffle_channels_1, "ShuffleChannels-1", "SC",
           ("data"), 1, (MC_ATTR_AXIS, MC_ATTR_GROUP), 0)
 MC_OP_ROW(SLICE, slice_8, "Slice-8", "SL",
           ("data", "start", "stop", "step", "axes"), 4, (), 0)
+MC_OP_ROW(TRANSPOSE, transpose_1, "Transpose-1", "TR",
+          ("data", "input_order"), 2, (), 0)
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

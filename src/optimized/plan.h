@@ -38,6 +38,9 @@ typedef struct mc_opt_plan {
      matters, and may be INT64_MIN). */
   int64_t first[MC_MAX_RANK];
   int64_t step[MC_MAX_RANK];
+  /* Transpose: output axis k reads input axis perm[k] (the reversed axes
+     for an empty input_order). */
+  int perm[MC_MAX_RANK];
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a

@@ -44,6 +44,7 @@ OPS = {
     "ExtractImagePatches-3": ("data",),
     "ShuffleChannels-1": ("data",),
     "Slice-8": ("data", "start", "stop", "step", "axes"),
+    "Transpose-1": ("data", "input_order"),
 }
 # Inputs a request may leave out (section 5): absent means the default.
 OPTIONAL_INPUTS = {"Slice-8": ("axes",)}

@@ -60,6 +60,7 @@ log = logger("pytorch-adapter")
 D2S, S2D, EIP = "DepthToSpace-1", "SpaceToDepth-1", "ExtractImagePatches-3"
 SHUFFLE = "ShuffleChannels-1"
 SLICE = "Slice-8"
+TRANSPOSE = "Transpose-1"
 # Head room for PyTorch's own allocations: a request that needs more fails
 # with an allocation error (an error reply) instead of exhausting memory.
 MEMORY_HEADROOM = 4 << 30
@@ -109,11 +110,13 @@ class TorchOps:
         self.same_width = {1: torch.uint8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
         self.composite = composite
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
-                    SHUFFLE: self.shuffle_channels, SLICE: self.slice}
+                    SHUFFLE: self.shuffle_channels, SLICE: self.slice,
+                    TRANSPOSE: self.transpose}
         probes = {D2S: lambda x: self.F.pixel_shuffle(x, 2),
                   S2D: lambda x: self.F.pixel_unshuffle(x, 2),
                   SHUFFLE: lambda x: self.F.channel_shuffle(x, 2),
-                  SLICE: lambda x: x[:, 1:3:2].contiguous()}
+                  SLICE: lambda x: x[:, 1:3:2].contiguous(),
+                  TRANSPOSE: lambda x: x.permute(0, 2, 3, 1).contiguous()}
         if composite:
             self.run[EIP] = self.extract_image_patches
             probes[EIP] = lambda x: self.F.unfold(self.F.pad(x, (1, 0, 0, 1)), (2, 2))
@@ -255,6 +258,18 @@ class TorchOps:
         for a, b, e, s in zip(axes, start, stop, step):
             index[a] = builtin_slice(b, e, s) if s >= 0 else builtin_slice(~b, ~e, -s)
         return library(x.__getitem__, tuple(index))
+
+
+    def transpose(self, request):
+        """x.permute(*input_order), the values as they are: PyTorch checks
+        them itself. An empty input_order is OpenVINO's reversal of the axes,
+        which permute has no spelling for: it gets the reversal written out."""
+        inputs = request["inputs"]
+        x = self.tensor_in(inputs["data"])
+        order = slice_values(inputs, "input_order")
+        if not order:
+            order = list(range(x.dim() - 1, -1, -1))
+        return library(x.permute, order)
 
 
 builtin_slice = slice

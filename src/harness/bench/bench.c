@@ -59,6 +59,7 @@ typedef struct workload {
 #define EIP MC_OP_EXTRACT_IMAGE_PATCHES
 #define SC MC_OP_SHUFFLE_CHANNELS
 #define SL MC_OP_SLICE
+#define TR MC_OP_TRANSPOSE
 /* Slice bounds that hold for the full and the --quick shapes alike. */
 #define SL_END INT64_MAX
 #define SL_REV_END INT64_MIN
@@ -125,6 +126,21 @@ static const workload workloads[] = {
   {.op = SL, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
    .quick = {1, 16, 64, 128},
    .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}, {0, 1, 2, 3}}},
+  /* Transpose, 2^24 elements: channels last and back (after merging, a
+     swap of the last two axes: tiles), the last two axes swapped in u8,
+     f16, f32, and the outer two (row copies). */
+  {.op = TR, .name = "nchw_nhwc", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64}, .side = {{0, 2, 3, 1}}},
+  {.op = TR, .name = "nhwc_nchw", .type = MC_F32, .full = {4, 256, 256, 64},
+   .quick = {1, 64, 64, 16}, .side = {{0, 3, 1, 2}}},
+  {.op = TR, .name = "swap_last", .type = MC_F32, .full = {4, 16, 512, 512},
+   .quick = {1, 16, 64, 64}, .side = {{0, 1, 3, 2}}},
+  {.op = TR, .name = "swap_last", .type = MC_U8, .full = {4, 16, 512, 512},
+   .quick = {1, 16, 64, 64}, .side = {{0, 1, 3, 2}}},
+  {.op = TR, .name = "swap_last", .type = MC_F16, .full = {4, 16, 512, 512},
+   .quick = {1, 16, 64, 64}, .side = {{0, 1, 3, 2}}},
+  {.op = TR, .name = "rows", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64}, .side = {{1, 0, 2, 3}}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8},

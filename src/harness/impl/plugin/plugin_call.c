@@ -22,7 +22,8 @@ _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &
                    (int)MOVCONF_PLUGIN_DEPTH_TO_SPACE == (int)MC_OP_DEPTH_TO_SPACE &&
                    (int)MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES == (int)MC_OP_EXTRACT_IMAGE_PATCHES &&
                    (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS &&
-                   (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE,
+                   (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE &&
+                   (int)MOVCONF_PLUGIN_TRANSPOSE == (int)MC_OP_TRANSPOSE,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&
