@@ -89,6 +89,8 @@ install(FILES examples/plugin_movconf/plugin_movconf.c examples/plugin_movconf/a
 # (numpy_adapter.py imports adapters/common/movconf_adapter.py).
 install(DIRECTORY examples/adapters/common/ DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR}/adapters/common
         ${movconf_junk})
+# The helper reads the list of operations beside itself there.
+install(FILES spec/operations.json DESTINATION ${MOVCONF_INSTALL_EXAMPLESDIR}/adapters/common)
 
 # Man pages, written from the built program's own help (tools/manpages.py)
 # at build time, so that they cannot drift from it.

@@ -30,7 +30,9 @@ others: CTest splits conformance/ in two so that no case is checked twice.
 import base64
 import hashlib
 import itertools
+import json
 import math
+import os
 import struct
 import sys
 
@@ -63,21 +65,18 @@ TYPES = {
 # Side inputs (block_shape, crops, pads) accept these and nothing else.
 SIDE_INTEGER_TYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64")
 
-OPS = {
-    "BatchToSpace-2": ("batch_to_space_2", "b2s", "B2S",
-                       ("data", "block_shape", "crops_begin", "crops_end")),
-    "SpaceToBatch-2": ("space_to_batch_2", "s2b", "S2B",
-                       ("data", "block_shape", "pads_begin", "pads_end")),
-    "SpaceToDepth-1": ("space_to_depth_1", "s2d", "S2D", ("data",)),
-    "DepthToSpace-1": ("depth_to_space_1", "d2s", "D2S", ("data",)),
-    "ExtractImagePatches-3": ("extract_image_patches_3", "eip", "EIP", ("data",)),
-    "ShuffleChannels-1": ("shuffle_channels_1", "sc", "SC", ("data",)),
-    "Slice-8": ("slice_8", "sl", "SL", ("data", "start", "stop", "step", "axes")),
-    "Transpose-1": ("transpose_1", "tr", "TR", ("data", "input_order")),
-}
+# The operations, from the one list (spec/operations.json, written from
+# include/movconf/op_list.h): name -> (slug, case-id prefix, clause prefix,
+# input names in order).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec",
+                       "operations.json"), encoding="utf-8") as _f:
+    _LIST = json.load(_f)["operations"]
+OPS = {op["name"]: (op["slug"], op["prefix"].lower(), op["prefix"],
+                    tuple(i["name"] for i in op["inputs"])) for op in _LIST}
 
 # Inputs a case may leave out (trailing in the order of OPS).
-OPTIONAL_INPUTS = {"Slice-8": ("axes",)}
+OPTIONAL_INPUTS = {op["name"]: tuple(i["name"] for i in op["inputs"] if i["optional"])
+                   for op in _LIST if any(i["optional"] for i in op["inputs"])}
 
 
 class ModelError(Exception):

@@ -33,6 +33,32 @@ has "$work/op-typo.txt" "did you mean SpaceToDepth-1?"
 "$movconf" run --op nonsense-op >"$work/op-far.txt" 2>&1
 lacks "$work/op-far.txt" "did you mean"
 
+# The options that choose cases are one parser (src/cli/selection.c): every
+# command that takes --op, --type or --tier says the same of a wrong value,
+# with a near operation (before, export, gen and fuzz each had words of
+# their own, and export no suggestion). Each exits 2 before reading a case.
+export_args="--format npy --out $work/export-never"
+for cmd in run "export $export_args" clauses "gen --check" "fuzz --runs 1"; do
+  # shellcheck disable=SC2086 # the command's own arguments
+  "$movconf" $cmd --op SpaceToDept >"$work/select-op.txt" 2>&1
+  expect "$cmd --op SpaceToDept exits 2" test $? -eq 2
+  has "$work/select-op.txt" "--op takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...), not 'SpaceToDept'"
+  has "$work/select-op.txt" "did you mean SpaceToDepth-1?"
+done
+for cmd in run "export $export_args" "fuzz --runs 1"; do
+  # shellcheck disable=SC2086
+  "$movconf" $cmd --type f33 >"$work/select-type.txt" 2>&1
+  expect "$cmd --type f33 exits 2" test $? -eq 2
+  has "$work/select-type.txt" "--type takes an element type name (boolean, u8, ..., f32, u1, u4, i4), not 'f33'"
+done
+for cmd in run "export $export_args" "show s2d/spec/none"; do
+  # shellcheck disable=SC2086
+  "$movconf" $cmd --tier huge >"$work/select-tier.txt" 2>&1
+  expect "$cmd --tier huge exits 2" test $? -eq 2
+  has "$work/select-tier.txt" "--tier takes default, large or all, not 'huge'"
+done
+expect "no export folder was made" test ! -e "$work/export-never"
+
 # --tier: without paths, large runs conformance-large/ and all runs both folders.
 if [ "$tiers" = run ]; then
   "$movconf" run --quiet --op d2s --tier large >"$work/tier-large.txt" 2>&1

@@ -6,12 +6,15 @@ input's first value (as i64): "inputs data,start,stop,step; start 11;
 stop 22; step 33". Used by tests/test_optional_inputs.c."""
 import base64
 import json
+import os
 import sys
 
 TYPES = ["boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32", "u64",
          "i64", "f64", "f8e4m3", "f8e5m2", "u1", "u4", "i4"]
-OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8", "Transpose-1"]
+# Every operation of the list (spec/operations.json).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec",
+                       "operations.json"), encoding="utf-8") as f:
+    OPS = [op["name"] for op in json.load(f)["operations"]]
 
 
 def send(obj):

@@ -30,7 +30,6 @@
    no act. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -41,10 +40,7 @@
 #include <unistd.h>
 
 #include "movconf/plugin.h"
-
-#ifndef PLUGIN_MOVCONF_PATH
-#error "PLUGIN_MOVCONF_PATH must name the plugin_movconf module"
-#endif
+#include "plugin_wrap.h"
 
 static const movconf_plugin_v3 *inner;
 static movconf_plugin_v3 table;
@@ -207,16 +203,7 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
 }
 
 const void *movconf_plugin_entry(uint32_t abi_version) {
-  if (abi_version != MOVCONF_PLUGIN_ABI_V3)
-    return NULL;
-  void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
-  void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
-  if (!sym)
-    return NULL;
-  movconf_plugin_entry_fn entry;
-  memcpy(&entry, &sym, sizeof entry);
-  inner = entry(abi_version);
-  if (!inner)
+  if (!(inner = wrapped_plugin(abi_version)))
     return NULL;
   table = *inner;
   table.name = "movconf-optimized-hostile";

@@ -77,7 +77,6 @@
                       value of those bits moved there would be: a wrong
                       element that was written
    Unset or anything else: no fault. */
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -88,10 +87,7 @@
 
 #include "movconf/plugin.h"
 #include "movconf/tensor.h"
-
-#ifndef PLUGIN_MOVCONF_PATH
-#error "PLUGIN_MOVCONF_PATH must name the plugin_movconf module"
-#endif
+#include "plugin_wrap.h"
 
 static const movconf_plugin_v3 *inner;
 static movconf_plugin_v3 table;
@@ -401,16 +397,7 @@ static int supports(const movconf_plugin_query_v3 *query) {
 
 /* Version 3, the wrapped plugin's. */
 const void *movconf_plugin_entry(uint32_t abi_version) {
-  if (abi_version != MOVCONF_PLUGIN_ABI_V3)
-    return NULL;
-  void *lib = dlopen(PLUGIN_MOVCONF_PATH, RTLD_NOW | RTLD_LOCAL);
-  void *sym = lib ? dlsym(lib, MOVCONF_PLUGIN_ENTRY_NAME) : NULL;
-  if (!sym)
-    return NULL;
-  movconf_plugin_entry_fn entry;
-  memcpy(&entry, &sym, sizeof entry);
-  inner = entry(abi_version);
-  if (!inner)
+  if (!(inner = wrapped_plugin(abi_version)))
     return NULL;
   table = *inner;
   table.name = "movconf-optimized-with-a-planted-fault";

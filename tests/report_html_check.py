@@ -19,10 +19,13 @@ usage: report_html_check.py PAGE.html [--hostile TEXT] [--min-pictures N]
 The page may be movconf's file or a browser's DOM dump of it."""
 import html.parser
 import json
+import os
 import sys
 
-OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8", "Transpose-1"]
+# The matrix's columns: the list of operations (spec/operations.json).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec",
+                       "operations.json"), encoding="utf-8") as f:
+    OPS = [op["name"] for op in json.load(f)["operations"]]
 
 
 class Page(html.parser.HTMLParser):

@@ -1,59 +1,10 @@
 /* The oracle through its public API, against results worked out by hand
    (the reasoning is in each comment), and its error paths. */
-#include <stdlib.h>
-#include <string.h>
-
-#include "check.h"
-#include "movconf/oracle.h"
-#include "movconf/tensor.h"
-
-#define CAP MC_DEFAULT_MAX_OUTPUT_BYTES
-
-/* A tensor whose element i holds the raw bits values[i]. */
-static mc_tensor make(mc_type type, int rank, const int64_t *shape, const int64_t *values) {
-  mc_tensor t;
-  mc_status s = mc_tensor_alloc(&t, type, rank, shape, CAP);
-  if (s != MC_OK)
-    abort();
-  int64_t n = mc_tensor_elements(&t);
-  for (int64_t i = 0; values && i < n; i++)
-    mc_store_bits(t.data, type, i, (uint64_t)values[i]);
-  return t;
-}
+#include "oracle_check.h"
 
 static mc_tensor vec_i64(int n, const int64_t *values) {
   int64_t shape[1] = {n};
   return make(MC_I64, 1, shape, values);
-}
-
-/* Runs the request and checks status, shape and every element. */
-static void expect_output(const mc_request *req, int rank, const int64_t *shape,
-                          const int64_t *values) {
-  mc_tensor out;
-  mc_error err;
-  mc_status s = mc_oracle_run(req, CAP, &out, &err);
-  CHECK_STR(mc_status_name(s), "ok");
-  if (s != MC_OK) {
-    fprintf(stderr, "  %s\n", err.message);
-    return;
-  }
-  CHECK_EQ_I64(out.rank, rank);
-  for (int d = 0; d < rank && d < out.rank; d++)
-    CHECK_EQ_I64(out.shape[d], shape[d]);
-  int64_t n = mc_tensor_elements(&out);
-  for (int64_t i = 0; i < n; i++)
-    CHECK_EQ_I64(mc_load_bits(out.data, out.type, i), values[i]);
-  mc_tensor_free(&out);
-}
-
-static void expect_error(const mc_request *req, size_t cap, const char *name, const char *clause) {
-  mc_tensor out;
-  mc_error err;
-  mc_status s = mc_oracle_run(req, cap, &out, &err);
-  CHECK_STR(mc_status_name(s), name);
-  if (clause)
-    CHECK_STR(err.clause, clause);
-  CHECK(out.data == NULL);
 }
 
 typedef struct b2s_inputs {
@@ -110,25 +61,25 @@ static void b2s_errors(void) {
   /* block 0 breaks V5 and leaves batch 4 indivisible (V9): V5 comes first. */
   b2s_setup(&in, MC_OP_BATCH_TO_SPACE, make(MC_I32, 2, shape, NULL), 2, (int64_t[]){1, 0},
             (int64_t[]){0, 0}, (int64_t[]){0, 0});
-  expect_error(&in.req, CAP, "block_below_one", "B2S-V5");
+  expect_error(&in.req, CAP, "block_below_one", "B2S-V5", NULL);
   b2s_free(&in);
   b2s_setup(&in, MC_OP_BATCH_TO_SPACE, make(MC_I32, 2, shape, NULL), 2, (int64_t[]){1, 3},
             (int64_t[]){0, 0}, (int64_t[]){0, 0});
-  expect_error(&in.req, CAP, "batch_not_divisible", "B2S-V9");
+  expect_error(&in.req, CAP, "batch_not_divisible", "B2S-V9", NULL);
   /* A tensor whose bytes do not match its type and shape is API misuse. */
   in.block.type = MC_BOOLEAN;
-  expect_error(&in.req, CAP, "invalid_argument", NULL);
+  expect_error(&in.req, CAP, "invalid_argument", NULL, NULL);
   in.block.type = MC_I64;
   mc_tensor flags = make(MC_BOOLEAN, 1, (int64_t[]){2}, (int64_t[]){1, 1});
   in.req.inputs[1] = &flags;
-  expect_error(&in.req, CAP, "side_input_type", "B2S-V2");
+  expect_error(&in.req, CAP, "side_input_type", "B2S-V2", NULL);
   in.req.inputs[1] = &in.block;
   mc_tensor_free(&flags);
   /* crops 3+3 > D*B = 2*2 */
   mc_store_bits(in.block.data, MC_I64, 1, 2);
   mc_store_bits(in.begin.data, MC_I64, 1, 3);
   mc_store_bits(in.end.data, MC_I64, 1, 3);
-  expect_error(&in.req, CAP, "crop_exceeds", "B2S-V10");
+  expect_error(&in.req, CAP, "crop_exceeds", "B2S-V10", NULL);
   /* crops 2+2 == D*B is allowed: the axis becomes empty. */
   mc_store_bits(in.begin.data, MC_I64, 1, 2);
   mc_store_bits(in.end.data, MC_I64, 1, 2);
@@ -136,15 +87,15 @@ static void b2s_errors(void) {
   /* a u64 side value above INT64_MAX */
   mc_tensor big = make(MC_U64, 1, (int64_t[]){2}, (int64_t[]){1, INT64_MIN});
   in.req.inputs[1] = &big;
-  expect_error(&in.req, CAP, "value_out_of_range", "MC-L2");
+  expect_error(&in.req, CAP, "value_out_of_range", "MC-L2", NULL);
   mc_tensor_free(&big);
   /* the output byte cap: [2,4] i32 = 32 bytes > 16 */
   in.req.inputs[1] = &in.block;
   mc_store_bits(in.begin.data, MC_I64, 1, 0);
   mc_store_bits(in.end.data, MC_I64, 1, 0);
-  expect_error(&in.req, 16, "output_too_large", "MC-L4");
+  expect_error(&in.req, 16, "output_too_large", "MC-L4", NULL);
   in.req.n_inputs = 3;
-  expect_error(&in.req, CAP, "invalid_argument", NULL);
+  expect_error(&in.req, CAP, "invalid_argument", NULL, NULL);
   b2s_free(&in);
 }
 
@@ -172,16 +123,16 @@ static void test_space_depth(void) {
   req = depth_request(MC_OP_DEPTH_TO_SPACE, &moved, 2, "blocks_first");
   expect_output(&req, 4, shape, values);
   mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, "sideways");
-  expect_error(&req, CAP, "mode_invalid", "D2S-V3");
+  expect_error(&req, CAP, "mode_invalid", "D2S-V3", NULL);
   mc_attrs_set_string(&req.attrs, MC_ATTR_MODE, NULL);
-  expect_error(&req, CAP, "mode_missing", "D2S-V2");
+  expect_error(&req, CAP, "mode_missing", "D2S-V2", NULL);
   req = depth_request(MC_OP_DEPTH_TO_SPACE, &moved, 3, "depth_first");
-  expect_error(&req, CAP, "depth_not_divisible", "D2S-V5");
+  expect_error(&req, CAP, "depth_not_divisible", "D2S-V5", NULL);
   /* 2^32 squared overflows int64 before divisibility can be judged. */
   mc_attrs_set_int(&req.attrs, MC_ATTR_BLOCK_SIZE, (int64_t)1 << 32);
-  expect_error(&req, CAP, "shape_overflow", "MC-L3");
+  expect_error(&req, CAP, "shape_overflow", "MC-L3", NULL);
   req = depth_request(MC_OP_SPACE_TO_DEPTH, &data, 0, "blocks_first");
-  expect_error(&req, CAP, "block_size_below_one", "S2D-V4");
+  expect_error(&req, CAP, "block_size_below_one", "S2D-V4", NULL);
   mc_tensor_free(&data);
   mc_tensor_free(&moved);
 }
@@ -237,15 +188,15 @@ static void test_patches(void) {
   mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same_lower");
   expect_output(&req, 4, (int64_t[]){1, 2, 1, 2}, (int64_t[]){0, 7, 7, 8});
   mc_attrs_set_string(&req.attrs, MC_ATTR_AUTO_PAD, "same");
-  expect_error(&req, CAP, "auto_pad_invalid", "EIP-V7");
+  expect_error(&req, CAP, "auto_pad_invalid", "EIP-V7", NULL);
   /* A patch larger than the image under valid: no position fits. Huge
      sizes must not make the oracle walk empty loops for ages. */
   req = patches_request(&image, (int64_t[]){1 << 30, 1 << 30}, (int64_t[]){1, 1}, "valid");
   expect_output(&req, 4, (int64_t[]){1, (int64_t)1 << 60, 0, 0}, NULL);
   mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES)->count = 1;
-  expect_error(&req, CAP, "attribute_length", "EIP-V3");
+  expect_error(&req, CAP, "attribute_length", "EIP-V3", NULL);
   mc_attrs_list_slot(&req.attrs, MC_ATTR_SIZES)->count = -1;
-  expect_error(&req, CAP, "attribute_missing", "EIP-V2");
+  expect_error(&req, CAP, "attribute_missing", "EIP-V2", NULL);
   mc_tensor_free(&image);
   mc_tensor_free(&row);
 }
@@ -262,9 +213,9 @@ static void test_common_clauses(void) {
   int64_t ones[17] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   mc_tensor deep = make(MC_U8, 17, ones, NULL);
   mc_request req = depth_request(MC_OP_SPACE_TO_DEPTH, &deep, 1, "blocks_first");
-  expect_error(&req, CAP, "rank_limit", "MC-L1");
+  expect_error(&req, CAP, "rank_limit", "MC-L1", NULL);
   deep.type = (mc_type)99;
-  expect_error(&req, CAP, "unsupported_type", "MC-T1");
+  expect_error(&req, CAP, "unsupported_type", "MC-T1", NULL);
   deep.type = MC_U8;
   mc_tensor_free(&deep);
 }

@@ -3,28 +3,12 @@
    expectation names the python3 expression it comes from (data written as
    list(range(n)) or a list of rows; bounds and steps as exact integers,
    INT64_MIN as -2**63). Then one invalid request per clause SL-V1..V7. */
-#include <stdlib.h>
+#include "oracle_check.h"
 
-#include "check.h"
-#include "movconf/oracle.h"
-#include "movconf/tensor.h"
-
-#define CAP MC_DEFAULT_MAX_OUTPUT_BYTES
 #define I64MIN INT64_MIN
 #define I64MAX INT64_MAX
 /* Raw bits of a u64 side value above INT64_MAX, as an int64 for the tables. */
 #define U64(v) ((int64_t)(uint64_t)(v))
-
-/* A tensor whose element i holds the raw bits values[i] (values NULL: i). */
-static mc_tensor make(mc_type type, int rank, const int64_t *shape, const int64_t *values) {
-  mc_tensor t;
-  if (mc_tensor_alloc(&t, type, rank, shape, CAP) != MC_OK)
-    abort();
-  int64_t n = mc_tensor_elements(&t);
-  for (int64_t i = 0; i < n; i++)
-    mc_store_bits(t.data, type, i, (uint64_t)(values ? values[i] : i));
-  return t;
-}
 
 /* data, then start, stop, step and, when present, axes. */
 typedef struct slice_inputs {
@@ -56,38 +40,6 @@ static void setup(slice_inputs *in, mc_tensor data, int64_t n, const int64_t *st
 static void release(slice_inputs *in) {
   for (int k = 0; k < in->req.n_inputs; k++)
     mc_tensor_free(&in->t[k]);
-}
-
-/* Runs the request and checks status, type, shape and every byte (packed
-   tail bits included) against a tensor holding the expected raw values. */
-static void expect_output(const mc_request *req, int rank, const int64_t *shape,
-                          const int64_t *values) {
-  mc_tensor out, want = make(req->inputs[0]->type, rank, shape, values);
-  mc_error err;
-  mc_status s = mc_oracle_run(req, CAP, &out, &err);
-  CHECK_STR(mc_status_name(s), "ok");
-  if (s != MC_OK) {
-    fprintf(stderr, "  %s\n", err.message);
-  } else {
-    CHECK(mc_tensor_same(&out, &want));
-    mc_tensor_free(&out);
-  }
-  mc_tensor_free(&want);
-}
-
-/* Runs the request and checks the status, the clause, that the message
-   contains needle, and that no output is left. */
-static void expect_error(const mc_request *req, const char *name, const char *clause,
-                         const char *needle) {
-  mc_tensor out;
-  mc_error err;
-  mc_status s = mc_oracle_run(req, CAP, &out, &err);
-  CHECK_STR(mc_status_name(s), name);
-  CHECK_STR(err.clause, clause);
-  CHECK(strstr(err.message, needle) != NULL);
-  if (!strstr(err.message, needle))
-    fprintf(stderr, "  message \"%s\" lacks \"%s\"\n", err.message, needle);
-  CHECK(out.data == NULL);
 }
 
 /* One 1-D case over data list(range(10)) in i32. */
@@ -257,67 +209,67 @@ static void test_invalid(void) {
   const int64_t r3[3] = {2, 3, 4};
   /* SL-V1: rank-0 data (E37). */
   setup(&in, make(MC_I32, 0, NULL, NULL), 1, (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1}, NULL);
-  expect_error(&in.req, "data_rank", "SL-V1", "rank 0");
+  expect_error(&in.req, CAP, "data_rank", "SL-V1", "rank 0");
   release(&in);
   /* SL-V2: axes f32 while start, stop, step are valid integers (E38). */
   setup_typed(&in, make(MC_I32, 3, r3, NULL), (mc_type[]){MC_I8, MC_U32, MC_I64, MC_F32}, 1,
               (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1}, (int64_t[]){0});
-  expect_error(&in.req, "side_input_type", "SL-V2", "axes has type f32");
+  expect_error(&in.req, CAP, "side_input_type", "SL-V2", "axes has type f32");
   release(&in);
   /* SL-V2: a packed u4 step (E38). */
   setup_typed(&in, make(MC_I32, 3, r3, NULL), (mc_type[]){MC_I8, MC_U32, MC_U4}, 1, (int64_t[]){0},
               (int64_t[]){1}, (int64_t[]){1}, NULL);
-  expect_error(&in.req, "side_input_type", "SL-V2", "step has type u4");
+  expect_error(&in.req, CAP, "side_input_type", "SL-V2", "step has type u4");
   release(&in);
   /* SL-V3: stop of rank 2. */
   setup(&in, make(MC_I32, 3, r3, NULL), 1, (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1}, NULL);
   mc_tensor_free(&in.t[2]);
   in.t[2] = make(MC_I64, 2, (int64_t[]){1, 1}, (int64_t[]){1});
-  expect_error(&in.req, "side_input_rank", "SL-V3", "stop has rank 2");
+  expect_error(&in.req, CAP, "side_input_rank", "SL-V3", "stop has rank 2");
   release(&in);
   /* SL-V4: axes longer than start (E36), then step shorter. */
   setup(&in, make(MC_I32, 3, r3, NULL), 1, (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1},
         (int64_t[]){0});
   mc_tensor_free(&in.t[4]);
   in.t[4] = make(MC_I64, 1, (int64_t[]){2}, (int64_t[]){0, 1});
-  expect_error(&in.req, "side_input_length", "SL-V4", "axes has 2 elements; start has 1");
+  expect_error(&in.req, CAP, "side_input_length", "SL-V4", "axes has 2 elements; start has 1");
   mc_tensor_free(&in.t[3]);
   in.t[3] = make(MC_I64, 1, (int64_t[]){0}, NULL);
-  expect_error(&in.req, "side_input_length", "SL-V4", "step has 0 elements; start has 1");
+  expect_error(&in.req, CAP, "side_input_length", "SL-V4", "step has 0 elements; start has 1");
   release(&in);
   /* SL-V5: step[1] = 0, with axes[1] also out of range: V5 comes first. */
   setup(&in, make(MC_I32, 3, r3, NULL), 2, (int64_t[]){0, 0}, (int64_t[]){1, 1}, (int64_t[]){1, 0},
         (int64_t[]){0, 7});
-  expect_error(&in.req, "step_zero", "SL-V5", "step[1] is 0");
+  expect_error(&in.req, CAP, "step_zero", "SL-V5", "step[1] is 0");
   release(&in);
   /* SL-V6: axes[1] = 3 for rank 3; -4; a u64 above INT64_MAX printed as stored. */
   setup(&in, make(MC_I32, 3, r3, NULL), 2, (int64_t[]){0, 0}, (int64_t[]){1, 1}, (int64_t[]){1, 1},
         (int64_t[]){-3, 3});
-  expect_error(&in.req, "axis_out_of_range", "SL-V6", "axes[1] is 3; it must be in [-3, 2]");
+  expect_error(&in.req, CAP, "axis_out_of_range", "SL-V6", "axes[1] is 3; it must be in [-3, 2]");
   release(&in);
   setup(&in, make(MC_I32, 3, r3, NULL), 1, (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1},
         (int64_t[]){-4});
-  expect_error(&in.req, "axis_out_of_range", "SL-V6", "axes[0] is -4");
+  expect_error(&in.req, CAP, "axis_out_of_range", "SL-V6", "axes[0] is -4");
   release(&in);
   setup_typed(&in, make(MC_I32, 3, r3, NULL), (mc_type[]){MC_I64, MC_I64, MC_I64, MC_U64}, 1,
               (int64_t[]){0}, (int64_t[]){1}, (int64_t[]){1}, (int64_t[]){U64(UINT64_MAX)});
-  expect_error(&in.req, "axis_out_of_range", "SL-V6", "axes[0] is 18446744073709551615");
+  expect_error(&in.req, CAP, "axis_out_of_range", "SL-V6", "axes[0] is 18446744073709551615");
   release(&in);
   /* SL-V6: axes absent, 4 entries for rank 3: the default axis 3 (E36). */
   setup(&in, make(MC_I32, 3, r3, NULL), 4, (int64_t[]){0, 0, 0, 0}, (int64_t[]){1, 1, 1, 1},
         (int64_t[]){1, 1, 1, 1}, NULL);
-  expect_error(&in.req, "axis_out_of_range", "SL-V6", "axis 3 is outside [-3, 2]");
+  expect_error(&in.req, CAP, "axis_out_of_range", "SL-V6", "axis 3 is outside [-3, 2]");
   release(&in);
   /* SL-V7: 1 and 1 - r = -2 are the same axis (E35). */
   setup(&in, make(MC_I32, 3, r3, NULL), 2, (int64_t[]){0, 0}, (int64_t[]){1, 1}, (int64_t[]){1, 1},
         (int64_t[]){1, -2});
-  expect_error(&in.req, "axes_not_unique", "SL-V7",
+  expect_error(&in.req, CAP, "axes_not_unique", "SL-V7",
                "axes[0] = 1 and axes[1] = -2 both name axis 1");
   release(&in);
   /* SL-V7: explicit axes longer than the rank, every one in range (E36). */
   setup(&in, make(MC_I32, 1, (int64_t[]){4}, NULL), 2, (int64_t[]){0, 0}, (int64_t[]){1, 1},
         (int64_t[]){1, 1}, (int64_t[]){0, -1});
-  expect_error(&in.req, "axes_not_unique", "SL-V7", "both name axis 0");
+  expect_error(&in.req, CAP, "axes_not_unique", "SL-V7", "both name axis 0");
   release(&in);
 }
 

@@ -78,10 +78,12 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The matrix's columns: these in this order, then any other operation the
-# reports hold (ops_of), so that a new operation gets a column of its own.
-OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8", "Transpose-1"]
+# The matrix's columns: the list of operations (spec/operations.json, from
+# include/movconf/op_list.h) in its order, then any other operation the
+# reports hold (ops_of).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spec",
+                       "operations.json"), encoding="utf-8") as f:
+    OPS = [op["name"] for op in json.load(f)["operations"]]
 # The failure verdicts, in movconf's order: set by main() from
 # `movconf help verdicts --json` (load_failures), never listed here.
 FAILURES = []

@@ -119,5 +119,10 @@ void mc_json_write_shape(mc_text *t, mc_json_dialect d, int rank, const int64_t 
    MC_MAX_ATTR_LEN movconf keeps are written as 0 (a longer list breaks a
    length rule before any value is read). */
 void mc_json_write_attrs(mc_text *t, mc_json_dialect d, const mc_request *req);
+/* The list of operations (include/movconf/op_list.h), for scripts (movconf
+   help operations --json; spec/operations.json is its output):
+   {"operations": [{"name", "slug", "prefix", "inputs": [{"name",
+   "optional"}], "attributes": [{"name", "kind"}]}]}, one operation a line. */
+void mc_json_write_op_list(mc_text *t);
 
 #endif

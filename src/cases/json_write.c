@@ -87,3 +87,48 @@ void mc_json_write_attrs(mc_text *t, mc_json_dialect d, const mc_request *req) {
   }
   mc_text_put(t, "}", 1);
 }
+
+static const char *attr_kind_name(mc_attr_kind kind) {
+  switch (kind) {
+  case MC_ATTR_KIND_INT:
+    return "int";
+  case MC_ATTR_KIND_INT_LIST:
+    return "int_list";
+  case MC_ATTR_KIND_STRING:
+    return "string";
+  }
+  return "invalid";
+}
+
+static void write_op_entry(mc_text *t, mc_op op) {
+  mc_text_printf(t, "{\"name\": ");
+  mc_json_write_string(t, mc_op_name(op));
+  mc_text_printf(t, ", \"slug\": ");
+  mc_json_write_string(t, mc_op_slug(op));
+  mc_text_printf(t, ", \"prefix\": ");
+  mc_json_write_string(t, mc_op_clause_prefix(op));
+  mc_text_printf(t, ", \"inputs\": [");
+  for (int k = 0; k < mc_op_input_count(op); k++) {
+    mc_text_printf(t, "%s{\"name\": ", k ? ", " : "");
+    mc_json_write_string(t, mc_op_input_name(op, k));
+    mc_text_printf(t, ", \"optional\": %s}",
+                   k >= mc_op_required_input_count(op) ? "true" : "false");
+  }
+  mc_text_printf(t, "], \"attributes\": [");
+  for (int k = 0; k < mc_op_attr_count(op); k++) {
+    mc_attr a = mc_op_attr(op, k);
+    mc_text_printf(t, "%s{\"name\": ", k ? ", " : "");
+    mc_json_write_string(t, mc_attr_name(a));
+    mc_text_printf(t, ", \"kind\": \"%s\"}", attr_kind_name(mc_attr_kind_of(a)));
+  }
+  mc_text_printf(t, "]}");
+}
+
+void mc_json_write_op_list(mc_text *t) {
+  mc_text_printf(t, "{\"operations\": [");
+  for (int i = 0; i < MC_OP_COUNT; i++) {
+    mc_text_printf(t, "%s\n  ", i ? "," : "");
+    write_op_entry(t, (mc_op)i);
+  }
+  mc_text_printf(t, "\n]}\n");
+}

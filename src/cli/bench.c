@@ -3,7 +3,6 @@
 
 #include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "harness/bench/bench.h"
 #include "movconf/version.h"

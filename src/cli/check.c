@@ -1,7 +1,6 @@
 /* movconf check-cases: are the case files themselves right? */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 

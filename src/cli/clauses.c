@@ -35,7 +35,7 @@ typedef struct clauses_options {
 
 /* Returns -1 when the options are good, else the exit status. */
 static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
-  static const struct option options[] = {{"op", required_argument, NULL, 'o'},
+  static const struct option options[] = {{"op", required_argument, NULL, MC_OPT_OP},
                                           {"json", required_argument, NULL, 'j'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
@@ -49,13 +49,11 @@ static int parse_clauses_options(int argc, char **argv, clauses_options *o) {
     }
     if (opt == 'j') {
       o->json_path = optarg;
-    } else if (opt == 'o' && (o->op = mc_op_from_option(optarg)) < 0) {
-      fprintf(stderr,
-              "movconf clauses: --op takes an operation (BatchToSpace-2, "
-              "batch_to_space_2 or b2s...), not '%s'\n",
-              optarg);
-      mc_suggest_op(optarg);
-      return 2;
+    } else if (opt == MC_OPT_OP) {
+      mc_case_choice c = mc_case_choice_default();
+      if (mc_apply_selection_option("clauses", opt, optarg, &c) >= 0)
+        return 2;
+      o->op = c.filter.op;
     } else if (opt == '?') {
       return mc_option_error("clauses", argv[optind - 1], options);
     }

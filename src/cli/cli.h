@@ -33,12 +33,9 @@ int mc_cmd_report(int argc, char **argv);
 /* Prints "did you mean NAME?" to stderr when an operation name is near. */
 void mc_suggest_op(const char *text);
 
-/* Option values: a byte or MiB count (digits only); seconds from 0 to
-   max; a whole number from min to max; a thread count from 1 to 1024.
-   False when the text is not one. */
-bool mc_parse_size(const char *text, size_t *out);
-bool mc_parse_seconds(const char *text, double max, double *out);
-bool mc_parse_count(const char *text, int min, int max, int *out);
+/* An option's thread count, 1 to 1024 (mc_parse_count); the other
+   values are read by common/text.h's mc_parse_size, mc_parse_seconds and
+   mc_parse_count. */
 bool mc_parse_threads(const char *text, int *out);
 /* MOVCONF_THREADS is read by the optimized kernels, which would quietly
    fall back to the CPU count on a value they cannot use: held to the rules
@@ -89,6 +86,39 @@ bool mc_is_impl_option(int opt);
 int mc_apply_impl_option(const char *command, int opt, const char *value, mc_impl_choice *c);
 /* Their help text, one line group per option, as run, show and fuzz print it. */
 extern const char mc_impl_options_help[];
+
+/* The options that choose cases (src/cli/selection.c): one parser, one
+   set of messages and one help text for every command that reads case
+   files: run and export take them all, show --tier, clauses --op. A
+   command's option table lists them with MC_SELECTION_LONG_OPTIONS, or
+   the one row it takes. */
+enum { MC_OPT_OP = 0x1100, MC_OPT_TYPE, MC_OPT_CASE, MC_OPT_TIER };
+#define MC_SELECTION_LONG_OPTIONS                                                                  \
+  {"op", required_argument, NULL, MC_OPT_OP}, {"type", required_argument, NULL, MC_OPT_TYPE},      \
+      {"case", required_argument, NULL, MC_OPT_CASE}, {                                            \
+    "tier", required_argument, NULL, MC_OPT_TIER                                                   \
+  }
+
+/* What they chose: the cases (op, type, --case globs) and the tier (NULL:
+   not given). */
+typedef struct mc_case_choice {
+  mc_case_filter filter;
+  const char *tier;
+} mc_case_choice;
+
+/* Every case of the default tier. */
+mc_case_choice mc_case_choice_default(void);
+/* True when opt (a getopt value) is one of MC_SELECTION_LONG_OPTIONS. */
+bool mc_is_selection_option(int opt);
+/* Applies one of them: -1 to go on, else 2 with "movconf COMMAND: --NAME
+   takes ..., not 'VALUE'" on stderr (and, for --op, a near name). */
+int mc_apply_selection_option(const char *command, int opt, const char *value, mc_case_choice *c);
+/* Their help text, as run and export print it. */
+extern const char mc_selection_options_help[];
+/* The case files of the n_paths paths, or without paths of the chosen
+   tier's folders; false (said on stderr) when they cannot be listed. */
+bool mc_collect_chosen_files(const mc_case_choice *c, int n_paths, char **paths,
+                             mc_path_list *files);
 
 /* After getopt_long has said what is wrong with an option: points at the
    command's help and returns the usage exit status, 2. */

@@ -1,6 +1,5 @@
 /* movconf export: options, then src/harness/export/ writes the files. */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli/cli.h"
 #include "harness/export/export.h"
@@ -24,25 +23,22 @@ static const char export_usage[] =
     "options:\n"
     "  --format FORMAT         onnx or npy\n"
     "  --out DIR               where the folders go (made when missing; must be empty)\n"
-    "  --op OP                 only cases of one operation (DepthToSpace-1, d2s...)\n"
-    "  --type TYPE             only cases whose data input has this element type\n"
-    "  --case GLOB             only cases whose id matches GLOB; given again, any of them\n"
-    "  --tier TIER             without PATHS: default (conformance/), large\n"
-    "                          (conformance-large/) or all (both)\n"
     "  -h, --help              show this text\n"
+    "\n"
+    "selection:\n";
+
+/* Then mc_selection_options_help, then: */
+static const char export_usage_tail[] =
     "\n"
     "Exit status: 0 when every selected case was exported or skipped with a reason and\n"
     "every file loaded; 1 when a file did not load or could not be written; 2 usage\n"
     "error.\n";
 
-enum { OPT_FORMAT = 256, OPT_OUT, OPT_OP, OPT_TYPE, OPT_CASE, OPT_TIER };
+enum { OPT_FORMAT = 256, OPT_OUT };
 
 static const struct option export_options[] = {{"format", required_argument, NULL, OPT_FORMAT},
                                                {"out", required_argument, NULL, OPT_OUT},
-                                               {"op", required_argument, NULL, OPT_OP},
-                                               {"type", required_argument, NULL, OPT_TYPE},
-                                               {"case", required_argument, NULL, OPT_CASE},
-                                               {"tier", required_argument, NULL, OPT_TIER},
+                                               MC_SELECTION_LONG_OPTIONS,
                                                {"help", no_argument, NULL, 'h'},
                                                {NULL, 0, NULL, 0}};
 
@@ -50,55 +46,31 @@ typedef struct export_options_t {
   mc_export_format format;
   bool have_format;
   const char *out_dir;
-  const char *tier;
-  mc_case_filter filter;
+  mc_case_choice cases;
 } export_options_t;
-
-/* The problem with an option's value, or NULL. */
-static const char *apply_option(export_options_t *o, int opt, const char *value) {
-  switch (opt) {
-  case OPT_FORMAT:
-    o->have_format = mc_export_format_from_name(value, &o->format);
-    return o->have_format ? NULL : "takes onnx or npy";
-  case OPT_OUT:
-    o->out_dir = value;
-    return NULL;
-  case OPT_OP:
-    return (o->filter.op = mc_op_from_option(value)) < 0 ? "takes an operation (d2s, Slice-8...)"
-                                                         : NULL;
-  case OPT_TYPE:
-    return (o->filter.type = mc_type_from_name(value)) == MC_TYPE_INVALID
-               ? "takes an element type name (boolean, u8, ..., f32, u1, u4, i4)"
-               : NULL;
-  case OPT_CASE:
-    if (o->filter.n_case_globs == MC_CASE_GLOBS_MAX)
-      return "is given more than 64 times";
-    o->filter.case_globs[o->filter.n_case_globs++] = value;
-    return NULL;
-  default: /* OPT_TIER */
-    o->tier = value;
-    return strcmp(value, "default") == 0 || strcmp(value, "large") == 0 || strcmp(value, "all") == 0
-               ? NULL
-               : "takes default, large or all";
-  }
-}
 
 /* -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, export_options_t *o) {
-  *o = (export_options_t){.filter = {.op = MC_OP_INVALID, .type = MC_TYPE_INVALID}};
+  *o = (export_options_t){.cases = mc_case_choice_default()};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", export_options, NULL)) != -1) {
     if (opt == 'h') {
-      fputs(export_usage, stdout);
+      printf("%s%s%s", export_usage, mc_selection_options_help, export_usage_tail);
       return 0;
     }
-    if (opt == '?' || opt == ':')
+    if (mc_is_selection_option(opt)) {
+      if (mc_apply_selection_option("export", opt, optarg, &o->cases) >= 0)
+        return mc_usage_error("export");
+    } else if (opt == OPT_FORMAT) {
+      o->have_format = mc_export_format_from_name(optarg, &o->format);
+      if (!o->have_format) {
+        fprintf(stderr, "movconf export: --format takes onnx or npy, not '%s'\n", optarg);
+        return mc_usage_error("export");
+      }
+    } else if (opt == OPT_OUT) {
+      o->out_dir = optarg;
+    } else {
       return mc_option_error("export", argv[optind - 1], export_options);
-    const char *problem = apply_option(o, opt, optarg);
-    if (problem) {
-      fprintf(stderr, "movconf export: --%s %s, not '%s'\n", mc_option_name(export_options, opt),
-              problem, optarg);
-      return mc_usage_error("export");
     }
   }
   if (!o->have_format || !o->out_dir) {
@@ -113,19 +85,15 @@ int mc_cmd_export(int argc, char **argv) {
   int status = parse_options(argc, argv, &o);
   if (status >= 0)
     return status;
-  char *tier_paths[2];
-  int n_tier = mc_tier_folders(o.tier, tier_paths);
   mc_path_list files = {0};
-  bool have_files = optind < argc ? mc_collect_case_files(argc - optind, argv + optind, &files)
-                                  : mc_collect_case_files(n_tier, tier_paths, &files);
-  if (!have_files) {
+  if (!mc_collect_chosen_files(&o.cases, argc - optind, argv + optind, &files)) {
     mc_path_list_free(&files);
     return 2;
   }
   mc_selection sel = {0};
   mc_selection_load(files.paths, files.count, &sel);
   mc_export_counts counts;
-  bool ok = mc_export_selection(o.format, &sel, &o.filter, o.out_dir, &counts);
+  bool ok = mc_export_selection(o.format, &sel, &o.cases.filter, o.out_dir, &counts);
   if (ok)
     mc_export_counts_print(stdout, &counts);
   mc_selection_free(&sel);

@@ -71,14 +71,13 @@ static const char fuzz_usage_tail[] =
 typedef struct fuzz_cli {
   mc_fuzz_options campaign;
   mc_impl_choice impl;
+  mc_case_choice cases; /* --op and --type */
   int jobs;
   const char *json_path;
 } fuzz_cli;
 
 enum {
-  OPT_OP = 256,
-  OPT_TYPE,
-  OPT_TIME,
+  OPT_TIME = 256,
   OPT_RUNS,
   OPT_SEED,
   OPT_JOBS,
@@ -91,8 +90,8 @@ enum {
 
 static const struct option fuzz_options[] = {
     MC_IMPL_LONG_OPTIONS,
-    {"op", required_argument, NULL, OPT_OP},
-    {"type", required_argument, NULL, OPT_TYPE},
+    {"op", required_argument, NULL, MC_OPT_OP},
+    {"type", required_argument, NULL, MC_OPT_TYPE},
     {"time", required_argument, NULL, OPT_TIME},
     {"runs", required_argument, NULL, OPT_RUNS},
     {"seed", required_argument, NULL, OPT_SEED},
@@ -117,12 +116,6 @@ static bool parse_count(const char *text, uint64_t *out) {
 static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
   mc_fuzz_options *o = &f->campaign;
   switch (opt) {
-  case OPT_OP:
-    return (o->op = mc_op_from_option(v)) < 0 ? "takes an operation (BatchToSpace-2, b2s, ...)"
-                                              : NULL;
-  case OPT_TYPE:
-    return (o->type = mc_type_from_name(v)) == MC_TYPE_INVALID ? "takes an element type name"
-                                                               : NULL;
   case OPT_TIME:
     return mc_parse_seconds(v, 31 * 86400.0, &o->seconds) ? NULL : "takes seconds";
   case OPT_RUNS:
@@ -151,13 +144,12 @@ static const char *apply_option(fuzz_cli *f, int opt, const char *v) {
 
 /* -1 to go on, else the exit status. */
 static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
-  *f = (fuzz_cli){.campaign = {.op = -1,
-                               .type = MC_TYPE_INVALID,
-                               .seed = 1,
+  *f = (fuzz_cli){.campaign = {.seed = 1,
                                .out_dir = "movconf-findings",
                                .large_one_in = MC_FUZZ_LARGE_ONE_IN,
                                .shrink_seconds = 30},
                   .impl = mc_impl_choice_default(),
+                  .cases = mc_case_choice_default(),
                   .jobs = 1};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", fuzz_options, NULL)) != -1) {
@@ -167,8 +159,9 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
     }
     if (opt == '?')
       return mc_option_error("fuzz", argv[optind - 1], fuzz_options);
-    if (mc_is_impl_option(opt)) {
-      if (mc_apply_impl_option("fuzz", opt, optarg, &f->impl) >= 0)
+    if (mc_is_impl_option(opt) || mc_is_selection_option(opt)) {
+      if ((mc_is_impl_option(opt) ? mc_apply_impl_option("fuzz", opt, optarg, &f->impl)
+                                  : mc_apply_selection_option("fuzz", opt, optarg, &f->cases)) >= 0)
         return 2;
       continue;
     }
@@ -178,8 +171,6 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
     if (problem) {
       fprintf(stderr, "movconf fuzz: --%s %s, not '%s'\n", mc_option_name(fuzz_options, opt),
               problem, optarg);
-      if (opt == OPT_OP)
-        mc_suggest_op(optarg);
       return 2;
     }
   }
@@ -188,22 +179,11 @@ static int parse_fuzz_options(int argc, char **argv, fuzz_cli *f) {
     return mc_usage_error("fuzz");
   }
   f->campaign.impl_spec = f->impl.spec;
+  f->campaign.op = f->cases.filter.op;
+  f->campaign.type = f->cases.filter.type;
   if (f->campaign.seconds == 0 && f->campaign.runs == 0)
     f->campaign.seconds = 60;
   return -1;
-}
-
-/* A campaign in which no request completed tested nothing: no false green.
-   Says so when it is one. */
-static bool nothing_tested(const mc_fuzz_stats *s, const mc_impl_options *impl) {
-  if (s->runs > 0)
-    return false;
-  fprintf(stderr,
-          "movconf fuzz: no request completed, so nothing was tested: the implementation "
-          "answered none (a hang?) before the campaign ended; a request may take up to "
-          "--timeout (%g s), so give --time more than that\n",
-          impl->timeout_seconds);
-  return true;
 }
 
 int mc_cmd_fuzz(int argc, char **argv) {
@@ -230,7 +210,10 @@ int mc_cmd_fuzz(int argc, char **argv) {
     if (f.json_path && !mc_fuzz_write_json(f.json_path, &f.campaign, f.jobs, &s, seconds))
       status = 2;
     else
-      status = mc_fuzz_confirmed_findings(&s) || nothing_tested(&s, &f.impl.options) ? 1 : 0;
+      status = mc_fuzz_confirmed_findings(&s) ||
+                       mc_fuzz_tested_nothing(stderr, &s, f.impl.options.timeout_seconds)
+                   ? 1
+                   : 0;
   }
   mc_fuzz_stats_free(&s);
   return status;

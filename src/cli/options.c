@@ -1,6 +1,5 @@
 /* What the commands' option parsing shares: option values, and what to say
    when getopt_long rejects an option. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,37 +113,6 @@ int mc_apply_impl_option(const char *command, int opt, const char *value, mc_imp
           mc_option_name(impl_long_options, opt), problem, safe);
   free(safe);
   return 2;
-}
-
-bool mc_parse_size(const char *text, size_t *out) {
-  char *end;
-  if (*text < '0' || *text > '9')
-    return false;
-  errno = 0;
-  unsigned long long v = strtoull(text, &end, 10);
-  if (*end != '\0' || errno == ERANGE || v > SIZE_MAX) /* strtoull saturates silently */
-    return false;
-  *out = (size_t)v;
-  return true;
-}
-
-bool mc_parse_seconds(const char *text, double max, double *out) {
-  char *end;
-  double v = strtod(text, &end);
-  if (*text == '\0' || *end != '\0' || !(v >= 0) || v > max)
-    return false;
-  *out = v;
-  return true;
-}
-
-bool mc_parse_count(const char *text, int min, int max, int *out) {
-  char *end;
-  errno = 0;
-  long n = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || errno == ERANGE || n < min || n > max)
-    return false;
-  *out = (int)n;
-  return true;
 }
 
 int mc_check_threads_environment(const char *command, int threads_option) {

@@ -138,18 +138,6 @@ static const char html_usage[] =
     "Exit status: 0 when the page was written; 2 on a usage error or a report that\n"
     "cannot be read, is neither a run nor a bench report, or is a shard beside its run.\n";
 
-/* The page, to standard output ("-") or written whole to path. */
-static int write_page(const char *path, const mc_text *page) {
-  bool ok = !page->oom;
-  if (ok && strcmp(path, "-") == 0)
-    ok = fwrite(page->p, 1, page->len, stdout) == page->len && fflush(stdout) == 0;
-  else if (ok)
-    ok = mc_write_text_file(path, page->p);
-  else
-    fprintf(stderr, "movconf report html: out of memory\n");
-  return ok ? 0 : 2;
-}
-
 static int report_html(int argc, char **argv) {
   static const struct option options[] = {{"output", required_argument, NULL, 'o'},
                                           {"help", no_argument, NULL, 'h'},
@@ -182,7 +170,10 @@ static int report_html(int argc, char **argv) {
   if (status >= 0)
     return status;
   mc_text page = {0};
-  status = mc_report_html(argv + optind, n, &page) ? write_page(output, &page) : 2;
+  status =
+      mc_report_html(argv + optind, n, &page) && mc_write_text_output("report html", output, &page)
+          ? 0
+          : 2;
   mc_text_free(&page);
   return status;
 }

@@ -1,8 +1,6 @@
 /* movconf run: options, then the harness runs every selected case. */
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,15 +34,10 @@ static const char run_usage_tail[] =
     "                          movconf's error; without a name it is wrong-error (for\n"
     "                          implementations that name errors)\n"
     "\n"
-    "selection:\n"
-    "  --op OP                 only cases of one operation (BatchToSpace-2, batch_to_space_2,\n"
-    "                          b2s...)\n"
-    "  --type TYPE             only cases whose data input has this element type (f32, u4...)\n"
-    "  --case GLOB             only cases whose id matches GLOB (e.g. 'eip/spec/*');\n"
-    "                          given again, cases that match any of the GLOBs\n"
-    "  --tier TIER             without PATHS: default (conformance/, under a second),\n"
-    "                          large (conformance-large/: outputs to 2^24 elements, about\n"
-    "                          15 s) or all (both)\n"
+    "selection:\n";
+
+/* Then mc_selection_options_help, then: */
+static const char run_usage_selection[] =
     "  --shard K/N             only the K-th of N disjoint parts of the selected cases,\n"
     "                          balanced by the elements each case moves; join the N\n"
     "                          --json reports with movconf report merge\n"
@@ -93,13 +86,12 @@ static const char run_usage_exit[] =
 
 typedef struct run_options {
   mc_impl_choice impl;
-  mc_case_filter filter;
+  mc_case_choice cases;
   const char *expect_path;
   const char *json_path;
   const char *junit_path;
   bool fail_fast;
   bool quiet;
-  const char *tier; /* which folders when no path is given; NULL: default */
   const char *write_expect_path;
   bool require_named_errors;
   double slow_seconds;
@@ -120,18 +112,13 @@ typedef struct run_options {
 #define DEFAULT_SLOW_SECONDS 2.0
 #define MAX_SLOW_SECONDS 86400.0
 #define MAX_TIME_LIMIT_SECONDS (7 * 86400.0)
-_Static_assert(MC_CASE_GLOBS_MAX == 64, "--case's message says 64");
 
 enum {
-  OPT_OP = 256,
-  OPT_TYPE,
-  OPT_CASE,
-  OPT_EXPECT,
+  OPT_EXPECT = 256,
   OPT_JSON,
   OPT_JUNIT,
   OPT_FAIL_FAST,
   OPT_QUIET,
-  OPT_TIER,
   OPT_WRITE_EXPECT,
   OPT_EXPECT_GRANULARITY,
   OPT_REQUIRE_NAMED_ERRORS,
@@ -146,15 +133,12 @@ enum {
 
 static const struct option run_long_options[] = {
     MC_IMPL_LONG_OPTIONS,
-    {"op", required_argument, NULL, OPT_OP},
-    {"type", required_argument, NULL, OPT_TYPE},
-    {"case", required_argument, NULL, OPT_CASE},
+    MC_SELECTION_LONG_OPTIONS,
     {"expect", required_argument, NULL, OPT_EXPECT},
     {"json", required_argument, NULL, OPT_JSON},
     {"junit", required_argument, NULL, OPT_JUNIT},
     {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
     {"quiet", no_argument, NULL, OPT_QUIET},
-    {"tier", required_argument, NULL, OPT_TIER},
     {"write-expect", required_argument, NULL, OPT_WRITE_EXPECT},
     {"expect-granularity", required_argument, NULL, OPT_EXPECT_GRANULARITY},
     {"require-named-errors", no_argument, NULL, OPT_REQUIRE_NAMED_ERRORS},
@@ -199,31 +183,12 @@ static const char *apply_triage_option(run_options *o, int opt, const char *valu
 /* Applies an option that takes a value; the problem with the value, or NULL. */
 static const char *apply_value_option(run_options *o, int opt, const char *value) {
   switch (opt) {
-  case OPT_OP:
-    return (o->filter.op = mc_op_from_option(value)) < 0
-               ? "takes an operation (BatchToSpace-2, batch_to_space_2 or b2s...)"
-               : NULL;
-  case OPT_TYPE:
-    return (o->filter.type = mc_type_from_name(value)) == MC_TYPE_INVALID
-               ? "takes an element type name (boolean, u8, ..., f32, u1, u4, i4)"
-               : NULL;
-  case OPT_CASE: /* each --case adds a pattern; before, the last one won */
-    if (o->filter.n_case_globs == MC_CASE_GLOBS_MAX)
-      return "is given more than 64 times";
-    o->filter.case_globs[o->filter.n_case_globs++] = value;
-    return NULL;
   case OPT_WRITE_EXPECT:
     o->write_expect_path = optarg;
     return NULL;
   case OPT_EXPECT_GRANULARITY:
     o->expect_by_group = strcmp(optarg, "group") == 0;
     return o->expect_by_group || strcmp(optarg, "case") == 0 ? NULL : "takes case or group";
-  case OPT_TIER:
-    o->tier = optarg;
-    return strcmp(optarg, "default") == 0 || strcmp(optarg, "large") == 0 ||
-                   strcmp(optarg, "all") == 0
-               ? NULL
-               : "takes default, large or all";
   case OPT_EXPECT:
     o->expect_path = value;
     return NULL;
@@ -244,13 +209,14 @@ static const char *apply_value_option(run_options *o, int opt, const char *value
 /* Returns -1 to go on, else the exit status. */
 static int parse_run_options(int argc, char **argv, run_options *o) {
   *o = (run_options){.impl = mc_impl_choice_default(),
-                     .filter = {.op = MC_OP_INVALID, .type = MC_TYPE_INVALID},
+                     .cases = mc_case_choice_default(),
                      .slow_seconds = DEFAULT_SLOW_SECONDS,
                      .jobs = 1};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", run_long_options, NULL)) != -1) {
     if (opt == 'h') {
-      printf("%s%s%s", run_usage, mc_impl_options_help, run_usage_tail);
+      printf("%s%s%s%s%s", run_usage, mc_impl_options_help, run_usage_tail,
+             mc_selection_options_help, run_usage_selection);
       mc_verdicts_print_help(stdout);
       fputs(run_usage_exit, stdout);
       mc_print_data_root(stdout);
@@ -258,6 +224,9 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
     }
     if (mc_is_impl_option(opt)) {
       if (mc_apply_impl_option("run", opt, optarg, &o->impl) >= 0)
+        return 2;
+    } else if (mc_is_selection_option(opt)) {
+      if (mc_apply_selection_option("run", opt, optarg, &o->cases) >= 0)
         return 2;
     } else if (opt == OPT_FAIL_FAST) {
       o->fail_fast = true;
@@ -272,8 +241,6 @@ static int parse_run_options(int argc, char **argv, run_options *o) {
       if (problem) {
         fprintf(stderr, "movconf run: --%s %s, not '%s'\n", mc_option_name(run_long_options, opt),
                 problem, optarg);
-        if (opt == OPT_OP)
-          mc_suggest_op(optarg);
         return 2;
       }
     }
@@ -311,7 +278,7 @@ static int run_all(const run_options *o, mc_selection *sel, mc_expectations *exp
                   .progress = isatty(STDERR_FILENO) != 0,
                   .announce = !o->quiet,
                   .files = sel->count};
-  mc_case_filter filter = o->filter;
+  mc_case_filter filter = o->cases.filter;
   if (shard) {
     filter.keep = mc_shard_keep;
     filter.keep_ctx = (void *)shard;
@@ -378,10 +345,7 @@ int mc_cmd_run(int argc, char **argv) {
   mc_expectations expectations = {0};
   bool have_files = false, have_expectations = false;
   if (status < 0) {
-    char *tier_paths[2];
-    int n_tier = mc_tier_folders(o.tier, tier_paths);
-    have_files = o.n_paths > 0 ? mc_collect_case_files(o.n_paths, o.paths, &files)
-                               : mc_collect_case_files(n_tier, tier_paths, &files);
+    have_files = mc_collect_chosen_files(&o.cases, o.n_paths, o.paths, &files);
     if (!have_files)
       status = 2;
   }
@@ -401,7 +365,7 @@ int mc_cmd_run(int argc, char **argv) {
     mc_selection_load(files.paths, files.count, &sel);
   mc_shard_plan shard = {0};
   if (status < 0 && o.shard_count > 0)
-    mc_shard_plan_make(&sel, &o.filter, o.shard_index, o.shard_count, &shard);
+    mc_shard_plan_make(&sel, &o.cases.filter, o.shard_index, o.shard_count, &shard);
   if (status < 0)
     status = run_all(&o, &sel, have_expectations ? &expectations : NULL,
                      o.shard_count > 0 ? &shard : NULL);

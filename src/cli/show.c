@@ -2,7 +2,6 @@
    implementation makes of it. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "cli/cli.h"
 
@@ -34,7 +33,7 @@ typedef struct show_options {
   const char *id;
   mc_impl_choice impl; /* spec NULL: no --impl */
   bool full;
-  const char *tier; /* NULL: the default tier, then the large one */
+  mc_case_choice cases; /* its tier alone; NULL: the default tier, then the large one */
   int n_paths;
   char **paths;
 } show_options;
@@ -43,10 +42,10 @@ typedef struct show_options {
 static int parse_show_options(int argc, char **argv, show_options *o) {
   static const struct option options[] = {MC_IMPL_LONG_OPTIONS,
                                           {"full", no_argument, NULL, 'f'},
-                                          {"tier", required_argument, NULL, 'r'},
+                                          {"tier", required_argument, NULL, MC_OPT_TIER},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
-  *o = (show_options){.impl = mc_impl_choice_default()};
+  *o = (show_options){.impl = mc_impl_choice_default(), .cases = mc_case_choice_default()};
   o->impl.spec = NULL;
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -55,13 +54,9 @@ static int parse_show_options(int argc, char **argv, show_options *o) {
       return 0;
     } else if (opt == 'f') {
       o->full = true;
-    } else if (opt == 'r') {
-      o->tier = optarg;
-      if (strcmp(optarg, "default") && strcmp(optarg, "large") && strcmp(optarg, "all")) {
-        fprintf(stderr, "movconf show: --tier does not take '%s' (default, large or all)\n",
-                optarg);
+    } else if (opt == MC_OPT_TIER) {
+      if (mc_apply_selection_option("show", opt, optarg, &o->cases) >= 0)
         return 2;
-      }
     } else if (!mc_is_impl_option(opt)) {
       return mc_option_error("show", argv[optind - 1], options);
     } else if (mc_apply_impl_option("show", opt, optarg, &o->impl) >= 0) {
@@ -113,11 +108,11 @@ int mc_cmd_show(int argc, char **argv) {
   char *places[2], **paths = o.paths;
   int n = o.n_paths, failed = 0;
   if (n == 0) {
-    n = mc_tier_folders(o.tier ? o.tier : "default", places);
+    n = mc_tier_folders(o.cases.tier ? o.cases.tier : "default", places);
     paths = places;
   }
   int shown = show_in(&o, n, paths, impl, &failed);
-  if (shown == 0 && o.n_paths == 0 && !o.tier) {
+  if (shown == 0 && o.n_paths == 0 && !o.cases.tier) {
     n = mc_tier_folders("all", places);
     shown = show_in(&o, 1, places + 1, impl, &failed);
   }

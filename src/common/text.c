@@ -1,6 +1,7 @@
 /* Text built in memory: see text.h. */
 #include "common/text.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -114,4 +115,35 @@ size_t mc_path_trimmed_len(const char *path) {
   while (len > 1 && path[len - 1] == '/')
     len--;
   return len;
+}
+
+bool mc_parse_size(const char *text, size_t *out) {
+  char *end;
+  if (*text < '0' || *text > '9')
+    return false;
+  errno = 0;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (*end != '\0' || errno == ERANGE || v > SIZE_MAX) /* strtoull saturates silently */
+    return false;
+  *out = (size_t)v;
+  return true;
+}
+
+bool mc_parse_seconds(const char *text, double max, double *out) {
+  char *end;
+  double v = strtod(text, &end);
+  if (*text == '\0' || *end != '\0' || !(v >= 0) || v > max)
+    return false;
+  *out = v;
+  return true;
+}
+
+bool mc_parse_count(const char *text, int min, int max, int *out) {
+  char *end;
+  errno = 0;
+  long n = strtol(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || errno == ERANGE || n < min || n > max)
+    return false;
+  *out = (int)n;
+  return true;
 }

@@ -47,4 +47,11 @@ char *mc_strdupf(const char *fmt, ...) MC_PRINTF_FORMAT(1, 2);
    "out/" and "out" name one folder, and a file under it is "out/x". */
 size_t mc_path_trimmed_len(const char *path);
 
+/* Numbers in text (option values, environment variables): a byte or MiB
+   count (digits only, up to SIZE_MAX); seconds from 0 to max; a whole
+   number from min to max. False when the whole text is not one. */
+bool mc_parse_size(const char *text, size_t *out);
+bool mc_parse_seconds(const char *text, double max, double *out);
+bool mc_parse_count(const char *text, int min, int max, int *out);
+
 #endif

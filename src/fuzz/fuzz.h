@@ -122,6 +122,10 @@ int mc_fuzz_run(const mc_fuzz_options *o, const mc_impl_options *impl_options, i
 /* The findings that are not flaky (that a re-run from their file alone
    reproduced, or that could not be re-run in time). */
 int mc_fuzz_confirmed_findings(const mc_fuzz_stats *s);
+/* A campaign in which no request completed tested nothing: no false
+   green. Says so on out (a request may take up to timeout_seconds) when
+   it is one. */
+bool mc_fuzz_tested_nothing(FILE *out, const mc_fuzz_stats *s, double timeout_seconds);
 /* The summary table: runs and failures per operation, rates, findings. */
 void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const mc_fuzz_stats *s,
                            double seconds);

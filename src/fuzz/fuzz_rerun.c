@@ -154,3 +154,14 @@ int mc_fuzz_confirmed_findings(const mc_fuzz_stats *s) {
     n += s->findings[i].rerun != MC_FUZZ_FLAKY;
   return n;
 }
+
+bool mc_fuzz_tested_nothing(FILE *out, const mc_fuzz_stats *s, double timeout_seconds) {
+  if (s->runs > 0)
+    return false;
+  fprintf(out,
+          "movconf fuzz: no request completed, so nothing was tested: the implementation "
+          "answered none (a hang?) before the campaign ended; a request may take up to "
+          "--timeout (%g s), so give --time more than that\n",
+          timeout_seconds);
+  return true;
+}

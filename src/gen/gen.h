@@ -90,5 +90,10 @@ typedef struct mc_gen_counts {
    Returns 0, 1 (a description error, a group too large or, with check, a
    difference) or 2 (I/O). */
 int mc_gen_op(const mc_gen_options *o, mc_op op, mc_gen_counts *counts);
+/* movconf gen's work: the descriptions' folder checked (a usage error, 2,
+   said once before any output folder is touched), then every operation
+   asked for (o->op, or all), a line of counts each on stdout and the
+   folders the cases went to; returns the worst mc_gen_op status. */
+int mc_gen_all(const mc_gen_options *o);
 
 #endif

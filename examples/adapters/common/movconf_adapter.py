@@ -35,19 +35,27 @@ BITS = {
     "u1": 1, "u4": 4, "i4": 4,
 }
 
+
+
+def _operations():
+    """The list of operations (spec/operations.json, written from movconf's
+    include/movconf/op_list.h): beside this file when installed, else in
+    the source tree's spec/."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.path.join(here, "operations.json"),
+                 os.path.join(here, "..", "..", "..", "spec", "operations.json")):
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)["operations"]
+    raise FileNotFoundError("operations.json: neither beside %s nor in spec/" % __file__)
+
+
+_LIST = _operations()
 # The inputs of each operation, in the protocol's order.
-OPS = {
-    "BatchToSpace-2": ("data", "block_shape", "crops_begin", "crops_end"),
-    "SpaceToBatch-2": ("data", "block_shape", "pads_begin", "pads_end"),
-    "SpaceToDepth-1": ("data",),
-    "DepthToSpace-1": ("data",),
-    "ExtractImagePatches-3": ("data",),
-    "ShuffleChannels-1": ("data",),
-    "Slice-8": ("data", "start", "stop", "step", "axes"),
-    "Transpose-1": ("data", "input_order"),
-}
+OPS = {op["name"]: tuple(i["name"] for i in op["inputs"]) for op in _LIST}
 # Inputs a request may leave out (section 5): absent means the default.
-OPTIONAL_INPUTS = {"Slice-8": ("axes",)}
+OPTIONAL_INPUTS = {op["name"]: tuple(i["name"] for i in op["inputs"] if i["optional"])
+                   for op in _LIST if any(i["optional"] for i in op["inputs"])}
 
 
 def inputs_match(op, names):

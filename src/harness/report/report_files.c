@@ -88,3 +88,16 @@ int mc_run_status(const char *command, const mc_run_report *r) {
   int problems = mc_report_problems(r) + mc_report_unattributed_faults(r);
   return problems == 0 && r->n_load_errors == 0 && ran > 0 && !r->stopped_early ? 0 : 1;
 }
+
+bool mc_write_text_output(const char *command, const char *path, const mc_text *text) {
+  if (text->oom) {
+    fprintf(stderr, "movconf %s: out of memory\n", command);
+    return false;
+  }
+  if (!is_stdout(path))
+    return mc_write_text_file(path, text->p);
+  bool ok = fwrite(text->p, 1, text->len, stdout) == text->len && fflush(stdout) == 0;
+  if (!ok)
+    fprintf(stderr, "movconf %s: cannot write to standard output\n", command);
+  return ok;
+}

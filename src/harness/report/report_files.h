@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common/text.h"
 #include "harness/harness.h"
 
 /* A file a command reads or writes, and what it is to the user ("--json",
@@ -51,6 +52,9 @@ bool mc_close_report(const char *command, mc_output *out, const char *path, bool
    when one could not be written whole. */
 bool mc_write_reports(const char *command, mc_report_files *out, const mc_run_report *r,
                       const char *json_path, const char *junit_path);
+/* text (a page, a list), written whole to path, or to standard output for
+   "-"; false, said on stderr, when it could not be or ran out of memory. */
+bool mc_write_text_output(const char *command, const char *path, const mc_text *text);
 /* Exit status of a finished run: 0 only when nothing is a problem, at
    least one case actually ran and the run was not stopped early. */
 int mc_run_status(const char *command, const mc_run_report *r);
