@@ -156,6 +156,10 @@ int mc_export_onnx_skip(const mc_case *c) {
     int skip = type_skip(data->type);
     return skip >= 0 ? skip : slice_skip(c);
   }
+  case MC_OP_TRANSPOSE:
+    /* Transpose-13's perm is Transpose-1's valid input_order (a permutation
+       of 0..r-1); an empty order and an absent perm both reverse the axes. */
+    return type_skip(data->type);
   default:
     return MC_EXPORT_SKIP_NO_OPERATOR;
   }
@@ -236,6 +240,11 @@ static void plan_of(const mc_case *c, onnx_plan *p) {
     plan_slice(c, p);
     return;
   }
+  if (c->op == MC_OP_TRANSPOSE) {
+    p->op_type = "Transpose"; /* input_order goes as the perm attribute */
+    add_input(p, "data", c->inputs[0].tensor);
+    return;
+  }
   p->op_type = c->op == MC_OP_DEPTH_TO_SPACE ? "DepthToSpace" : "SpaceToDepth";
   add_input(p, "data", c->inputs[0].tensor);
 }
@@ -246,6 +255,22 @@ static void int_attribute(mc_text *node, const char *name, int64_t v) {
   mc_pb_string(&a, 1, name);
   mc_pb_varint(&a, 3, (uint64_t)v);
   mc_pb_varint(&a, 20, 2);
+  mc_pb_message(node, 5, &a);
+  mc_text_free(&a);
+}
+
+/* AttributeProto ints 8 (repeated, unpacked as in proto2's onnx.proto; each
+   value as int64), type 20 (INTS 7). */
+static void ints_attribute(mc_text *node, const char *name, const mc_tensor *values) {
+  mc_text a = {0};
+  mc_pb_string(&a, 1, name);
+  int64_t n = mc_tensor_elements(values);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = 0;
+    mc_side_value_saturating(values, i, &v);
+    mc_pb_varint(&a, 8, (uint64_t)v);
+  }
+  mc_pb_varint(&a, 20, 7);
   mc_pb_message(node, 5, &a);
   mc_text_free(&a);
 }
@@ -267,7 +292,10 @@ static void write_node(mc_text *graph, const mc_case *c, const onnx_plan *p) {
   mc_pb_string(&node, 2, "output");
   mc_pb_string(&node, 3, "node");
   mc_pb_string(&node, 4, p->op_type);
-  if (c->op != MC_OP_SLICE)
+  if (c->op == MC_OP_TRANSPOSE) {
+    if (mc_tensor_elements(&c->inputs[1].tensor) > 0)
+      ints_attribute(&node, "perm", &c->inputs[1].tensor);
+  } else if (c->op != MC_OP_SLICE)
     int_attribute(&node, "blocksize", mc_attrs_int(&c->attrs, MC_ATTR_BLOCK_SIZE));
   if (c->op == MC_OP_DEPTH_TO_SPACE) {
     string_attribute(&node, "mode", is_mode(c, "blocks_first") ? "DCR" : "CRD");
