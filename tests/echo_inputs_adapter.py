@@ -11,7 +11,8 @@ import sys
 TYPES = ["boolean", "u8", "i8", "u16", "i16", "f16", "bf16", "u32", "i32", "f32", "u64",
          "i64", "f64", "f8e4m3", "f8e5m2", "u1", "u4", "i4"]
 OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8"]
+       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8",
+       "Pad-12"]
 
 
 def send(obj):

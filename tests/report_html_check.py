@@ -22,7 +22,8 @@ import json
 import sys
 
 OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8"]
+       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8",
+       "Pad-12"]
 
 
 class Page(html.parser.HTMLParser):

@@ -206,7 +206,7 @@ PYTHON_PLANTS = [
      '"crops_begin", "crops_end")', '"crops_start", "crops_end")',
      "reference/reference_model.py OPS['BatchToSpace-2']"),
     ("examples/adapters/common/movconf_adapter.py", "an optional input left out",
-     'OPTIONAL_INPUTS = {"Slice-8": ("axes",)}', "OPTIONAL_INPUTS = {}",
+     'OPTIONAL_INPUTS = {"Slice-8": ("axes",), ', "OPTIONAL_INPUTS = {",
      "movconf_adapter.py OPTIONAL_INPUTS: lacks Slice-8"),
     ("tools/conformance_matrix.py", "an operation left out of the matrix's columns",
      '"ShuffleChannels-1", "Slice-8"', '"ShuffleChannels-1"', "conformance_matrix.py OPS"),

@@ -81,7 +81,8 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The matrix's columns: these in this order, then any other operation the
 # reports hold (ops_of), so that a new operation gets a column of its own.
 OPS = ["BatchToSpace-2", "SpaceToBatch-2", "SpaceToDepth-1", "DepthToSpace-1",
-       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8"]
+       "ExtractImagePatches-3", "ShuffleChannels-1", "Slice-8",
+       "Pad-12"]
 # The failure verdicts, in movconf's order: set by main() from
 # `movconf help verdicts --json` (load_failures), never listed here.
 FAILURES = []

@@ -49,6 +49,9 @@ MC_OP_ROW(SHUFFLE_CHANNELS, shuffle_channels_1, "ShuffleChannels-1", "SC",
           ("data"), 1, (MC_ATTR_AXIS, MC_ATTR_GROUP), 0)
 MC_OP_ROW(SLICE, slice_8, "Slice-8", "SL",
           ("data", "start", "stop", "step", "axes"), 4, (), 0)
+MC_OP_ROW(PAD, pad_12, "Pad-12", "PAD",
+          ("data", "pads_begin", "pads_end", "pad_value"), 3, (MC_ATTR_PAD_MODE),
+          MC_OP_PADS_ZEROS | MC_OP_DATA_SCALAR(3))
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

@@ -58,7 +58,8 @@ enum movconf_plugin_op {
   MOVCONF_PLUGIN_DEPTH_TO_SPACE = 3,        /* DepthToSpace-1 */
   MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES = 4, /* ExtractImagePatches-3 */
   MOVCONF_PLUGIN_SHUFFLE_CHANNELS = 5,      /* ShuffleChannels-1 (version 2 only) */
-  MOVCONF_PLUGIN_SLICE = 6                  /* Slice-8 (version 3 only) */
+  MOVCONF_PLUGIN_SLICE = 6,                 /* Slice-8 (version 3 only) */
+  MOVCONF_PLUGIN_PAD = 7                    /* Pad-12 (version 3 only) */
 };
 
 /* Element types (fields type). Storage is spec/element-types.md: raw

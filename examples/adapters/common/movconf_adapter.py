@@ -44,9 +44,10 @@ OPS = {
     "ExtractImagePatches-3": ("data",),
     "ShuffleChannels-1": ("data",),
     "Slice-8": ("data", "start", "stop", "step", "axes"),
+    "Pad-12": ("data", "pads_begin", "pads_end", "pad_value"),
 }
 # Inputs a request may leave out (section 5): absent means the default.
-OPTIONAL_INPUTS = {"Slice-8": ("axes",)}
+OPTIONAL_INPUTS = {"Slice-8": ("axes",), "Pad-12": ("pad_value",)}
 
 
 def inputs_match(op, names):
