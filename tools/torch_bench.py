@@ -67,9 +67,13 @@ PARAMS = {
                 "step": [1, 1, 1, 1]},
     "sl/reverse_last": {"start": [-1], "stop": [INT64_MIN], "step": [-1], "axes": [3]},
     "sl/step2_last": {"start": [0], "stop": [INT64_MAX], "step": [2], "axes": [3]},
+    "pad/constant": {"mode": "constant", "begin": 1, "end": 1},
+    "pad/edge": {"mode": "edge", "begin": 1, "end": 1},
+    "pad/reflect": {"mode": "reflect", "begin": 1, "end": 1},
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
-         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21]}
+         "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21],
+         "pad": [2, 3, 5, 6]}
 
 
 # ------------------------------------------------------------ formulations
@@ -174,8 +178,15 @@ def sl_view(x, p):
     return (v.flip(flips) if flips else v), None
 
 
+def pad_view(x, p):
+    """F.pad of the two inner axes: no view exists, the call is the copy
+    (edge is PyTorch's replicate; reflect and replicate take f32 only)."""
+    mode = {"constant": "constant", "edge": "replicate", "reflect": "reflect"}[p["mode"]]
+    return F.pad(x, (p["begin"], p["end"], p["begin"], p["end"]), mode=mode), None
+
+
 VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view,
-         "sc": sc_view, "sl": sl_view}
+         "sc": sc_view, "sl": sl_view, "pad": pad_view}
 
 
 def as_output(v, shape):
@@ -250,6 +261,11 @@ def reference_output(op, p, x):
             if name in p:
                 inputs[name] = ref.Tensor("i64", [len(p[name])], [v % 2**64 for v in p[name]])
         result = ref.slice_8(inputs, {}, 1 << 30)
+    elif op == "pad":
+        begin = ref.Tensor("i64", [rank], [0, 0, p["begin"], p["begin"]])
+        end = ref.Tensor("i64", [rank], [0, 0, p["end"], p["end"]])
+        result = ref.pad_12({"data": data, "pads_begin": begin, "pads_end": end},
+                            {"pad_mode": p["mode"]}, 1 << 30)
     else:
         k = p["size"]
         result = ref.extract_image_patches({"data": data}, {
