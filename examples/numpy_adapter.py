@@ -450,6 +450,80 @@ def transpose_1(inputs, attrs, cap):
     if element_count(out_shape) == 0:
         return output(data["type"], out_shape, None)
     return output(data["type"], out_shape, np.transpose(elements(data), order))
+# ---- Pad-12 ----
+
+PAD_MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def pad_arguments(inputs, attrs, shape):
+    """PAD-V1 to PAD-V9 in check order: the mode and the pads."""
+    rank = len(shape)
+    if rank < 1:
+        raise Rejected("data_rank", "Pad-12 needs rank >= 1")
+    mode = attrs.get("pad_mode")
+    if mode is None:
+        raise Rejected("mode_missing", "no pad_mode")
+    if mode not in PAD_MODES:
+        raise Rejected("mode_invalid", f"pad_mode {mode!r}")
+    begin, end = side_values(inputs, ("pads_begin", "pads_end"), rank)
+    value = inputs.get("pad_value")
+    if mode == "constant" and value is not None:
+        if value["type"] != inputs["data"]["type"]:
+            raise Rejected("side_input_type", f"pad_value is {value['type']}")
+        if value["shape"] != []:
+            raise Rejected("side_input_rank", f"pad_value has shape {value['shape']}")
+    if mode != "constant":
+        for pads in (begin, end):
+            for p, d in zip(pads, shape):
+                room = {"edge": p if d > 0 else 0, "reflect": d - 1, "symmetric": d}[mode]
+                if p > 0 and p > room:
+                    raise Rejected("pad_too_large", f"pad {p} on an axis of {d} ({mode})")
+    return mode, begin, end
+
+
+def pad_positions(mode, d, b, n):
+    """The data position of each of the n output positions of one axis, -1
+    for pad_value. Constant and edge: position j - b, outside the data the
+    value or the nearer edge (any distance: the pads may be near int64's
+    limits). Reflect and symmetric (pads at most d): np.pad of the positions
+    0..d-1 by the positive pads, then the window the negative pads leave."""
+    if mode in ("constant", "edge"):
+        if -b >= d:  # every position past the data's end
+            i = np.full(n, d, dtype=np.int64)
+        else:
+            i = np.arange(n, dtype=np.int64) - b
+        inside = (i >= 0) & (i < d)
+        outside = -1 if mode == "constant" else np.where(i < 0, 0, d - 1)
+        return np.where(inside, i, outside)
+    before, start = max(b, 0), max(-b, 0)
+    after = max(0, start + n - before - d)
+    return np.pad(np.arange(d, dtype=np.int64), (before, after), mode=mode)[start:start + n]
+
+
+def pad_12(inputs, attrs, cap):
+    data = inputs["data"]
+    shape = data["shape"]
+    mode, begin, end = pad_arguments(inputs, attrs, shape)
+    out_shape = []
+    for b, d, e in zip(begin, shape, end):
+        if b + d + e > INT64_MAX:
+            raise Rejected("shape_overflow", "pads_begin + dim + pads_end")
+        out_shape.append(max(b + d + e, 0))
+    check_output_size(data["type"], out_shape, cap)
+    if element_count(out_shape) == 0:
+        return output(data["type"], out_shape, None)
+    axes = [pad_positions(mode, d, b, n) for d, b, n in zip(shape, begin, out_shape)]
+    x = elements(data)
+    safe = np.ix_(*[np.maximum(p, 0) for p in axes])
+    y = x[safe] if x.size else np.zeros(out_shape, dtype=x.dtype)
+    outside = np.zeros(out_shape, dtype=bool)
+    for k, p in enumerate(axes):
+        outside |= (p < 0).reshape([-1 if a == k else 1 for a in range(len(axes))])
+    fill = 0
+    if mode == "constant" and "pad_value" in inputs:
+        fill = elements(inputs["pad_value"]).reshape(-1)[0]
+    y = np.where(outside, fill, y).astype(x.dtype)
+    return output(data["type"], out_shape, y)
 
 
 # ---- the protocol ----
@@ -463,6 +537,7 @@ RUN = {
     "ShuffleChannels-1": shuffle_channels,
     "Slice-8": slice_8,
     "Transpose-1": transpose_1,
+    "Pad-12": pad_12,
 }
 
 

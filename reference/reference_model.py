@@ -863,6 +863,101 @@ def transpose_1(inputs, attrs, max_bytes):
     return Tensor(data.type, out_shape, out_bits)
 
 
+# ---------------------------------------------------------------- Pad-12
+
+PAD_MODES = ("constant", "edge", "reflect", "symmetric")
+
+
+def pad_values(inputs, rank):
+    """PAD-V4 (types), PAD-V5 (1-D), PAD-V6 (one per axis), MC-L2."""
+    names = ("pads_begin", "pads_end")
+    for clause, bad, error in (
+            ("PAD-V4", lambda t: t.type not in SIDE_INTEGER_TYPES, "side_input_type"),
+            ("PAD-V5", lambda t: len(t.shape) != 1, "side_input_rank"),
+            ("PAD-V6", lambda t: t.shape[0] != rank, "side_input_length")):
+        for name in names:
+            if bad(inputs[name]):
+                raise ModelError(error, clause, "%s: type %s shape %s"
+                                 % (name, inputs[name].type, inputs[name].shape))
+    values = [[bits_value(inputs[n].type, b) for b in inputs[n].bits] for n in names]
+    for name, vals in zip(names, values):
+        if any(v > INT64_MAX for v in vals):
+            raise ModelError("value_out_of_range", "MC-L2", "%s holds a value above int64" % name)
+    return values
+
+
+def pad_limit(mode, dim):
+    """PAD-V9: the largest positive pad a side of an axis of dim takes."""
+    if mode == "edge":
+        return INT64_MAX if dim > 0 else 0
+    if mode == "reflect":
+        return max(dim - 1, 0)
+    return dim  # symmetric
+
+
+def pad_extended_position(mode, e, before, dim):
+    """Position e of an axis extended by `before` elements at its start
+    (pads_begin when positive) and as many as needed after it: the data
+    position it holds, None for pad_value (PAD-S1)."""
+    if e < before:  # the begin extension, k-th element from the data's edge
+        k = before - e
+        return {"constant": None, "edge": 0, "reflect": k, "symmetric": k - 1}[mode]
+    if e < before + dim:
+        return e - before
+    k = e - before - dim + 1  # the end extension, k-th from the edge
+    return {"constant": None, "edge": dim - 1, "reflect": dim - 1 - k,
+            "symmetric": dim - k}[mode]
+
+
+def pad_12(inputs, attrs, max_bytes):
+    names = [n for n in OPS["Pad-12"][3] if n in inputs]
+    check_ranks(inputs, names)
+    data = inputs["data"]
+    rank = len(data.shape)
+    if rank < 1:
+        raise ModelError("data_rank", "PAD-V1", "data rank 0")
+    mode = attrs.get("pad_mode")
+    if mode is None:
+        raise ModelError("mode_missing", "PAD-V2", "no pad_mode")
+    if mode not in PAD_MODES:
+        raise ModelError("mode_invalid", "PAD-V3", "pad_mode %r" % (mode,))
+    begin, end = pad_values(inputs, rank)
+    fill = 0
+    if mode == "constant" and "pad_value" in inputs:
+        value = inputs["pad_value"]
+        if value.type != data.type:
+            raise ModelError("side_input_type", "PAD-V7", "pad_value is %s" % value.type)
+        if value.shape != []:
+            raise ModelError("side_input_rank", "PAD-V8", "pad_value shape %s" % value.shape)
+        fill = value.bits[0]
+    if mode != "constant":
+        for name, pads in (("pads_begin", begin), ("pads_end", end)):
+            for axis, p in enumerate(pads):
+                if p > pad_limit(mode, data.shape[axis]):
+                    raise ModelError("pad_too_large", "PAD-V9", "%s[%d] = %d, %s, dim %d"
+                                     % (name, axis, p, mode, data.shape[axis]))
+    out_shape = []
+    for axis in range(rank):
+        # PAD-O1: exact; only a sum above int64 is an error.
+        out_shape.append(max(checked(begin[axis] + data.shape[axis] + end[axis],
+                                     "pads_begin + dim + pads_end"), 0))
+    check_output_size(data.type, out_shape, max_bytes)
+    if element_count(out_shape) == 0:
+        return Tensor(data.type, out_shape, [])
+    # PAD-S2: the output starts max(-pads_begin, 0) into the extended axis.
+    per_axis = [[pad_extended_position(mode, j + max(-begin[a], 0), max(begin[a], 0),
+                                       data.shape[a]) for j in range(out_shape[a])]
+                for a in range(rank)]
+    in_strides = row_major_strides(data.shape)
+    out_bits = []
+    for index in itertools.product(*per_axis):
+        if any(i is None for i in index):
+            out_bits.append(fill)
+        else:
+            out_bits.append(data.bits[sum(i * s for i, s in zip(index, in_strides))])
+    return Tensor(data.type, out_shape, out_bits)
+
+
 # ---------------------------------------------------------------- entry point
 
 _KERNELS = {
@@ -874,6 +969,7 @@ _KERNELS = {
     "ShuffleChannels-1": shuffle_channels,
     "Slice-8": slice_8,
     "Transpose-1": transpose_1,
+    "Pad-12": pad_12,
 }
 
 

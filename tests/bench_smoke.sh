@@ -96,6 +96,12 @@ expected = {
     "tr/swap_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
     "tr/swap_last/f16": ([1, 16, 64, 64], [1, 16, 64, 64], 2),
     "tr/rows/f32": ([1, 16, 64, 64], [16, 1, 64, 64], 4),
+    # Pad: 62 + 1 + 1 = 64 on the two inner axes.
+    "pad/constant/f32": ([1, 16, 62, 62], [1, 16, 64, 64], 4),
+    "pad/constant/u8": ([1, 16, 62, 62], [1, 16, 64, 64], 1),
+    "pad/constant/f16": ([1, 16, 62, 62], [1, 16, 64, 64], 2),
+    "pad/edge/f32": ([1, 16, 62, 62], [1, 16, 64, 64], 4),
+    "pad/reflect/f32": ([1, 16, 62, 62], [1, 16, 64, 64], 4),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

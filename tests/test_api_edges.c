@@ -301,6 +301,7 @@ static bool oracle_intermediate_fails(void *ctx) {
                           req->op == MC_OP_SPACE_TO_BATCH
                               ? "cannot allocate the padded intermediate"
                           : req->op == MC_OP_SLICE ? "cannot allocate the reversed intermediate"
+                          : req->op == MC_OP_PAD   ? "cannot allocate a padded intermediate"
                                                    : "cannot allocate the transposed intermediate");
 }
 
@@ -346,6 +347,16 @@ static void test_out_of_memory(void) {
   mc_tensor_free(&start);
   mc_tensor_free(&stop);
   mc_tensor_free(&step);
+
+  /* Pad-12 of the same vector by one element, constant: the output and
+     the padded copy are 32 MiB each. */
+  mc_tensor one_pad = side(1, (const int64_t[]){1}), no_pad = side(1, (const int64_t[]){0});
+  mc_request pad = {.op = MC_OP_PAD, .n_inputs = 3, .inputs = {&data, &one_pad, &no_pad}};
+  pad.attrs = mc_attrs_none();
+  mc_attrs_set_string(&pad.attrs, MC_ATTR_PAD_MODE, "constant");
+  CHECK(with_address_limit(48 * MIB, oracle_intermediate_fails, &pad));
+  mc_tensor_free(&one_pad);
+  mc_tensor_free(&no_pad);
   mc_tensor_free(&data);
 }
 

@@ -119,6 +119,7 @@ static const char *const expected_status_names[] = {
     "channel_not_divisible",
     "step_zero",
     "axes_not_unique",
+    "pad_too_large",
 };
 
 static void test_status_names(void) {

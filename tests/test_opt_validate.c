@@ -699,11 +699,48 @@ static bool gen_slice(gen_request *g) {
   return true;
 }
 
+/* Pad: the four modes mostly, misspelt or absent now and then; pads mostly
+   in [-3, 3] (so that reflect and symmetric limits are met and missed);
+   pad_value absent a third of the time, else a scalar of the data's type,
+   now and then of another type or rank 1. */
+static bool gen_pad(gen_request *g) {
+  static const char *const modes[] = {"constant", "edge", "reflect", "symmetric", "Reflect", ""};
+  start_request(g, MC_OP_PAD);
+  const int64_t m = rng_below(100);
+  if (m >= 3)
+    mc_attrs_set_string(&g->req.attrs, MC_ATTR_PAD_MODE, modes[m < 95 ? m % 4 : 4 + m % 2]);
+  int rank = pick_rank(1, 5);
+  int64_t n = rank >= 0 && rank <= MC_MAX_RANK ? rank : 1;
+  if (rng_chance(5))
+    n += rng_chance(50) ? 1 : -1;
+  uint64_t begin[MC_MAX_RANK + 2], end[MC_MAX_RANK + 2];
+  for (int i = 0; i < MC_MAX_RANK + 2; i++) {
+    begin[i] = pick_value(-3, 3, 5);
+    end[i] = pick_value(-3, 3, 5);
+  }
+  if (!make_data(g, rank, NULL))
+    return false;
+  make_side_input(g, 1, (int)n, begin);
+  make_side_input(g, 2, (int)n, end);
+  if (rng_chance(33)) {
+    g->req.n_inputs = 3;
+    return true;
+  }
+  mc_tensor *v = &g->tensors[3];
+  v->type = rng_chance(90) ? g->tensors[0].type : side_integer_types[rng_below(8)];
+  v->rank = rng_chance(90) ? 0 : 1;
+  v->shape[0] = 1;
+  v->data = g->side_bytes[2];
+  memset(v->data, 0x5A, 8);
+  bool malformed;
+  return size_tensor(v, 1, &malformed) || malformed;
+}
+
 static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(7)) {
+  switch (rng_below(8)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -721,6 +758,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 5:
     made = gen_slice(g);
+    break;
+  case 6:
+    made = gen_pad(g);
     break;
   default:
     made = gen_patches(g);

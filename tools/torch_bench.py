@@ -71,10 +71,13 @@ PARAMS = {
     "tr/nhwc_nchw": {"order": [0, 3, 1, 2]},
     "tr/swap_last": {"order": [0, 1, 3, 2]},
     "tr/rows": {"order": [1, 0, 2, 3]},
+    "pad/constant": {"mode": "constant", "begin": 1, "end": 1},
+    "pad/edge": {"mode": "edge", "begin": 1, "end": 1},
+    "pad/reflect": {"mode": "reflect", "begin": 1, "end": 1},
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
          "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21],
-         "tr": [2, 3, 5, 7]}
+         "tr": [2, 3, 5, 7], "pad": [2, 3, 5, 6]}
 
 
 # ------------------------------------------------------------ formulations
@@ -183,8 +186,15 @@ def tr_view(x, p):
     return x.permute(*p["order"]), None
 
 
+def pad_view(x, p):
+    """F.pad of the two inner axes: no view exists, the call is the copy
+    (edge is PyTorch's replicate; reflect and replicate take f32 only)."""
+    mode = {"constant": "constant", "edge": "replicate", "reflect": "reflect"}[p["mode"]]
+    return F.pad(x, (p["begin"], p["end"], p["begin"], p["end"]), mode=mode), None
+
+
 VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view,
-         "sc": sc_view, "sl": sl_view, "tr": tr_view}
+         "sc": sc_view, "sl": sl_view, "tr": tr_view, "pad": pad_view}
 
 
 def as_output(v, shape):
@@ -262,6 +272,11 @@ def reference_output(op, p, x):
     elif op == "tr":
         order = ref.Tensor("i64", [rank], list(p["order"]))
         result = ref.transpose_1({"data": data, "input_order": order}, {}, 1 << 30)
+    elif op == "pad":
+        begin = ref.Tensor("i64", [rank], [0, 0, p["begin"], p["begin"]])
+        end = ref.Tensor("i64", [rank], [0, 0, p["end"], p["end"]])
+        result = ref.pad_12({"data": data, "pads_begin": begin, "pads_end": end},
+                            {"pad_mode": p["mode"]}, 1 << 30)
     else:
         k = p["size"]
         result = ref.extract_image_patches({"data": data}, {

@@ -51,6 +51,9 @@ MC_OP_ROW(SLICE, slice_8, "Slice-8", "SL",
           ("data", "start", "stop", "step", "axes"), 4, (), 0)
 MC_OP_ROW(TRANSPOSE, transpose_1, "Transpose-1", "TR",
           ("data", "input_order"), 2, (), 0)
+MC_OP_ROW(PAD, pad_12, "Pad-12", "PAD",
+          ("data", "pads_begin", "pads_end", "pad_value"), 3, (MC_ATTR_PAD_MODE),
+          MC_OP_PADS_ZEROS | MC_OP_DATA_SCALAR(3))
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

@@ -60,8 +60,9 @@ typedef enum mc_attr {
   MC_ATTR_STRIDES,
   MC_ATTR_RATES,
   MC_ATTR_AUTO_PAD,
-  MC_ATTR_AXIS,  /* ShuffleChannels-1 */
-  MC_ATTR_GROUP, /* ShuffleChannels-1 */
+  MC_ATTR_AXIS,     /* ShuffleChannels-1 */
+  MC_ATTR_GROUP,    /* ShuffleChannels-1 */
+  MC_ATTR_PAD_MODE, /* Pad-12 */
   MC_ATTR_COUNT
 } mc_attr;
 

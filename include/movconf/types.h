@@ -103,6 +103,7 @@ typedef enum mc_status {
   MC_E_CHANNEL_NOT_DIVISIBLE, /* SC-V4 */
   MC_E_STEP_ZERO,             /* SL-V5 */
   MC_E_AXES_NOT_UNIQUE,       /* SL-V7 */
+  MC_E_PAD_TOO_LARGE,         /* PAD-V9 */
   MC_STATUS_COUNT
 } mc_status;
 

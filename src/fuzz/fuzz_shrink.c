@@ -173,8 +173,10 @@ static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand
     return false;
   int64_t shape[MC_TENSOR_MAX_RANK];
   const int rank = mc_fuzz_shape_without(d, k, shape);
+  /* A scalar of the data's type (Pad-12's pad_value) names no axis. */
   for (int i = 1; !op->drop_axis && i < cand->req.n_inputs; i++)
-    if (!mc_fuzz_drop_side_element(&cand->tensors[i], k))
+    if (!mc_op_input_is_data_scalar(cur->req.op, i) &&
+        !mc_fuzz_drop_side_element(&cand->tensors[i], k))
       return false;
   return mc_fuzz_refill(cand, d->type, rank, shape);
 }

@@ -41,6 +41,10 @@ typedef struct mc_opt_plan {
   /* Transpose: output axis k reads input axis perm[k] (the reversed axes
      for an empty input_order). */
   int perm[MC_MAX_RANK];
+  /* Pad: begin[] holds pads_begin; the mode (0 constant, 1 edge, 2 reflect,
+     3 symmetric) and the bits of the value constant mode writes. */
+  int pad_mode;
+  uint64_t pad_value;
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a

@@ -488,6 +488,26 @@ bool mc_bytes_take_side_forms(decoder *d) {
   return true;
 }
 
+/* A scalar of the data's type (MC_OP_DATA_SCALAR): a selector byte, below
+   0x80 natural (the data's type, rank 0), else its type, rank (0 to 2) and
+   dimensions (0 to 2) in a byte each; then each element's bits. */
+bool mc_bytes_take_data_scalar(decoder *d, mc_tensor *t) {
+  t->type = d->in->tensors[0].type;
+  t->rank = 0;
+  if (take_byte(&d->r) >= 0x80) {
+    t->type = (mc_type)(take_byte(&d->r) % MC_TYPE_COUNT);
+    t->rank = take_byte(&d->r) % 3;
+    for (int a = 0; a < t->rank; a++)
+      t->shape[a] = take_byte(&d->r) % 3;
+  }
+  if (!alloc_tensor(d, t, MC_FUZZ_MAX_SIDE_ELEMENTS))
+    return false;
+  const int64_t count = mc_type_get(t->type) ? mc_tensor_elements(t) : 0;
+  for (int64_t i = 0; i < count; i++)
+    mc_store_bits(t->data, t->type, i, take_u64(&d->r));
+  return true;
+}
+
 int64_t mc_bytes_side_count(const mc_tensor *t) {
   int64_t count = 0;
   mc_shape_elements(t->rank, t->shape, &count);
@@ -949,6 +969,29 @@ void mc_bytes_put_side_values(encoder *e, int k) {
   int64_t count = mc_tensor_elements(t);
   for (int64_t i = 0; i < count; i++)
     put_exact(e->out, mc_load_bits(t->data, t->type, i));
+}
+
+bool mc_bytes_put_data_scalar(encoder *e, int k) {
+  const mc_tensor *t = e->req->inputs[k], *data = e->req->inputs[0];
+  const bool natural = t->type == data->type && t->rank == 0;
+  if (!natural) {
+    if (!mc_type_get(t->type) || t->rank > 2)
+      return refuse(e, "%s is not a form the layout holds", mc_op_input_name(e->req->op, k));
+    for (int a = 0; a < t->rank; a++)
+      if (t->shape[a] > 2)
+        return refuse(e, "%s has a dimension above 2", mc_op_input_name(e->req->op, k));
+    put_byte(e->out, 0x80);
+    put_byte(e->out, (uint8_t)t->type);
+    put_byte(e->out, (uint8_t)t->rank);
+    for (int a = 0; a < t->rank; a++)
+      put_byte(e->out, (uint8_t)t->shape[a]);
+  } else {
+    put_byte(e->out, 0);
+  }
+  const int64_t count = mc_type_get(t->type) ? mc_tensor_elements(t) : 0;
+  for (int64_t i = 0; i < count; i++)
+    put_u64(e->out, mc_load_bits(t->data, t->type, i));
+  return true;
 }
 
 void mc_bytes_put_dims(encoder *e) {

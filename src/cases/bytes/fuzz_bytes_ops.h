@@ -103,6 +103,9 @@ int64_t mc_bytes_add_held(int64_t a, int64_t b);
 bool mc_bytes_take_side_form(mc_bytes_decoder *d, mc_tensor *t, int64_t n);
 /* Elements of a side input, and element i set to value's bits. */
 int64_t mc_bytes_side_count(const mc_tensor *t);
+/* A scalar input of the data's type (MC_OP_DATA_SCALAR, Pad-12's
+   pad_value): its form (natural: the data's type, rank 0), then its bits. */
+bool mc_bytes_take_data_scalar(mc_bytes_decoder *d, mc_tensor *t);
 void mc_bytes_store_side(mc_tensor *t, int64_t i, int64_t value);
 
 /* Dimension a of data: natural ones are base + unit * k for
@@ -140,6 +143,8 @@ bool mc_bytes_put_side_form(mc_bytes_encoder *e, int k);
 bool mc_bytes_put_side_forms(mc_bytes_encoder *e);
 /* Every value of side input k as its stored bits. */
 void mc_bytes_put_side_values(mc_bytes_encoder *e, int k);
+/* Input k, a scalar of the data's type, as mc_bytes_take_data_scalar reads it. */
+bool mc_bytes_put_data_scalar(mc_bytes_encoder *e, int k);
 /* The data's dimensions. */
 void mc_bytes_put_dims(mc_bytes_encoder *e);
 /* Operations of the data input alone: its dimensions (a put hook). */

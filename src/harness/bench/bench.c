@@ -60,6 +60,7 @@ typedef struct workload {
 #define SC MC_OP_SHUFFLE_CHANNELS
 #define SL MC_OP_SLICE
 #define TR MC_OP_TRANSPOSE
+#define PAD MC_OP_PAD
 /* Slice bounds that hold for the full and the --quick shapes alike. */
 #define SL_END INT64_MAX
 #define SL_REV_END INT64_MIN
@@ -141,6 +142,23 @@ static const workload workloads[] = {
    .quick = {1, 16, 64, 64}, .side = {{0, 1, 3, 2}}},
   {.op = TR, .name = "rows", .type = MC_F32, .full = {4, 64, 256, 256},
    .quick = {1, 16, 64, 64}, .side = {{1, 0, 2, 3}}},
+  /* Pad-12: one element around each row and column of every plane (output
+     4 x 64 x 256 x 256, --quick 1 x 16 x 64 x 64), no pad_value. */
+  {.op = PAD, .name = "constant", .type = MC_F32, .full = {4, 64, 254, 254},
+   .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "constant"},
+   .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
+  {.op = PAD, .name = "constant", .type = MC_U8, .full = {4, 64, 254, 254},
+   .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "constant"},
+   .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
+  {.op = PAD, .name = "constant", .type = MC_F16, .full = {4, 64, 254, 254},
+   .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "constant"},
+   .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
+  {.op = PAD, .name = "edge", .type = MC_F32, .full = {4, 64, 254, 254},
+   .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "edge"},
+   .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
+  {.op = PAD, .name = "reflect", .type = MC_F32, .full = {4, 64, 254, 254},
+   .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "reflect"},
+   .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8},

@@ -23,7 +23,8 @@ _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &
                    (int)MOVCONF_PLUGIN_EXTRACT_IMAGE_PATCHES == (int)MC_OP_EXTRACT_IMAGE_PATCHES &&
                    (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS &&
                    (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE &&
-                   (int)MOVCONF_PLUGIN_TRANSPOSE == (int)MC_OP_TRANSPOSE,
+                   (int)MOVCONF_PLUGIN_TRANSPOSE == (int)MC_OP_TRANSPOSE &&
+                   (int)MOVCONF_PLUGIN_PAD == (int)MC_OP_PAD,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&
@@ -150,6 +151,7 @@ static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
     return (v1_slot){.string = &a->auto_pad};
   case MC_ATTR_AXIS:
   case MC_ATTR_GROUP:
+  case MC_ATTR_PAD_MODE:
   case MC_ATTR_COUNT:
     break;
   }
