@@ -36,7 +36,10 @@ NPY_DESCR = {"boolean": "|b1", "u8": "|u1", "i8": "|i1", "u16": "<u2", "i16": "<
              "u1": "|u1", "u4": "|u1", "i4": "|u1"}
 PACKED = ("u1", "u4", "i4")
 # ONNX Slice-13's input names -> Slice-8's.
-SLICE_NAMES = {"data": "data", "starts": "start", "ends": "stop", "axes": "axes", "steps": "step"}
+# The case input of each ONNX input name: Slice's renamed ones, Pad's
+# constant_value (its pads are pads_begin and pads_end, checked together).
+INPUT_NAMES = {"data": "data", "starts": "start", "ends": "stop", "axes": "axes", "steps": "step",
+               "constant_value": "pad_value"}
 
 
 def load_cases(paths):
@@ -154,10 +157,16 @@ def check_onnx_folder(folder, cases, problem):
         proto = onnx.TensorProto()
         with open(os.path.join(data_dir, "input_%d.pb" % i), "rb") as f:
             proto.ParseFromString(f.read())
-        desc = case["inputs"][SLICE_NAMES.get(value.name, value.name)]
+        if value.name == "pads":  # Pad: every begin, then every end, as int64
+            if (numpy_helper.to_array(proto).astype(np.int64).tolist() !=
+                    side_values_int64(case["inputs"]["pads_begin"]) +
+                    side_values_int64(case["inputs"]["pads_end"])):
+                problem(folder, "input_%d.pb: pads differ from the case's" % i)
+            continue
+        desc = case["inputs"][INPUT_NAMES.get(value.name, value.name)]
         if list(proto.dims) != [int(d) for d in desc["shape"]] or proto.name != value.name:
             problem(folder, "input_%d.pb: name or shape differs from the case's" % i)
-        elif value.name == "data":
+        elif value.name in ("data", "constant_value"):
             if not same_bytes(onnx_tensor_bytes(numpy_helper, proto), desc):
                 problem(folder, "input_%d.pb: bytes differ from the case's" % i)
         elif numpy_helper.to_array(proto).astype(np.int64).tolist() != side_values_int64(desc):

@@ -29,6 +29,10 @@ bool mc_export_format_from_name(const char *name, mc_export_format *out);
     "a negative step's start below -dim: ONNX clamps it to 0, Slice-8 to -1 (errata E32)")         \
   X(SLICE_EMPTY_AXIS, "slice-negative-step-empty-axis",                                            \
     "a negative step over an empty axis: ONNX's clamp into [0, dim-1] has no value")               \
+  X(PAD_SYMMETRIC, "pad-symmetric", "ONNX Pad has no symmetric mode (constant, reflect, edge)")    \
+  X(PAD_NEGATIVE, "pad-negative",                                                                  \
+    "a negative pad: Pad-12 pads, then crops (errata E50); ONNX Pad's crops are not mapped")       \
+  X(PAD_SCALAR, "pad-scalar", "rank-0 data: nothing to pad, and ONNX Pad's pads would be empty")   \
   X(LIST_TOO_LONG, "attribute-list-too-long",                                                      \
     "a list attribute of more than 8 values, of which movconf keeps 8 (an invalid case)")          \
   X(FOLDER_TAKEN, "folder-taken", "another case's id gives the same folder name")                  \

@@ -132,6 +132,33 @@ static int slice_skip(const mc_case *c) {
   return -1;
 }
 
+/* ---- Pad-12 and Pad-13: modes constant, reflect, edge, pads of 0 or more ---- */
+
+static bool is_pad_mode(const mc_case *c, const char *mode) {
+  const char *given = mc_attrs_string(&c->attrs, MC_ATTR_PAD_MODE);
+  return given && strcmp(given, mode) == 0;
+}
+
+static bool any_negative(const mc_tensor *pads) {
+  int64_t n = mc_tensor_elements(pads);
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = 0;
+    if (!mc_side_value_saturating(pads, i, &v) || v < 0)
+      return true;
+  }
+  return false;
+}
+
+static int pad_skip(const mc_case *c) {
+  if (is_pad_mode(c, "symmetric"))
+    return MC_EXPORT_SKIP_PAD_SYMMETRIC;
+  if (c->inputs[0].tensor.rank == 0)
+    return MC_EXPORT_SKIP_PAD_SCALAR;
+  if (any_negative(&c->inputs[1].tensor) || any_negative(&c->inputs[2].tensor))
+    return MC_EXPORT_SKIP_PAD_NEGATIVE;
+  return type_skip(c->inputs[0].tensor.type);
+}
+
 static bool is_mode(const mc_case *c, const char *mode) {
   const char *given = mc_attrs_string(&c->attrs, MC_ATTR_MODE);
   return given && strcmp(given, mode) == 0;
@@ -156,6 +183,8 @@ int mc_export_onnx_skip(const mc_case *c) {
     int skip = type_skip(data->type);
     return skip >= 0 ? skip : slice_skip(c);
   }
+  case MC_OP_PAD:
+    return pad_skip(c);
   case MC_OP_TRANSPOSE:
     /* Transpose-13's perm is Transpose-1's valid input_order (a permutation
        of 0..r-1); an empty order and an absent perm both reverse the axes. */
@@ -193,6 +222,7 @@ typedef struct onnx_plan {
   const char *node_inputs[MC_MAX_INPUTS]; /* "" for an absent optional input */
   int n_node_inputs;
   int64_t side[MC_MAX_INPUTS][MC_MAX_RANK]; /* Slice's sides as int64 */
+  int64_t pads[2 * MC_MAX_RANK];            /* Pad's pads_begin, then pads_end */
 } onnx_plan;
 
 static void add_input(onnx_plan *p, const char *name, mc_tensor t) {
@@ -231,6 +261,26 @@ static void plan_slice(const mc_case *c, onnx_plan *p) {
   add_input(p, names[3], t[3]);
 }
 
+/* Pad-13: data, pads (int64: every begin, then every end), and
+   constant_value in constant mode when the case has pad_value (absent: 0 in
+   both, errata E54). */
+static void plan_pad(const mc_case *c, onnx_plan *p) {
+  p->op_type = "Pad";
+  int rank = c->inputs[0].tensor.rank;
+  for (int side = 0; side < 2; side++)
+    for (int d = 0; d < rank; d++)
+      mc_side_value_saturating(&c->inputs[1 + side].tensor, d, &p->pads[side * rank + d]);
+  mc_tensor pads = {.type = MC_I64,
+                    .rank = 1,
+                    .data = (uint8_t *)p->pads,
+                    .nbytes = (size_t)(2 * rank) * sizeof(int64_t)};
+  pads.shape[0] = 2 * rank;
+  add_input(p, "data", c->inputs[0].tensor);
+  add_input(p, "pads", pads);
+  if (c->n_inputs > 3 && is_pad_mode(c, "constant"))
+    add_input(p, "constant_value", c->inputs[3].tensor);
+}
+
 /* Fills the caller's plan in place: Slice's int64 sides point into it, so a
    plan returned by value would leave them pointing at a dead frame. */
 static void plan_of(const mc_case *c, onnx_plan *p) {
@@ -238,6 +288,10 @@ static void plan_of(const mc_case *c, onnx_plan *p) {
   if (c->op == MC_OP_SLICE) {
     p->op_type = "Slice";
     plan_slice(c, p);
+    return;
+  }
+  if (c->op == MC_OP_PAD) {
+    plan_pad(c, p);
     return;
   }
   if (c->op == MC_OP_TRANSPOSE) {
@@ -292,7 +346,9 @@ static void write_node(mc_text *graph, const mc_case *c, const onnx_plan *p) {
   mc_pb_string(&node, 2, "output");
   mc_pb_string(&node, 3, "node");
   mc_pb_string(&node, 4, p->op_type);
-  if (c->op == MC_OP_TRANSPOSE) {
+  if (c->op == MC_OP_PAD) {
+    string_attribute(&node, "mode", mc_attrs_string(&c->attrs, MC_ATTR_PAD_MODE));
+  } else if (c->op == MC_OP_TRANSPOSE) {
     if (mc_tensor_elements(&c->inputs[1].tensor) > 0)
       ints_attribute(&node, "perm", &c->inputs[1].tensor);
   } else if (c->op != MC_OP_SLICE)
