@@ -343,6 +343,14 @@ bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, u
          mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
 }
 
+bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed,
+                              char *err, size_t n) {
+  const cJSON *raw = mc_gen_param(p, "data_shape");
+  if (!raw)
+    return mc_gen_fail(err, n, "data_shape: missing");
+  return mc_gen_raw_data(c, p, raw, case_seed, err, n);
+}
+
 /* ---- side-input types ---- */
 
 /* side_type: one type for all count side inputs, or an array of count. */

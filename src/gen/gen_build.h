@@ -51,6 +51,9 @@ bool mc_gen_make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const in
 /* Raw style: the data of shape raw (the data_shape parameter). */
 bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, uint64_t case_seed,
                      char *err, size_t n);
+/* Raw style only: the data_shape parameter is required. */
+bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed,
+                              char *err, size_t n);
 bool mc_gen_side_types(const mc_gen_params *p, mc_type *out, int count, char *err, size_t n);
 bool mc_gen_side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
                         const mc_int *values, int count, const char *name, char *err, size_t n);

@@ -91,10 +91,7 @@ static bool make_side(mc_gen_case *c, int s, mc_type type, const mc_int *values,
 }
 
 static bool build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err, size_t n) {
-  const cJSON *raw = mc_gen_param(p, "data_shape");
-  if (!raw)
-    return mc_gen_fail(err, n, "data_shape: missing");
-  if (!mc_gen_raw_data(c, p, raw, case_seed, err, n))
+  if (!mc_gen_required_raw_data(c, p, case_seed, err, n))
     return false;
   const int rank = c->tensors[0].rank;
   mc_type types[SIDE_INPUTS];
