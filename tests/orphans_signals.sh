@@ -50,7 +50,9 @@ def adapter_run(tag, wrapper=()):
 
 
 def plugin_run(tag):
-    env = dict(os.environ, MOVCONF_MOCK_FAULT="fork-orphan@2,hang@6", MOVCONF_MOCK_ORPHAN=str(tag))
+    # The orphan is forked in the call that hangs: one forked in an earlier
+    # call is ended when that call ends (spec/plugin-abi.md).
+    env = dict(os.environ, MOVCONF_MOCK_FAULT="fork-orphan-hang@6", MOVCONF_MOCK_ORPHAN=str(tag))
     return subprocess.Popen([movconf, "run", "--timeout", "59.%d" % tag, "--impl", "plugin:" + mock,
                              src + "/tests/data/plugin_faults"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -83,7 +85,7 @@ check("adapter, timeout 2: no setsid() descendant survives", gone("sleep %d" % t
 tag = base + 6
 p = plugin_run(tag)
 started = wait_for("sleep %d" % tag)
-time.sleep(0.5)  # the plugin now hangs in case 6
+time.sleep(0.5)  # the plugin hangs in case 6, its orphan beside it
 p.send_signal(signal.SIGTERM)
 code = p.wait(10)
 check("plugin, SIGTERM: movconf dies of it (%s)" % code, started and code == -signal.SIGTERM)

@@ -20,7 +20,8 @@
    keeps rewriting the output's first byte for two seconds after run()
    returns), late-write-slow (the same thread writes once, 10 ms after),
    fork-orphan (fork a `sleep MOVCONF_MOCK_ORPHAN` in a session of its own,
-   then answer correctly), poison (answer correctly, but mark the process
+   then answer correctly), fork-orphan-hang (the same orphan, then hang: it
+   lives while its call does), poison (answer correctly, but mark the process
    broken), crash-if-poisoned (raise SIGSEGV in a process marked broken,
    else answer correctly), bad-text (reject with a message of invalid UTF-8
    and control characters, and the error name "mode\x1b[0m"), slow (answer
@@ -156,6 +157,7 @@ typedef enum fault {
   FAULT_SCRIBBLE_FILES,
   FAULT_STOP_PARENT,
   FAULT_WRITE_EARLIER,
+  FAULT_FORK_ORPHAN_HANG,
   FAULT_COUNT
 } fault;
 
@@ -201,7 +203,8 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "echo-inputs",
                                                      "scribble-files",
                                                      "stop-parent",
-                                                     "write-earlier"};
+                                                     "write-earlier",
+                                                     "fork-orphan-hang"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -574,6 +577,11 @@ static int run(const mock_request *p, const movconf_plugin_output *o, movconf_pl
   earlier_output = o->data;
   if (f == FAULT_FORK_ORPHAN)
     fork_orphan();
+  if (f == FAULT_FORK_ORPHAN_HANG) {
+    fork_orphan();
+    for (;;)
+      sleep(1);
+  }
   if (f == FAULT_POISON)
     poisoned = true;
   if (f == FAULT_CRASH_IF_POISONED && poisoned)
