@@ -134,9 +134,10 @@ static int slice_skip(const mc_case *c) {
 
 /* ---- Pad-12 and Pad-13: modes constant, reflect, edge, pads of 0 or more ---- */
 
-static bool is_pad_mode(const mc_case *c, const char *mode) {
-  const char *given = mc_attrs_string(&c->attrs, MC_ATTR_PAD_MODE);
-  return given && strcmp(given, mode) == 0;
+/* The case's string attribute attr is value. */
+static bool attr_is(const mc_case *c, mc_attr attr, const char *value) {
+  const char *given = mc_attrs_string(&c->attrs, attr);
+  return given && strcmp(given, value) == 0;
 }
 
 static bool any_negative(const mc_tensor *pads) {
@@ -150,7 +151,7 @@ static bool any_negative(const mc_tensor *pads) {
 }
 
 static int pad_skip(const mc_case *c) {
-  if (is_pad_mode(c, "symmetric"))
+  if (attr_is(c, MC_ATTR_PAD_MODE, "symmetric"))
     return MC_EXPORT_SKIP_PAD_SYMMETRIC;
   if (c->inputs[0].tensor.rank == 0)
     return MC_EXPORT_SKIP_PAD_SCALAR;
@@ -159,22 +160,17 @@ static int pad_skip(const mc_case *c) {
   return type_skip(c->inputs[0].tensor.type);
 }
 
-static bool is_mode(const mc_case *c, const char *mode) {
-  const char *given = mc_attrs_string(&c->attrs, MC_ATTR_MODE);
-  return given && strcmp(given, mode) == 0;
-}
-
 int mc_export_onnx_skip(const mc_case *c) {
   if (c->expect_error)
     return MC_EXPORT_SKIP_EXPECTED_ERROR;
   const mc_tensor *data = &c->inputs[0].tensor;
   switch (c->op) {
   case MC_OP_SPACE_TO_DEPTH:
-    if (!is_mode(c, "blocks_first"))
+    if (!attr_is(c, MC_ATTR_MODE, "blocks_first"))
       return MC_EXPORT_SKIP_S2D_DEPTH_FIRST;
     /* fall through */
   case MC_OP_DEPTH_TO_SPACE:
-    if (!is_mode(c, "blocks_first") && !is_mode(c, "depth_first"))
+    if (!attr_is(c, MC_ATTR_MODE, "blocks_first") && !attr_is(c, MC_ATTR_MODE, "depth_first"))
       return MC_EXPORT_SKIP_NO_OPERATOR; /* not reached: a valid case has a mode */
     if (data->rank != 4)
       return MC_EXPORT_SKIP_RANK_NOT_4;
@@ -277,7 +273,7 @@ static void plan_pad(const mc_case *c, onnx_plan *p) {
   pads.shape[0] = 2 * rank;
   add_input(p, "data", c->inputs[0].tensor);
   add_input(p, "pads", pads);
-  if (c->n_inputs > 3 && is_pad_mode(c, "constant"))
+  if (c->n_inputs > 3 && attr_is(c, MC_ATTR_PAD_MODE, "constant"))
     add_input(p, "constant_value", c->inputs[3].tensor);
 }
 
@@ -354,7 +350,7 @@ static void write_node(mc_text *graph, const mc_case *c, const onnx_plan *p) {
   } else if (c->op != MC_OP_SLICE)
     int_attribute(&node, "blocksize", mc_attrs_int(&c->attrs, MC_ATTR_BLOCK_SIZE));
   if (c->op == MC_OP_DEPTH_TO_SPACE) {
-    string_attribute(&node, "mode", is_mode(c, "blocks_first") ? "DCR" : "CRD");
+    string_attribute(&node, "mode", attr_is(c, MC_ATTR_MODE, "blocks_first") ? "DCR" : "CRD");
   }
   mc_pb_message(graph, 1, &node);
   mc_text_free(&node);
