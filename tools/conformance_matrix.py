@@ -2,7 +2,7 @@
 """Run the conformance suite against every installed adapter and write the matrix.
 
     tools/conformance_matrix.py [--strict] [--only NAME ...] [PATHS ...]
-    tools/conformance_matrix.py --ctest NAME --work DIR [--impl IMPL] [--no-detect]
+    tools/conformance_matrix.py --ctest NAME --work DIR [--impl IMPL] [--no-detect] [--shard K/N]
     tools/conformance_matrix.py --write-expect NAME FILE
 
 For each adapter of the registry (examples/adapters/adapters.json) whose
@@ -57,6 +57,8 @@ adapter is not installed, runs its self_test, then the whole suite with the
 explanations as expected failures, and exits with movconf's status (1 on a
 new failure or an unexpected pass). --impl replaces the registry's impl
 (a plugin built in another build folder) and --no-detect skips detection.
+--shard K/N runs movconf run's K-th of N parts of the cases (CI: 1/4; the
+nightly job, the whole tier; docs/ci/test-presets.md).
 --sanitized (a build with ASan, whose interceptors also check the memory a
 plugin's uninstrumented library touches) expects an entry's "sanitized"
 verdicts, when it has them, before its "cases": a library's silent heap
@@ -498,6 +500,9 @@ def parse_args(argv):
                              "\"sanitized\" verdicts first")
     parser.add_argument("--no-detect", action="store_true",
                         help="--ctest: do not run the registry's detection command")
+    parser.add_argument("--shard", metavar="K/N",
+                        help="--ctest: only movconf run's K-th of N parts of the cases "
+                             "(CI runs 1/4, the nightly job the whole tier)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 when a failure is unexplained or a reproducer does not "
                              "fail, or when no adapter is installed")
@@ -593,6 +598,8 @@ def ctest(args):
     write_expect(load_explanations(args.explanations), name, expect, args.sanitized)
     argv = [args.movconf, "run", "--impl", args.impl or adapter["impl"], "--expect", expect,
             "--json", os.path.join(args.work, "results.json")] + timeout_option(args, adapter)
+    if args.shard:
+        argv += ["--shard", args.shard]
     progress(" ".join(argv))
     return subprocess.run(argv + (args.paths or []), cwd=REPO).returncode
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every test movconf has: the CTest suite (unit tests, loader robustness,
+# Every test of CI (.ci/run): the CTest suite (unit tests, loader robustness,
 # clause traceability, case-file checks, the conformance runs of the oracle
 # and of the optimized kernels at several thread counts) built four ways:
 # gcc (build/), clang (build-clang/), gcc with AddressSanitizer +
@@ -12,9 +12,30 @@
 # third-party adapters, installs and long program-behaviour tests too, tsan
 # runs the tests of the threads only).
 # Run tools/bootstrap.sh first.
+# --nightly runs the nightly jobs' long tests instead (docs/ci/nightly.yml):
+# the presets nightly and asan-nightly, MOVCONF_NIGHTLY=ON, labels adapters
+# and large (every adapter over the whole default tier; the large tier with
+# the oracle, at 7 threads, through numpy and under AddressSanitizer).
+# usage: sh tools/test-all.sh [--nightly | --help]
 set -eu
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
+
+case "${1:-}" in
+  "") ;;
+  --help | -h) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  --nightly)
+    for preset in nightly asan-nightly; do
+      echo "== $preset: configure and build"
+      cmake --preset "$preset" >/dev/null
+      cmake --build --preset "$preset" -j "$jobs"
+      echo "== $preset: test"
+      ctest --preset "$preset" -j "$jobs"
+    done
+    echo "test-all --nightly: every nightly test passed"
+    exit 0 ;;
+  *) echo "test-all: unknown argument $1 (see --help)" >&2; exit 2 ;;
+esac
 
 for preset in default clang asan tsan; do
   echo "== $preset: configure and build"
