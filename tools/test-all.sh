@@ -21,29 +21,26 @@ set -eu
 cd "$(dirname "$0")/.."
 jobs="$(nproc)"
 
+# build_and_test PRESET: configure, build and test one CMake preset.
+build_and_test() {
+  echo "== $1: configure and build"
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1" -j "$jobs"
+  echo "== $1: test"
+  ctest --preset "$1" -j "$jobs"
+}
+
 case "${1:-}" in
   "") ;;
   --help | -h) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   --nightly)
-    for preset in nightly asan-nightly; do
-      echo "== $preset: configure and build"
-      cmake --preset "$preset" >/dev/null
-      cmake --build --preset "$preset" -j "$jobs"
-      echo "== $preset: test"
-      ctest --preset "$preset" -j "$jobs"
-    done
+    for preset in nightly asan-nightly; do build_and_test "$preset"; done
     echo "test-all --nightly: every nightly test passed"
     exit 0 ;;
   *) echo "test-all: unknown argument $1 (see --help)" >&2; exit 2 ;;
 esac
 
-for preset in default clang asan tsan; do
-  echo "== $preset: configure and build"
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$jobs"
-  echo "== $preset: test"
-  ctest --preset "$preset" -j "$jobs"
-done
+for preset in default clang asan tsan; do build_and_test "$preset"; done
 
 # Line and branch coverage of src/oracle and src/optimized (coverage/run.sh:
 # fails below every line and 95% of the branches), then the mutation score
