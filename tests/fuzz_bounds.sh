@@ -42,12 +42,22 @@ expect "hang-5: no adapter process outlives the campaign" \
   sh -c "! ps -eo comm=,args= | grep '^python' | grep -F -- 'hostile_adapter.py hang $work'"
 within hang-8 24 --impl "$hang" --op d2s --time 8 --timeout 2 --shrink-time 5 --out hang8
 has hang-8.out "distinct finding"
-# Every request outlasting the campaign (--timeout 10 > --time 5): no
-# request completed, nothing was tested, and that is no pass.
-within hang-untested 32 --impl "$hang" --op d2s --time 5 --timeout 10 --out untested
+# Every request outlasting the campaign (--timeout 30 > --time 15): no
+# request completed, nothing was tested, and that is no pass. The campaign
+# is long enough for Python to start on a loaded machine (8 s seen at a
+# load of 20, where a 5 s campaign ended before the handshake).
+within hang-untested 50 --impl "$hang" --op d2s --time 15 --timeout 30 --out untested
 expect "hang-untested: exit status 1 (nothing tested), not $status" test "$status" -eq 1
 has hang-untested.err "no request completed, so nothing was tested"
 has hang-untested.out "^0 runs"
+
+# An adapter that never says its handshake, in a campaign shorter than the
+# handshake's own limit: the campaign's time is named as what ran out.
+"$movconf" fuzz --impl "exec:python3 $adapter mute" --op d2s --time 3 --out mute \
+  >mute.out 2>mute.err
+status=$?
+expect "mute: exit status 2 (did not start), not $status" test "$status" -eq 2
+has mute.err "no handshake line before the campaign's time ran out (--time)"
 
 # 2. --out that cannot be written: exit 2 before the campaign, said.
 echo not a folder >plain
@@ -70,7 +80,7 @@ lacks slash.json "slash//"
 
 # 3. Hostile text: escapes from the implementation, a byte that is not
 # UTF-8 in the command line (a shell comment); no output carries them raw.
-within hostile 60 --impl "exec:python3 $adapter text #$(printf '\377')" --op d2s --time 5 \
+within hostile 60 --impl "exec:python3 $adapter text #$(printf '\377')" --op d2s --runs 20 \
   --out hostile --json hostile.json
 has hostile.out "valid input rejected"
 for f in hostile.out hostile.err hostile.json; do

@@ -4,6 +4,7 @@ bounds and output (tests/fuzz_bounds.sh). It claims DepthToSpace-1 for every
 type, then, by its argument:
 
     hang   never replies to a request
+    mute   never says its handshake
     text   rejects every request with a message of terminal escape
            sequences (ESC]0;...BEL sets a window title, ESC[2J clears the
            screen) and bytes that are not UTF-8
@@ -22,6 +23,9 @@ HOSTILE = b"\\u001b]0;owned\\u0007 title, \\u001b[2J cleared, \\u0085 next line"
 
 def main():
     mode = sys.argv[1]
+    if mode == "mute":
+        time.sleep(600)
+        return 0
     out = sys.stdout.buffer
     out.write(json.dumps({"protocol": "movconf-adapter/1", "name": "hostile", "version": "1",
                           "ops": {"DepthToSpace-1": {"types": TYPES}}}).encode() + b"\n")

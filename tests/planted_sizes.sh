@@ -12,21 +12,28 @@
 # From 2^20 up, the same faults limited to one element size (split4:T:B,
 # tail:T:B: B bits) in 1-, 2- and 4-byte types fail the default run of every
 # operation, Slice too (the thresholds-2e20 groups).
+# A fault is caught when the operation's thresholds groups (part of the
+# default run; `--case OP/gen/thresholds*`) fail on it: then the default run
+# fails too. The runs above every case's output take the operation's whole
+# default run, which shows that nothing else in the plugin fails.
 # usage: planted_sizes.sh MOVCONF PLUGIN SOURCE_DIR WORK_DIR
 set -u
 movconf=$1 plugin=$2 src=$3 work=$4
 mkdir -p "$work" || { echo "FAILED: cannot create $work"; exit 1; }
 cd "$src" || { echo "FAILED: no $src"; exit 1; }
 missed=""
-# run_default OP FAULT: the default run of OP with MOVCONF_PLANTED=FAULT; sets status and log
+# run_default OP FAULT [SELECTION...]: the default run of OP (or SELECTION of
+# it) with MOVCONF_PLANTED=FAULT; sets status and log
 run_default() {
   log="$work/$1-$(echo "$2" | tr : -).log"
-  MOVCONF_PLANTED=$2 "$movconf" run --impl "plugin:$plugin" --op "$1" >"$log" 2>&1
+  run_op=$1 run_fault=$2
+  shift 2
+  MOVCONF_PLANTED=$run_fault "$movconf" run --impl "plugin:$plugin" --op "$run_op" "$@" >"$log" 2>&1
   status=$?
 }
-# expect_caught OP FAULT: the default run of OP fails, on wrong outputs only
+# expect_caught OP FAULT: OP's thresholds groups fail, on wrong outputs only
 expect_caught() {
-  run_default "$1" "$2"
+  run_default "$1" "$2" --case "$1/gen/thresholds*"
   failures=$(grep -Ec '^[a-z-]+: [a-z0-9]+/' "$log")
   wrong=$(grep -Ec '^wrong-output: [a-z0-9]+/' "$log")
   if [ "$status" -eq 1 ] && [ "$wrong" -ge 1 ] && [ "$wrong" -eq "$failures" ]; then

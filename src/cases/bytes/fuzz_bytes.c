@@ -333,6 +333,13 @@ bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v) {
   return mc_side_value(t, i, v);
 }
 
+int64_t mc_bytes_previous_side_value(const mc_tensor *t, int64_t i) {
+  int64_t prev = 0;
+  if (i > 0)
+    mc_bytes_side_value(t, (int)i - 1, &prev);
+  return prev;
+}
+
 /* Sets *v only when the value is known and at least 1. */
 bool mc_bytes_known_positive(const mc_tensor *t, int i, int64_t *v) {
   int64_t x;

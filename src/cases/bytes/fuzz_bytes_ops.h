@@ -121,6 +121,9 @@ void mc_bytes_settle_dims(mc_bytes_decoder *d);
 bool mc_bytes_side_value(const mc_tensor *t, int i, int64_t *v);
 /* Sets *v only when the value is known and at least 1. */
 bool mc_bytes_known_positive(const mc_tensor *t, int i, int64_t *v);
+/* The value before index i, which edge values repeat or mirror: 0 for the
+   first, or when it is not known. */
+int64_t mc_bytes_previous_side_value(const mc_tensor *t, int64_t i);
 /* BatchToSpace, SpaceToBatch: the type and shape of inputs 1 to 3, the
    block values, the crops (crops true) or pads. */
 bool mc_bytes_take_side_forms(mc_bytes_decoder *d);

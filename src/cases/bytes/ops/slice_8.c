@@ -73,9 +73,7 @@ static void take_slice_axes(mc_bytes_decoder *d) {
   mc_tensor *t = &d->in->tensors[4];
   const int64_t r = d->rank, count = mc_bytes_side_count(t);
   for (int64_t i = 0; i < count; i++) {
-    int64_t prev = 0;
-    if (i > 0)
-      mc_bytes_side_value(t, (int)i - 1, &prev);
+    const int64_t prev = mc_bytes_previous_side_value(t, i);
     const int64_t edges[16] = {0,
                                -1,
                                r,

@@ -30,9 +30,7 @@ static void take_order_values(mc_bytes_decoder *d) {
   for (int64_t a = 0; a < r; a++)
     unused[a] = a;
   for (int64_t i = 0; i < count; i++) {
-    int64_t prev = 0;
-    if (i > 0)
-      mc_bytes_side_value(t, (int)i - 1, &prev);
+    const int64_t prev = mc_bytes_previous_side_value(t, i);
     const int64_t edges[16] = {0,
                                -1,
                                r,

@@ -121,8 +121,9 @@ bool mc_adapter_start(mc_adapter *a, char *why, size_t whylen) {
   if (!mc_adapter_spawn(a, why, whylen))
     return false;
   size_t line_len = 0;
-  io_status s = mc_adapter_read_line(a, mc_deadline_within(a->handshake_timeout, a->stop_at),
-                                     HANDSHAKE_MAX_BYTES, &line_len);
+  const double own_deadline = mc_deadline_within(a->handshake_timeout, 0);
+  const double deadline = mc_deadline_within(a->handshake_timeout, a->stop_at);
+  io_status s = mc_adapter_read_line(a, deadline, HANDSHAKE_MAX_BYTES, &line_len);
   char problem[400];
   if (s != IO_OK) {
     siginfo_t info;
@@ -130,6 +131,9 @@ bool mc_adapter_start(mc_adapter *a, char *why, size_t whylen) {
       char end[160];
       mc_child_describe_end(&info, end, sizeof end);
       snprintf(why, whylen, "no handshake: the adapter %s", end);
+    } else if (s == IO_TIMEOUT && deadline < own_deadline) {
+      /* The run's own stop (fuzz --time, a stop signal) came first. */
+      snprintf(why, whylen, "no handshake line before the campaign's time ran out (--time)");
     } else if (s == IO_TIMEOUT) {
       snprintf(why, whylen, "no handshake line within %g s (see --handshake-timeout)",
                a->handshake_timeout);
