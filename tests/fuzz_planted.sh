@@ -168,4 +168,25 @@ assert inputs["data"]["shape"] == [2], inputs
 assert (inputs["input_order"]["type"], inputs["input_order"]["shape"]) == ("i64", [0]), inputs' "$found"
   reruns "$found" tr-reverse-swap
 fi
+
+# 9. Pad in reflect mode with a positive pads_begin, the first two output
+#    elements exchanged: the shrinker keeps one pad before (the cause), drops
+#    the axes, brings the side inputs to i64 and leaves out a pad_value,
+#    which reflect ignores (held, it kept a second finding apart as
+#    -sides-mixed). One finding: [2] padded by one before, reflect, no
+#    pad_value (seed 1, 21 shrink steps).
+fuzz pad pad-reflect-begin-swap --op pad --runs 300 --out findings $sizes
+expect "pad: exit status 1, not $status" test "$status" -eq 1
+one_finding pad "*/pad_12-wrong-output-misplaced-rank1-small-pads_begin-pad_mode-any-type.json"
+if [ -n "$found" ]; then
+  expect "pad: [2] reflect, pads_begin [1], pads_end [0], both i64, no pad_value" python3 -c '
+import json, sys
+case = json.load(open(sys.argv[1]))["cases"][0]
+inputs = case["inputs"]
+assert inputs["data"]["shape"] == [2] and "pad_value" not in inputs, inputs
+sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
+assert sides == {"pads_begin": ("i64", [1]), "pads_end": ("i64", [0])}, sides
+assert case["attributes"] == {"pad_mode": "reflect"}, case["attributes"]' "$found"
+  reruns "$found" pad-reflect-begin-swap
+fi
 expect_report

@@ -53,6 +53,9 @@
      tr-reverse-swap  Transpose with the empty input_order (the axes
                       reversed): the first two output elements exchanged
                       (fuzz_planted.sh: one finding, whatever the rank)
+     pad-reflect-begin-swap  Pad in reflect mode with a positive pads_begin
+                      value: the first two output elements exchanged
+                      (fuzz_planted.sh: shrunk to rank 1, one pad before)
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -272,20 +275,34 @@ static void copy_unshuffled(const movconf_plugin_request_v3 *request,
     memcpy(output->data, request->inputs[0].data, (size_t)output->nbytes);
 }
 
-/* Whether a Slice request's step input holds a negative value. */
-static bool negative_step(const movconf_plugin_request_v3 *request) {
-  const movconf_plugin_tensor *s = &request->inputs[3];
-  mc_tensor step = {.type = (mc_type)s->type,
+/* Whether side input `index` of a request, 1-D, holds a value below 0
+   (sign -1) or above 0 (sign 1). */
+static bool side_value_signed(const movconf_plugin_request_v3 *request, int index, int sign) {
+  const movconf_plugin_tensor *s = &request->inputs[index];
+  mc_tensor side = {.type = (mc_type)s->type,
                     .rank = s->rank,
                     .data = (uint8_t *)s->data,
                     .nbytes = (size_t)s->nbytes};
   for (int a = 0; a < s->rank && a < MC_TENSOR_MAX_RANK; a++)
-    step.shape[a] = s->shape[a];
+    side.shape[a] = s->shape[a];
   int64_t v;
   for (int64_t i = 0; s->rank == 1 && i < s->shape[0]; i++)
-    if (mc_side_value(&step, i, &v) && v < 0)
+    if (mc_side_value(&side, i, &v) && (sign < 0 ? v < 0 : v > 0))
       return true;
   return false;
+}
+
+/* Whether a Slice request's step input holds a negative value. */
+static bool negative_step(const movconf_plugin_request_v3 *request) {
+  return side_value_signed(request, 3, -1);
+}
+
+/* pad-reflect-begin-swap: a reflect Pad request that pads before some axis. */
+static bool reflect_padded_before(const movconf_plugin_request_v3 *request) {
+  const movconf_plugin_attr *mode =
+      movconf_plugin_find_attr(request->n_attrs, request->attrs, "pad_mode");
+  return request->op == MOVCONF_PLUGIN_PAD && mode && mode->kind == MOVCONF_PLUGIN_ATTR_STRING &&
+         strcmp(mode->value.s, "reflect") == 0 && side_value_signed(request, 1, 1);
 }
 
 #ifdef PLANTED_CXX
@@ -378,6 +395,8 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     copy_unshuffled(request, output);
   if (planted(fault, "tr-reverse-swap") && request->op == MOVCONF_PLUGIN_TRANSPOSE &&
       request->inputs[1].rank == 1 && request->inputs[1].shape[0] == 0)
+    swap_first_two(output);
+  if (planted(fault, "pad-reflect-begin-swap") && reflect_padded_before(request))
     swap_first_two(output);
   if (planted(fault, "sl-reverse-swap") && request->op == MOVCONF_PLUGIN_SLICE &&
       negative_step(request))

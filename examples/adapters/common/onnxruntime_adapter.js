@@ -15,6 +15,10 @@
 //                                        composite (shuffle_view.js)
 //   Slice-8                           -> ONNX Slice (Slice-13), its starts,
 //                                        ends, axes and steps as graph inputs
+//   Transpose-1                       -> ONNX Transpose, input_order as perm
+//                                        (none when empty: ONNX reverses too)
+//   Pad-12 constant, edge, reflect    -> ONNX Pad (Pad-21) of the same mode,
+//                                        pads_begin ++ pads_end as its pads
 // Everything else is unsupported. Element types: those the package has a
 // kernel for, found by running each one at start-up.
 
@@ -197,8 +201,84 @@ async function slice({ inputs }) {
   return runSession('ONNX Slice', s, inputs.data, dims, feeds);
 }
 
+// A side input's values as int64 numbers for ONNX, which takes int64 only:
+// each value unchanged, a u64 above INT64_MAX unsupported, a non-integer
+// type (which OpenVINO rejects) unsupported as having no int64 form.
+function int64Values(tensor, what, onnx) {
+  const values = common.sideInputValues(tensor, what);
+  if (values === null)
+    throw new Unsupported(`${what}: ${onnx} takes int64 values; a ${tensor.type} ${what} has none`);
+  for (const v of values)
+    if (v > common.INT64_MAX)
+      throw new Unsupported(`${what}: ${onnx} takes int64 values; ${v} has none`);
+  return values;
+}
+
+// Transpose-1 as ONNX Transpose: input_order's values as the perm attribute,
+// left out when input_order is empty (ONNX then reverses the axes, as
+// OpenVINO does). Negative, repeated and out-of-range values go to the
+// library. An attribute is a list: an input_order of rank other than 1 has
+// no form in it.
+function transpose({ inputs }) {
+  const order = inputs.input_order;
+  if (order.shape.length !== 1)
+    throw new Unsupported(`ONNX Transpose's perm is a list: input_order of rank ${order.shape.length} has no form in it`);
+  const perm = int64Values(order, 'input_order', 'ONNX Transpose');
+  return runNode('Transpose', perm.length ? { perm } : {}, inputs.data);
+}
+
+// Pad-12 as ONNX Pad (Pad-21): x, pads (pads_begin then pads_end, one int64
+// input of 2r values, as ONNX orders them) and, in constant mode,
+// constant_value (pad_value as it is: its type and rank for the library to
+// judge). Negative pads crop in both. symmetric has no ONNX mode, and ONNX's
+// mode defaults to constant where OpenVINO has no default: both unsupported.
+// Other mode strings go to the library. One pads input cannot say where
+// pads_begin ends when the two differ in length or are not 1-D.
+const ONNX_PAD_MODES = { constant: 'constant', edge: 'edge', reflect: 'reflect' };
+
+function padFeeds({ attributes, inputs }) {
+  const mode = attributes.pad_mode;
+  if (mode === undefined) throw new Unsupported('ONNX Pad defaults to constant; OpenVINO has no default mode');
+  if (typeof mode !== 'string') throw new Error('pad_mode is not a string');
+  if (mode === 'symmetric') throw new Unsupported('ONNX Pad has no symmetric mode');
+  const begin = inputs.pads_begin;
+  const end = inputs.pads_end;
+  if (begin.shape.length !== 1 || end.shape.length !== 1 || begin.shape[0] !== end.shape[0])
+    throw new Unsupported(`ONNX Pad's one pads input cannot carry pads_begin [${begin.shape}] ` +
+                          `and pads_end [${end.shape}]`);
+  const pads = [...int64Values(begin, 'pads_begin', 'ONNX Pad'), ...int64Values(end, 'pads_end', 'ONNX Pad')];
+  const feeds = { pads: new ort.Tensor('int64', BigInt64Array.from(pads), [pads.length]) };
+  const sideInputs = [{ name: 'pads', type: 'i64', rank: 1 }];
+  const value = mode === 'constant' ? inputs.pad_value : undefined;
+  if (value !== undefined) {
+    if (!ORT_TENSOR_TYPES[value.type])
+      throw new Unsupported(`pad_value: ONNX Runtime has no ${value.type} tensor`);
+    const dims = common.shapeNumbers(value.shape, 'pad_value');
+    feeds.constant_value = ortTensor(value.type, common.tensorBytes(value, 'pad_value'), dims);
+    sideInputs.push({ name: 'constant_value', type: value.type, rank: dims.length });
+  }
+  return { mode: ONNX_PAD_MODES[mode] || mode, feeds, sideInputs };
+}
+
+async function pad(request) {
+  const { data } = request.inputs;
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const { mode, feeds, sideInputs } = padFeeds(request);
+  const key = JSON.stringify(['Pad', mode, data.type, dims.length, sideInputs]);
+  let s = sessions.get(key);
+  if (!s) {
+    const nodeInputs = ['x', ...sideInputs.map((input) => input.name)];
+    const model = graphModel([{ opType: 'Pad', inputs: nodeInputs, outputs: ['y'], attributes: { mode } }],
+                             {}, data.type, dims.length, sideInputs);
+    s = await common.libraryCall('ONNX Pad', () => ort.InferenceSession.create(model, sessionOptions));
+    sessions.set(key, s);
+  }
+  return runSession(`ONNX Pad ${mode}`, s, data, dims, feeds);
+}
+
 const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace,
-                   'ShuffleChannels-1': shuffleChannels, 'Slice-8': slice };
+                   'ShuffleChannels-1': shuffleChannels, 'Slice-8': slice,
+                   'Transpose-1': transpose, 'Pad-12': pad };
 
 // The element types whose kernel runs: one small request per type and op.
 async function probeTypes() {
@@ -226,20 +306,50 @@ async function probeTypes() {
   }
   ops['ShuffleChannels-1'] = { types: await probeShuffleTypes() };
   ops['Slice-8'] = { types: await probeSliceTypes() };
+  ops['Transpose-1'] = { types: await probeHandlerTypes(transpose, [{ attributes: {}, inputs: { input_order: side([1n, 0n]) } }]) };
+  ops['Pad-12'] = { types: await probeHandlerTypes(pad, padProbeRequests()) };
   sessions.clear();
   return ops;
 }
 
+// An i64 side input of the given values, for the probes.
+const side = (values) => ({ type: 'i64', shape: [values.length],
+                            base64: Buffer.from(new BigInt64Array(values).buffer).toString('base64') });
+
+// The element types a handler runs for on a [2, 2] input of zeros: a type
+// counts when every request runs.
+async function probeHandlerTypes(handler, requests) {
+  const types = [];
+  for (const type of Object.keys(ORT_TENSOR_TYPES)) {
+    const data = { type, shape: [2, 2], base64: Buffer.alloc((4 * common.ELEMENT_BITS[type]) / 8).toString('base64') };
+    try {
+      for (const { attributes, inputs } of requests)
+        await handler({ attributes, inputs: { data, ...inputs } });
+      types.push(type);
+    } catch (e) {
+      if (!(e instanceof Rejected)) throw e;
+    }
+  }
+  return types;
+}
+
+// Pad-12's probe request: a constant pad of 1 before and after both axes.
+// ONNX Runtime registers one Pad kernel per type for every mode, so one
+// mode answers for all three (three sessions per type held the WebAssembly
+// build's start past a case's timeout on a loaded machine).
+function padProbeRequests() {
+  return [{ attributes: { pad_mode: 'constant' },
+            inputs: { pads_begin: side([1n, 1n]), pads_end: side([1n, 1n]) } }];
+}
+
 // The element types ONNX Slice runs for: [4] sliced [1:3:1].
 async function probeSliceTypes() {
-  const side = (value) => ({ type: 'i64', shape: [1],
-                             base64: Buffer.from(new BigInt64Array([value]).buffer).toString('base64') });
   const types = [];
   for (const type of Object.keys(ORT_TENSOR_TYPES)) {
     const bytes = Buffer.alloc((4 * common.ELEMENT_BITS[type]) / 8);
     try {
       await slice({ inputs: { data: { type, shape: [4], base64: bytes.toString('base64') },
-                              start: side(1n), stop: side(3n), step: side(1n) } });
+                              start: side([1n]), stop: side([3n]), step: side([1n]) } });
       types.push(type);
     } catch (e) {
       if (!(e instanceof Rejected)) throw e;

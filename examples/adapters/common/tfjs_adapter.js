@@ -15,6 +15,9 @@
 //                   (shuffle_view.js)
 //   Slice-8         -> tf.stridedSlice(x, start, stop, step, masks): one library op, the
 //                   values as they are (see slice() below)
+//   Transpose-1     -> tf.transpose(x, input_order), no perm when it is empty
+//   Pad-12 constant -> tf.pad(x, [[pads_begin[i], pads_end[i]]]_i, pad_value)
+//   Pad-12 reflect, symmetric -> tf.mirrorPad(x, the same pairs, mode)
 // Element types: float32, int32 and bool, TensorFlow.js's own data types.
 //
 // Isolation (freshBackend): with `fresh` set, every request runs on a backend
@@ -210,12 +213,58 @@ function slice({ inputs }) {
                [['stridedSlice', begin, end, strides, masks, masks]]);
 }
 
+// Transpose-1 as tf.transpose: input_order's values as perm, none when it
+// is empty (TensorFlow.js then reverses the axes, as OpenVINO does). Values
+// out of range or repeated go to the library.
+function transpose({ inputs }) {
+  const perm = exactNumbers(inputs.input_order, 'input_order');
+  return runOp('tf.transpose', inputs.data, [['transpose', perm.length ? perm : null]]);
+}
+
+// pad_value as the number tf.pad takes: a scalar of the data's type whose
+// bits survive a JavaScript number (a signaling NaN would not); anything
+// else has no form in a number. Absent: zero, as in OpenVINO.
+function padConstant(value, dataType) {
+  if (value === undefined) return 0;
+  if (value.type !== dataType || value.shape.length !== 0)
+    throw new Unsupported(`tf.pad takes its constant as a number: pad_value (${value.type}, ` +
+                          `rank ${value.shape.length}) has no form in it`);
+  const [, Constructor] = TF_TYPES[dataType];
+  const bytes = common.tensorBytes(value, 'pad_value');
+  const number = common.typedView(Constructor, bytes)[0];
+  if (!Buffer.from(Constructor.of(number).buffer).equals(Buffer.from(bytes)))
+    throw new Unsupported('pad_value: its bits do not survive a JavaScript number');
+  return number;
+}
+
+// Pad-12 as tf.pad (constant) or tf.mirrorPad (reflect, symmetric), the pads
+// as [begin, end] pairs, negative ones included, as they are. TensorFlow.js
+// has no edge mode and no default (it picks the op by mode); another mode
+// string goes to tf.mirrorPad, the op with a mode argument, to judge.
+function pad({ attributes, inputs }) {
+  const mode = attributes.pad_mode;
+  if (mode === undefined) throw new Unsupported('TensorFlow.js has no default pad mode');
+  if (typeof mode !== 'string') throw new Error('pad_mode is not a string');
+  if (mode === 'edge') throw new Unsupported('TensorFlow.js has no edge pad mode');
+  const begin = exactNumbers(inputs.pads_begin, 'pads_begin');
+  const end = exactNumbers(inputs.pads_end, 'pads_end');
+  if (begin.length !== end.length)
+    throw new Unsupported(`TensorFlow.js takes the pads as [begin, end] pairs: lengths ` +
+                          `${begin.length} and ${end.length}`);
+  const pairs = begin.map((b, i) => [b, end[i]]);
+  if (mode === 'constant')
+    return runOp('tf.pad', inputs.data, [['pad', pairs, padConstant(inputs.pad_value, inputs.data.type)]]);
+  return runOp('tf.mirrorPad', inputs.data, [['mirrorPad', pairs, mode]]);
+}
+
 const HANDLERS = {
   'Slice-8': slice,
   'BatchToSpace-2': batchToSpace,
   'SpaceToBatch-2': spaceToBatch,
   'DepthToSpace-1': depthToSpace,
   'ShuffleChannels-1': shuffleChannels,
+  'Transpose-1': transpose,
+  'Pad-12': pad,
 };
 
 // tfjs-core and the backend package, from the adapter's own node_modules.
@@ -237,10 +286,13 @@ function loadTfjs(options) {
   }
 }
 
-// What a TensorFlow.js adapter claims in its handshake, whichever backend.
-function tfjsOps() {
+// What a TensorFlow.js adapter claims in its handshake, whichever backend;
+// `without` names operations left out (the browser adapter's, whose rows
+// for them have not been run and explained yet).
+function tfjsOps(without = []) {
   const types = Object.keys(TF_TYPES);
-  const ops = Object.fromEntries(Object.keys(HANDLERS).map((op) => [op, { types }]));
+  const ops = Object.fromEntries(Object.keys(HANDLERS).filter((op) => !without.includes(op))
+    .map((op) => [op, { types }]));
   // tf.depthToSpace takes float32 tensors only (it rejects int32 and bool).
   ops['DepthToSpace-1'] = { types: ['f32'] };
   return ops;

@@ -1,6 +1,6 @@
-/* movconf fuzz: Pad-12's large requests and what its side inputs change.
-   Dropping a data axis drops that entry of pads_begin and pads_end (the
-   generic move; pad_value, a scalar, stays). */
+/* movconf fuzz: Pad-12's large requests, what its side inputs change and
+   its one move. Dropping a data axis drops that entry of pads_begin and
+   pads_end (the generic move; pad_value, a scalar, stays). */
 #include <string.h>
 
 #include "fuzz/fuzz_ops.h"
@@ -59,5 +59,21 @@ static bool side_neutral(const mc_owned_request *r, int input) {
   return true;
 }
 
+/* pad_value left out where it changes nothing (side_neutral): a finding
+   of reflect mode then has no data-typed fourth input holding its side
+   types apart (the move of side inputs to one type, i64, needs every one
+   to fit) or naming its key -sides-mixed. */
+static bool drop_neutral_value(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  (void)k;
+  if (cur->req.n_inputs <= PAD_VALUE || !side_neutral(cur, PAD_VALUE) || !mc_fuzz_clone(cur, cand))
+    return false;
+  mc_tensor_free(&cand->tensors[PAD_VALUE]);
+  cand->req.n_inputs = PAD_VALUE;
+  mc_owned_request_link(cand);
+  return true;
+}
+
+static const mc_fuzz_move moves[] = {{drop_neutral_value, 1}, {NULL, 0}};
+
 const mc_fuzz_op_desc mc_fuzz_pad_12 = {
-    .large = large, .min_rank = 1, .side_neutral = side_neutral};
+    .large = large, .min_rank = 1, .moves = moves, .side_neutral = side_neutral};
