@@ -131,4 +131,41 @@ s = json.load(open(sys.argv[1]))
 assert s["large_runs"] <= 2 and s["runs"] >= 150, (s["large_runs"], s["runs"])' \
     "$work/slow/summary.json"
 fi
+# 8. A slow implementation whose cost grows with the bytes (10 ms a KiB
+#    moved, as a Python adapter's; --timeout 3 scales the default 10 s
+#    down) with a planted Slice fault: large requests are sized to what it
+#    answers in a quarter of the --timeout at the rate its large runs
+#    took (the first of 2^12 elements), so none times out and the fault is
+#    found within the runs. Before: sizes drawn whatever they cost, the
+#    first large one timed out and its shrink took a quarter of the time
+#    left (a timeout finding; 35 s and the fault found after 30 s, here 8 s
+#    and 4 s).
+if [ "$sizes" = all ]; then
+  fuzz slowkib slow-kib:10000+sl-reverse-swap --op sl --runs 200 --timeout 3 --time 100 \
+    --out findings
+  expect "slowkib: exit status 1, not $status" test "$status" -eq 1
+  expect "slowkib: 200 runs, large ones among them, and one finding: the Slice fault, shrunk" \
+    python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+keys = [f["key"] for f in s["findings"]]
+assert s["runs"] == 200 and s["large_runs"] >= 2, (s["runs"], s["large_runs"])
+assert keys == ["slice_8-wrong-output-misplaced-rank1-small-step-any-type"], keys
+assert s["findings"][0]["shrink_cut_short_by"] is None, s["findings"]' \
+    "$work/slowkib/summary.json"
+fi
+# 9. Large requests that time out all the same (2 s more above 4096
+#    elements, a step no per-byte rate foresees; --timeout 1): each
+#    timeout's shrink takes at most three --timeouts and says it was cut
+#    short by --timeout; a timeout halves the bytes of the large requests
+#    after it, a second ends them. Before: a shrink took up to
+#    --shrink-time (30 s; 35 s in all, cut short by --shrink-time).
+if [ "$sizes" = all ]; then
+  fuzz slowto slow-large --op d2s --timeout 1 --runs 150 --out findings
+  expect "slowto: 150 runs; timeout findings, each cut short by --timeout" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+cuts = [f["shrink_cut_short_by"] for f in s["findings"] if f["verdict"] == "timeout"]
+assert s["runs"] == 150 and cuts and set(cuts) == {"--timeout"}, s' "$work/slowto/summary.json"
+fi
 expect_report

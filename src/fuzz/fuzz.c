@@ -5,6 +5,7 @@
    `movconf run` isolates it, and is judged against the oracle. A failure is
    shrunk (fuzz_shrink.c), tested for type dependence, and written once per
    distinct finding as a readable case file. */
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,15 +119,54 @@ static bool large_affordable(const mc_fuzz_stats *s) {
   return s->large_seconds <= s->run_seconds / 3;
 }
 
-static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s,
-                         mc_owned_request *r, bool *large) {
+/* The bytes a large request may move now (after the first): what the
+   implementation moves in its share of the --timeout and of the time
+   left, at the seconds per byte its large runs took (issue 39: large
+   requests in proportion to their cost, none that cannot be answered in
+   time). */
+static double large_bytes_affordable(const mc_fuzz_options *o, const mc_impl *impl,
+                                     const mc_fuzz_stats *s) {
+  double budget = impl->options.timeout_seconds > 0
+                      ? impl->options.timeout_seconds * MC_FUZZ_LARGE_SHARE_OF_TIMEOUT
+                      : 0;
+  if (o->stop_at > 0) {
+    const double left = (o->stop_at - mc_now_seconds()) / MC_FUZZ_LARGE_SHARE_OF_LEFT;
+    budget = budget > 0 && budget < left ? budget : left;
+  }
+  const double per_byte = s->large_bytes > 0 ? s->large_seconds / s->large_bytes : 0;
+  double bytes = budget > 0 && per_byte > 0 ? budget / per_byte : DBL_MAX; /* no limit known */
+  /* A cost that jumps with the size (a slower path above some size)
+     shows only in a timeout; a second one (elements, not bytes, may set
+     the path) ends the large requests: the campaign goes on. */
+  if (s->large_timeout_bytes > 0 && bytes > s->large_timeout_bytes / 2)
+    bytes = s->large_timeout_bytes / 2;
+  return s->large_timeouts >= MC_FUZZ_LARGE_TIMEOUTS ? 0 : bytes;
+}
+
+static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_impl *impl,
+                         const mc_fuzz_stats *s, mc_owned_request *r, bool *large) {
   *large =
       o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0 && large_affordable(s);
   const int op = pick_op(g, o, s);
+  /* The first large request is of 2^12 elements, whatever it moves;
+     after it, one that does not fit even at 2^12 is a small one. */
+  const double max_bytes = *large && s->large_runs ? large_bytes_affordable(o, impl, s) : 0;
+  *large = *large && (!s->large_runs || max_bytes >= mc_fuzz_large_bytes((int64_t)1 << 12, 8));
   if (!*large)
     return produce(g, o, op, r);
-  return mc_fuzz_large_request(g, op >= 0 ? (mc_op)op : (mc_op)mc_rng_below(g, MC_OP_COUNT),
-                               o->type, r);
+  const mc_op large_op = op >= 0 ? (mc_op)op : (mc_op)mc_rng_below(g, MC_OP_COUNT);
+  bool too_costly;
+  if (mc_fuzz_large_request(g, large_op, o->type, max_bytes, r, &too_costly) || !too_costly)
+    return !too_costly;
+  *large = false;
+  return produce(g, o, op, r);
+}
+
+/* The bytes r moves: its data in, the output out. */
+static double bytes_moved(const mc_owned_request *r, const mc_fuzz_outcome *v) {
+  const mc_tensor *d = &r->tensors[0];
+  const double out = v->output_elements > 0 ? (double)v->output_elements : 0;
+  return ((double)mc_tensor_elements(d) + out) * mc_type_bits(d->type) / 8;
 }
 
 /* The cause key of r's failure (outcome) with the type's part: the type,
@@ -210,6 +250,8 @@ const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f) {
     return "--shrink-time";
   case MC_FUZZ_CUT_BY_TIME:
     return "--time";
+  case MC_FUZZ_CUT_BY_TIMEOUT:
+    return "--timeout";
   default:
     return NULL;
   }
@@ -399,6 +441,11 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     deadline = now + (o->stop_at - now) / share;
     cut_by = MC_FUZZ_CUT_BY_TIME;
   }
+  const double calls = MC_FUZZ_TIMEOUT_SHRINK_CALLS * impl->options.timeout_seconds;
+  if (seen->verdict == MC_VERDICT_TIMEOUT && calls > 0 && now + calls < deadline) {
+    deadline = now + calls;
+    cut_by = MC_FUZZ_CUT_BY_TIMEOUT;
+  }
   char *shrunk_detail = NULL;
   mc_fuzz_outcome v;
   bool cut_short;
@@ -504,7 +551,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
   while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
     bool large;
-    if (!next_request(&g, o, s, &r, &large)) {
+    if (!next_request(&g, o, impl, s, &r, &large)) {
       s->discarded++;
       continue;
     }
@@ -516,8 +563,15 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     const double started = mc_now_seconds();
     mc_fuzz_judge(impl, &r, &detail, &v);
     const double took = mc_now_seconds() - started;
+    const double bytes = large ? bytes_moved(&r, &v) : 0;
     s->run_seconds += took;
     s->large_seconds += large ? took : 0;
+    s->large_bytes += bytes;
+    if (large && v.verdict == MC_VERDICT_TIMEOUT) {
+      s->large_timeouts++;
+      if (!s->large_timeout_bytes || bytes < s->large_timeout_bytes)
+        s->large_timeout_bytes = bytes;
+    }
     if (v.out_of_time) {
       s->runs--; /* cut short by --time: not a run */
       s->runs_by_op[r.req.op]--;

@@ -139,6 +139,11 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   total->large_runs += s->large_runs;
   total->run_seconds += s->run_seconds;
   total->large_seconds += s->large_seconds;
+  total->large_bytes += s->large_bytes;
+  total->large_timeouts += s->large_timeouts;
+  if (s->large_timeout_bytes &&
+      (!total->large_timeout_bytes || s->large_timeout_bytes < total->large_timeout_bytes))
+    total->large_timeout_bytes = s->large_timeout_bytes;
   total->merged_cut_short += s->merged_cut_short;
   total->discarded += s->discarded;
   total->unclaimed_ops |= s->unclaimed_ops;
