@@ -168,4 +168,24 @@ s = json.load(open(sys.argv[1]))
 cuts = [f["shrink_cut_short_by"] for f in s["findings"] if f["verdict"] == "timeout"]
 assert s["runs"] == 150 and cuts and set(cuts) == {"--timeout"}, s' "$work/slowto/summary.json"
 fi
+# 10. Every shrink cut short (--shrink-time 0): no finding finishes for
+#    the others to merge into, so those cut short merge among themselves,
+#    lesser causes first: no finding stands beside one of its type with a
+#    lower or equal rank and size class and fewer inputs not neutral (one
+#    DepthToSpace bug, 60 runs: 30 findings before, one per rank, type and
+#    inputs, 22 now; one per cause and type).
+fuzz allcut d2s-swap --op d2s --runs 60 --shrink-time 0 --no-large --out findings
+expect "allcut: no finding stands beside a lesser one of its cause and type" python3 -c '
+import json, re, sys
+sizes = ["small", "4ki+", "64ki+", "1mi+"]
+def parse(key):
+    m = re.match(r"(.*)-rank(\d+)-(small|4ki\+|64ki\+|1mi\+)((?:-[a-z_]+)*)-([a-z0-9]+)$", key)
+    return m.group(1), int(m.group(2)), sizes.index(m.group(3)), set(m.group(4).split("-")) - {""}, m.group(5)
+keys = [f["key"] for f in json.load(open(sys.argv[1]))["findings"]]
+assert keys, keys
+for p in keys:
+    for q in keys:
+        a, b = parse(p), parse(q)
+        assert p == q or not (a[0] == b[0] and a[4] == b[4] and b[1] <= a[1] and b[2] <= a[2] and b[3] <= a[3]), (q, "stands for", p)' \
+  "$work/allcut/summary.json"
 expect_report

@@ -380,6 +380,8 @@ typedef struct pending_finding {
   uint64_t run;
   int steps, cut_by;
   char *detail;
+  mc_type type; /* of its data */
+  bool written; /* at the end, as a finding of its own (settle_pending) */
 } pending_finding;
 
 static bool tried_before(tried_keys *t, const char *key) {
@@ -496,6 +498,7 @@ static void hold_back(tried_keys *t, mc_owned_request *r, const char *key, const
                          .detail = detail};
   mc_owned_request_link(&p->r);
   mc_fuzz_cause_of(&p->r, v, &p->cause);
+  p->type = p->r.tensors[0].type;
   snprintf(p->key, sizeof p->key, "%s", key);
   memset(r, 0, sizeof *r); /* moved */
 }
@@ -510,16 +513,41 @@ static bool stands_for(const mc_fuzz_stats *s, const tried_keys *t, int i,
          mc_fuzz_cause_kept(&p->cause, &t->causes[i]);
 }
 
+/* Whether q, a finding cut short and written, stands for p: the same
+   cause or a lesser one, and a type part that covers p's. */
+static bool pending_stands_for(const pending_finding *q, const pending_finding *p) {
+  bool type_covered = q->any_type || (!p->any_type && q->type == p->type);
+  return q->written && type_covered && mc_fuzz_cause_kept(&p->cause, &q->cause);
+}
+
+/* Lesser causes first: lower rank, size class, fewer inputs not neutral. */
+static int by_lesser_cause(const void *a, const void *b) {
+  const mc_fuzz_cause *x = &((const pending_finding *)a)->cause;
+  const mc_fuzz_cause *y = &((const pending_finding *)b)->cause;
+  if (x->rank != y->rank)
+    return x->rank - y->rank;
+  if (x->size_class != y->size_class)
+    return x->size_class - y->size_class;
+  return __builtin_popcount(x->not_neutral) - __builtin_popcount(y->not_neutral);
+}
+
 /* At the campaign's end: each finding cut short is merged into a finished
-   one that stands for it, else written (once per key). */
+   one that stands for it, or into one cut short written before it (lesser
+   causes first: when no shrink finished, one bug is still one finding
+   per cause, not one per rank, issue 39), else written (once per key). */
 static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_keys *t) {
   const int finished = s->n_findings;
+  if (t->n_pending > 1)
+    qsort(t->pending, (size_t)t->n_pending, sizeof *t->pending, by_lesser_cause);
   for (int k = 0; k < t->n_pending; k++) {
     pending_finding *p = &t->pending[k];
     mc_owned_request_link(&p->r); /* the array may have moved since */
     bool merged = known_finding(s, p->key) != NULL;
     for (int i = 0; i < finished && !merged; i++)
       merged = stands_for(s, t, i, p);
+    for (int j = 0; j < k && !merged; j++)
+      merged = pending_stands_for(&t->pending[j], p);
+    p->written = !merged;
     if (merged) {
       s->merged_cut_short++;
       free(p->detail);

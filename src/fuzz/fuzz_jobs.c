@@ -371,8 +371,7 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
   mc_fuzz_ops_fuzzed_text(o, s, ops, sizeof ops);
   fprintf(out, "fuzzed: %s\n", ops);
   if (s->merged_cut_short)
-    fprintf(out,
-            "%d failure%s whose shrink was cut short merged into a finished finding of its cause\n",
+    fprintf(out, "%d failure%s whose shrink was cut short merged into a finding of its cause\n",
             s->merged_cut_short, s->merged_cut_short == 1 ? "" : "s");
   int confirmed = mc_fuzz_confirmed_findings(s);
   fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");
