@@ -69,6 +69,9 @@
      only-sl          supports() declines every operation but Slice
      slow-large       every operation, outputs above 4096 elements: 2 s
                       more per call, as a slow implementation's
+     last:T           every operation, outputs above T elements: the last
+                      element never written (fuzz_findings.sh: one finding
+                      whatever the rank)
      slow-kib:US      every operation: US microseconds per KiB the call
                       moves (data in, output out; one KiB at least), as a
                       Python adapter's cost grows with the bytes
@@ -146,7 +149,7 @@ static void repeat_vector_tail(const movconf_plugin_request_v3 *request,
 }
 
 /* The first output element the size fault at p leaves unwritten (n:
-   none), when it is "split4:T" or "tail:T" and the output has more than T
+   none), when it is "split4:T", "tail:T" or "last:T" and the output has more than T
    elements. */
 static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o) {
   char kind[8];
@@ -161,6 +164,8 @@ static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o)
     int64_t row = o->shape[o->rank - 1], rows = row ? n / row : 0;
     return rows / 4 * 4 * row;
   }
+  if (strcmp(kind, "last") == 0)
+    return n - 1;
   if (strcmp(kind, "tail") == 0) {
     int64_t per_vector = 256 / (int64_t)mc_type_bits((mc_type)o->type);
     return n / per_vector * per_vector;
