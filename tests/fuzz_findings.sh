@@ -131,4 +131,68 @@ s = json.load(open(sys.argv[1]))
 assert s["large_runs"] <= 2 and s["runs"] >= 150, (s["large_runs"], s["runs"])' \
     "$work/slow/summary.json"
 fi
+# 8. A slow implementation whose cost grows with the bytes (10 ms a KiB
+#    moved, as a Python adapter's; --timeout 3 scales the default 10 s
+#    down) with a planted Slice fault: large requests are sized to what it
+#    answers in a quarter of the --timeout at the rate its large runs
+#    took (the first of 2^12 elements), so none times out and the fault is
+#    found within the runs. Before: sizes drawn whatever they cost, the
+#    first large one timed out and its shrink took a quarter of the time
+#    left (a timeout finding; 35 s and the fault found after 30 s, here 8 s
+#    and 4 s).
+if [ "$sizes" = all ]; then
+  fuzz slowkib slow-kib:10000+sl-reverse-swap --op sl --runs 200 --timeout 3 --time 100 \
+    --out findings
+  expect "slowkib: exit status 1, not $status" test "$status" -eq 1
+  expect "slowkib: 200 runs, large ones among them, and one finding: the Slice fault, shrunk" \
+    python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+keys = [f["key"] for f in s["findings"]]
+assert s["runs"] == 200 and s["large_runs"] >= 2, (s["runs"], s["large_runs"])
+assert keys == ["slice_8-wrong-output-misplaced-rank1-small-step-any-type"], keys
+assert s["findings"][0]["shrink_cut_short_by"] is None, s["findings"]' \
+    "$work/slowkib/summary.json"
+fi
+# 9. Large requests that time out all the same (2 s more above 4096
+#    elements, a step no per-byte rate foresees; --timeout 1): each
+#    timeout's shrink takes at most three --timeouts and says it was cut
+#    short by --timeout; a timeout halves the bytes of the large requests
+#    after it, a second ends them. Before: a shrink took up to
+#    --shrink-time (30 s; 35 s in all, cut short by --shrink-time).
+if [ "$sizes" = all ]; then
+  fuzz slowto slow-large --op d2s --timeout 1 --runs 150 --out findings
+  expect "slowto: 150 runs; timeout findings, each cut short by --timeout" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+cuts = [f["shrink_cut_short_by"] for f in s["findings"] if f["verdict"] == "timeout"]
+assert s["runs"] == 150 and cuts and set(cuts) == {"--timeout"}, s' "$work/slowto/summary.json"
+fi
+# 10. Every shrink cut short (--shrink-time 0): no finding finishes for
+#    the others to merge into, so those cut short merge among themselves,
+#    lesser causes first: no finding stands beside one of its type with a
+#    lower or equal rank and size class and fewer inputs not neutral (one
+#    DepthToSpace bug, 60 runs: 30 findings before, one per rank, type and
+#    inputs, 22 now; one per cause and type).
+fuzz allcut d2s-swap --op d2s --runs 60 --shrink-time 0 --no-large --out findings
+expect "allcut: no finding stands beside a lesser one of its cause and type" python3 -c '
+import json, re, sys
+sizes = ["small", "4ki+", "64ki+", "1mi+"]
+def parse(key):
+    m = re.match(r"(.*)-rank(\d+)-(small|4ki\+|64ki\+|1mi\+)((?:-[a-z_]+)*)-([a-z0-9]+)$", key)
+    return m.group(1), int(m.group(2)), sizes.index(m.group(3)), set(m.group(4).split("-")) - {""}, m.group(5)
+keys = [f["key"] for f in json.load(open(sys.argv[1]))["findings"]]
+assert keys, keys
+for p in keys:
+    for q in keys:
+        a, b = parse(p), parse(q)
+        assert p == q or not (a[0] == b[0] and a[4] == b[4] and b[1] <= a[1] and b[2] <= a[2] and b[3] <= a[3]), (q, "stands for", p)' \
+  "$work/allcut/summary.json"
+# 11. DepthToSpace's last output element left unwritten above 64
+#    elements: a rank-4 failure of some 80 elements merges two spatial
+#    axes (dropping one would fall to 64 elements or fewer), so it shrinks
+#    to the rank-3 finding: one, not one per rank (before: rank3 and
+#    rank4 findings, each shrunk to its end).
+fuzz lastrank last:64 --op d2s --runs 300 --no-large --out findings
+one_finding lastrank "depth_to_space_1-wrong-output-unwritten-rank3-small-any-type.json"
 expect_report

@@ -72,6 +72,12 @@
      only-sl          supports() declines every operation but Slice
      slow-large       every operation, outputs above 4096 elements: 2 s
                       more per call, as a slow implementation's
+     last:T           every operation, outputs above T elements: the last
+                      element never written (fuzz_findings.sh: one finding
+                      whatever the rank)
+     slow-kib:US      every operation: US microseconds per KiB the call
+                      moves (data in, output out; one KiB at least), as a
+                      Python adapter's cost grows with the bytes
    And for the second fill (issue 39, item 5; evidence_messages.sh):
      skip:K           every operation: output element K (flat) never
                       written, it keeps whatever the buffer held
@@ -80,12 +86,14 @@
                       value of those bits moved there would be: a wrong
                       element that was written
    Unset or anything else: no fault. */
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "movconf/plugin.h"
@@ -144,7 +152,7 @@ static void repeat_vector_tail(const movconf_plugin_request_v3 *request,
 }
 
 /* The first output element the size fault at p leaves unwritten (n:
-   none), when it is "split4:T" or "tail:T" and the output has more than T
+   none), when it is "split4:T", "tail:T" or "last:T" and the output has more than T
    elements. */
 static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o) {
   char kind[8];
@@ -159,6 +167,8 @@ static int64_t first_unwritten_by(const char *p, const movconf_plugin_output *o)
     int64_t row = o->shape[o->rank - 1], rows = row ? n / row : 0;
     return rows / 4 * 4 * row;
   }
+  if (strcmp(kind, "last") == 0)
+    return n - 1;
   if (strcmp(kind, "tail") == 0) {
     int64_t per_vector = 256 / (int64_t)mc_type_bits((mc_type)o->type);
     return n / per_vector * per_vector;
@@ -206,6 +216,18 @@ static int64_t planted_index(const char *faults, const char *name) {
     if (strncmp(p, name, len) == 0 && p[len] == ':' && sscanf(p + len + 1, "%lld", &k) == 1)
       return k;
   return -1;
+}
+
+/* slow-kib:US: US microseconds for each KiB the call moves. */
+static void sleep_per_kib(int64_t us, const movconf_plugin_request_v3 *request,
+                          const movconf_plugin_output *output) {
+  if (us <= 0)
+    return;
+  uint64_t kib = (request->inputs[0].nbytes + output->nbytes) / 1024;
+  uint64_t total = (uint64_t)us * (kib ? kib : 1);
+  struct timespec t = {(time_t)(total / 1000000), (long)(total % 1000000) * 1000};
+  while (nanosleep(&t, &t) != 0 && errno == EINTR)
+    ; /* interrupted: the rest */
 }
 
 /* fill-bits:K: element k written as the byte 0xa5 spread over it. */
@@ -368,6 +390,7 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
   uint8_t *before = fault ? save_unwritten(output, unwritten, &base) : NULL;
   if (planted(fault, "slow-large") && element_count(output) > 4096)
     sleep(2);
+  sleep_per_kib(planted_index(fault, "slow-kib"), request, output);
   int64_t skipped = planted_index(fault, "skip");
   bool skips = skipped >= 0 && skipped < element_count(output);
   uint64_t held = skips ? mc_load_bits(output->data, (mc_type)output->type, skipped) : 0;

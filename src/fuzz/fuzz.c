@@ -5,6 +5,7 @@
    `movconf run` isolates it, and is judged against the oracle. A failure is
    shrunk (fuzz_shrink.c), tested for type dependence, and written once per
    distinct finding as a readable case file. */
+#include <float.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,15 +119,54 @@ static bool large_affordable(const mc_fuzz_stats *s) {
   return s->large_seconds <= s->run_seconds / 3;
 }
 
-static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_fuzz_stats *s,
-                         mc_owned_request *r, bool *large) {
+/* The bytes a large request may move now (after the first): what the
+   implementation moves in its share of the --timeout and of the time
+   left, at the seconds per byte its large runs took (issue 39: large
+   requests in proportion to their cost, none that cannot be answered in
+   time). */
+static double large_bytes_affordable(const mc_fuzz_options *o, const mc_impl *impl,
+                                     const mc_fuzz_stats *s) {
+  double budget = impl->options.timeout_seconds > 0
+                      ? impl->options.timeout_seconds * MC_FUZZ_LARGE_SHARE_OF_TIMEOUT
+                      : 0;
+  if (o->stop_at > 0) {
+    const double left = (o->stop_at - mc_now_seconds()) / MC_FUZZ_LARGE_SHARE_OF_LEFT;
+    budget = budget > 0 && budget < left ? budget : left;
+  }
+  const double per_byte = s->large_bytes > 0 ? s->large_seconds / s->large_bytes : 0;
+  double bytes = budget > 0 && per_byte > 0 ? budget / per_byte : DBL_MAX; /* no limit known */
+  /* A cost that jumps with the size (a slower path above some size)
+     shows only in a timeout; a second one (elements, not bytes, may set
+     the path) ends the large requests: the campaign goes on. */
+  if (s->large_timeout_bytes > 0 && bytes > s->large_timeout_bytes / 2)
+    bytes = s->large_timeout_bytes / 2;
+  return s->large_timeouts >= MC_FUZZ_LARGE_TIMEOUTS ? 0 : bytes;
+}
+
+static bool next_request(mc_rng *g, const mc_fuzz_options *o, const mc_impl *impl,
+                         const mc_fuzz_stats *s, mc_owned_request *r, bool *large) {
   *large =
       o->large_one_in > 0 && mc_rng_below(g, (uint64_t)o->large_one_in) == 0 && large_affordable(s);
   const int op = pick_op(g, o, s);
+  /* The first large request is of 2^12 elements, whatever it moves;
+     after it, one that does not fit even at 2^12 is a small one. */
+  const double max_bytes = *large && s->large_runs ? large_bytes_affordable(o, impl, s) : 0;
+  *large = *large && (!s->large_runs || max_bytes >= mc_fuzz_large_bytes((int64_t)1 << 12, 8));
   if (!*large)
     return produce(g, o, op, r);
-  return mc_fuzz_large_request(g, op >= 0 ? (mc_op)op : (mc_op)mc_rng_below(g, MC_OP_COUNT),
-                               o->type, r);
+  const mc_op large_op = op >= 0 ? (mc_op)op : (mc_op)mc_rng_below(g, MC_OP_COUNT);
+  bool too_costly;
+  if (mc_fuzz_large_request(g, large_op, o->type, max_bytes, r, &too_costly) || !too_costly)
+    return !too_costly;
+  *large = false;
+  return produce(g, o, op, r);
+}
+
+/* The bytes r moves: its data in, the output out. */
+static double bytes_moved(const mc_owned_request *r, const mc_fuzz_outcome *v) {
+  const mc_tensor *d = &r->tensors[0];
+  const double out = v->output_elements > 0 ? (double)v->output_elements : 0;
+  return ((double)mc_tensor_elements(d) + out) * mc_type_bits(d->type) / 8;
 }
 
 /* The cause key of r's failure (outcome) with the type's part: the type,
@@ -210,6 +250,8 @@ const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f) {
     return "--shrink-time";
   case MC_FUZZ_CUT_BY_TIME:
     return "--time";
+  case MC_FUZZ_CUT_BY_TIMEOUT:
+    return "--timeout";
   default:
     return NULL;
   }
@@ -338,6 +380,8 @@ typedef struct pending_finding {
   uint64_t run;
   int steps, cut_by;
   char *detail;
+  mc_type type; /* of its data */
+  bool written; /* at the end, as a finding of its own (settle_pending) */
 } pending_finding;
 
 static bool tried_before(tried_keys *t, const char *key) {
@@ -399,6 +443,11 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     deadline = now + (o->stop_at - now) / share;
     cut_by = MC_FUZZ_CUT_BY_TIME;
   }
+  const double calls = MC_FUZZ_TIMEOUT_SHRINK_CALLS * impl->options.timeout_seconds;
+  if (seen->verdict == MC_VERDICT_TIMEOUT && calls > 0 && now + calls < deadline) {
+    deadline = now + calls;
+    cut_by = MC_FUZZ_CUT_BY_TIMEOUT;
+  }
   char *shrunk_detail = NULL;
   mc_fuzz_outcome v;
   bool cut_short;
@@ -449,6 +498,7 @@ static void hold_back(tried_keys *t, mc_owned_request *r, const char *key, const
                          .detail = detail};
   mc_owned_request_link(&p->r);
   mc_fuzz_cause_of(&p->r, v, &p->cause);
+  p->type = p->r.tensors[0].type;
   snprintf(p->key, sizeof p->key, "%s", key);
   memset(r, 0, sizeof *r); /* moved */
 }
@@ -463,16 +513,41 @@ static bool stands_for(const mc_fuzz_stats *s, const tried_keys *t, int i,
          mc_fuzz_cause_kept(&p->cause, &t->causes[i]);
 }
 
+/* Whether q, a finding cut short and written, stands for p: the same
+   cause or a lesser one, and a type part that covers p's. */
+static bool pending_stands_for(const pending_finding *q, const pending_finding *p) {
+  bool type_covered = q->any_type || (!p->any_type && q->type == p->type);
+  return q->written && type_covered && mc_fuzz_cause_kept(&p->cause, &q->cause);
+}
+
+/* Lesser causes first: lower rank, size class, fewer inputs not neutral. */
+static int by_lesser_cause(const void *a, const void *b) {
+  const mc_fuzz_cause *x = &((const pending_finding *)a)->cause;
+  const mc_fuzz_cause *y = &((const pending_finding *)b)->cause;
+  if (x->rank != y->rank)
+    return x->rank - y->rank;
+  if (x->size_class != y->size_class)
+    return x->size_class - y->size_class;
+  return __builtin_popcount(x->not_neutral) - __builtin_popcount(y->not_neutral);
+}
+
 /* At the campaign's end: each finding cut short is merged into a finished
-   one that stands for it, else written (once per key). */
+   one that stands for it, or into one cut short written before it (lesser
+   causes first: when no shrink finished, one bug is still one finding
+   per cause, not one per rank, issue 39), else written (once per key). */
 static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_keys *t) {
   const int finished = s->n_findings;
+  if (t->n_pending > 1)
+    qsort(t->pending, (size_t)t->n_pending, sizeof *t->pending, by_lesser_cause);
   for (int k = 0; k < t->n_pending; k++) {
     pending_finding *p = &t->pending[k];
     mc_owned_request_link(&p->r); /* the array may have moved since */
     bool merged = known_finding(s, p->key) != NULL;
     for (int i = 0; i < finished && !merged; i++)
       merged = stands_for(s, t, i, p);
+    for (int j = 0; j < k && !merged; j++)
+      merged = pending_stands_for(&t->pending[j], p);
+    p->written = !merged;
     if (merged) {
       s->merged_cut_short++;
       free(p->detail);
@@ -504,7 +579,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
   while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
     bool large;
-    if (!next_request(&g, o, s, &r, &large)) {
+    if (!next_request(&g, o, impl, s, &r, &large)) {
       s->discarded++;
       continue;
     }
@@ -516,8 +591,15 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     const double started = mc_now_seconds();
     mc_fuzz_judge(impl, &r, &detail, &v);
     const double took = mc_now_seconds() - started;
+    const double bytes = large ? bytes_moved(&r, &v) : 0;
     s->run_seconds += took;
     s->large_seconds += large ? took : 0;
+    s->large_bytes += bytes;
+    if (large && v.verdict == MC_VERDICT_TIMEOUT) {
+      s->large_timeouts++;
+      if (!s->large_timeout_bytes || bytes < s->large_timeout_bytes)
+        s->large_timeout_bytes = bytes;
+    }
     if (v.out_of_time) {
       s->runs--; /* cut short by --time: not a run */
       s->runs_by_op[r.req.op]--;

@@ -50,17 +50,24 @@ typedef struct mc_fuzz_finding {
   char *detail;  /* the verdict's detail on the shrunk request (made safe) */
   uint64_t run;  /* which run found it */
   int shrink_steps;
-  /* The shrink was cut short (mc_fuzz_shrink): by MC_FUZZ_CUT_BY_SHRINK_TIME
-     or MC_FUZZ_CUT_BY_TIME (the campaign's end); the case may shrink further. */
-  enum { MC_FUZZ_SHRINK_DONE, MC_FUZZ_CUT_BY_SHRINK_TIME, MC_FUZZ_CUT_BY_TIME } shrink_cut;
+  /* The shrink was cut short (mc_fuzz_shrink): by MC_FUZZ_CUT_BY_SHRINK_TIME,
+     MC_FUZZ_CUT_BY_TIME (the campaign's end) or, for a timeout,
+     MC_FUZZ_CUT_BY_TIMEOUT (MC_FUZZ_TIMEOUT_SHRINK_CALLS); the case may
+     shrink further. */
+  enum {
+    MC_FUZZ_SHRINK_DONE,
+    MC_FUZZ_CUT_BY_SHRINK_TIME,
+    MC_FUZZ_CUT_BY_TIME,
+    MC_FUZZ_CUT_BY_TIMEOUT
+  } shrink_cut;
   size_t max_output_bytes; /* the request's output cap */
   double found_at;         /* mc_now_seconds() when it was recorded */
   /* Re-run from its file alone in a fresh process at the end: */
   enum { MC_FUZZ_NOT_RERUN, MC_FUZZ_REPRODUCED, MC_FUZZ_FLAKY } rerun;
 } mc_fuzz_finding;
 
-/* The option whose time limit cut the finding's shrink short ("--shrink-time"
-   or "--time"), or NULL when the shrink ran to its end. */
+/* The option whose time limit cut the finding's shrink short ("--shrink-time",
+   "--time" or "--timeout"), or NULL when the shrink ran to its end. */
 const char *mc_fuzz_shrink_cut_option(const mc_fuzz_finding *f);
 
 typedef struct mc_fuzz_stats {
@@ -68,8 +75,14 @@ typedef struct mc_fuzz_stats {
   uint64_t discarded; /* drawn bytes that decode to nothing */
   uint64_t runs_by_op[MC_OP_COUNT], failures_by_op[MC_OP_COUNT], unsupported_by_op[MC_OP_COUNT];
   /* Seconds the runs took on the implementation, and those of the large
-     ones: large requests are drawn in proportion to their cost. */
-  double run_seconds, large_seconds;
+     ones and the bytes these moved (data in, output out): large requests
+     are drawn in proportion to their cost. */
+  double run_seconds, large_seconds, large_bytes;
+  /* The fewest bytes a large run moved that timed out (0: none did): the
+     large requests after it move less than half as many; and how many
+     timed out: after MC_FUZZ_LARGE_TIMEOUTS, no more large requests. */
+  double large_timeout_bytes;
+  int large_timeouts;
   double started;          /* mc_now_seconds() when the campaign started */
   double first_finding_at; /* mc_now_seconds() of the first finding; 0: none */
   mc_fuzz_finding *findings;
@@ -101,6 +114,16 @@ void mc_fuzz_stats_free(mc_fuzz_stats *s);
    implementation, a Python adapter), large requests take at most a third
    of the runs' time (issue 39). */
 #define MC_FUZZ_SLOW_LARGE_SECONDS 1.0
+/* A large request is sized to take at most this share of the --timeout,
+   and of the campaign's time left one MC_FUZZ_LARGE_SHARE_OF_LEFT-th, at
+   the seconds per byte the large runs took; the first is of the smallest
+   size class (2^12 elements). */
+#define MC_FUZZ_LARGE_SHARE_OF_TIMEOUT 0.25
+#define MC_FUZZ_LARGE_SHARE_OF_LEFT 8
+/* A timeout's shrink takes at most this many --timeouts: each of its steps
+   that keeps the cause takes one (issue 39: it does not stall the campaign). */
+#define MC_FUZZ_TIMEOUT_SHRINK_CALLS 3
+#define MC_FUZZ_LARGE_TIMEOUTS 2
 #define MC_FUZZ_CLAIM_RUNS 32
 #define MC_FUZZ_ASK_REQUESTS 24
 #define MC_FUZZ_PROBE_ONE_IN 16

@@ -139,6 +139,11 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
   total->large_runs += s->large_runs;
   total->run_seconds += s->run_seconds;
   total->large_seconds += s->large_seconds;
+  total->large_bytes += s->large_bytes;
+  total->large_timeouts += s->large_timeouts;
+  if (s->large_timeout_bytes &&
+      (!total->large_timeout_bytes || s->large_timeout_bytes < total->large_timeout_bytes))
+    total->large_timeout_bytes = s->large_timeout_bytes;
   total->merged_cut_short += s->merged_cut_short;
   total->discarded += s->discarded;
   total->unclaimed_ops |= s->unclaimed_ops;
@@ -366,8 +371,7 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
   mc_fuzz_ops_fuzzed_text(o, s, ops, sizeof ops);
   fprintf(out, "fuzzed: %s\n", ops);
   if (s->merged_cut_short)
-    fprintf(out,
-            "%d failure%s whose shrink was cut short merged into a finished finding of its cause\n",
+    fprintf(out, "%d failure%s whose shrink was cut short merged into a finding of its cause\n",
             s->merged_cut_short, s->merged_cut_short == 1 ? "" : "s");
   int confirmed = mc_fuzz_confirmed_findings(s);
   fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");

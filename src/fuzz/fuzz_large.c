@@ -32,22 +32,36 @@ int64_t mc_fuzz_pick(mc_rng *g, mc_fuzz_extent which) {
   return 1;
 }
 
-/* An output size: 2^k give or take a few elements, small k far more often:
-   a 2^24-element request costs the oracle about a second, a 2^12 one
+/* The output sizes: 2^k give or take a few elements, small k far more
+   often: a 2^24-element request costs the oracle about a second, a 2^12 one
    microseconds, so the large sizes are drawn in proportion to their cost. */
-static int64_t target_elements(mc_rng *g) {
-  static const struct {
-    int percent, exponent;
-  } sizes[] = {{45, 12}, {35, 16}, {13, 20}, {4, 22}, {2, 23}, {1, 24}};
-  int draw = (int)mc_rng_below(g, 100), k = 12;
-  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-    if (draw < sizes[i].percent) {
-      k = sizes[i].exponent;
-      break;
-    }
+static const struct {
+  int percent, exponent;
+} sizes[] = {{45, 12}, {35, 16}, {13, 20}, {4, 22}, {2, 23}, {1, 24}};
+
+/* The size class drawn, then a class smaller while a request of it would
+   move more than max_bytes (bits: of an element), 2^12 at the least; the
+   draws stay those of an unbounded campaign. */
+static size_t size_class(mc_rng *g, unsigned bits, double max_bytes) {
+  int draw = (int)mc_rng_below(g, 100);
+  size_t i = 0;
+  for (; i + 1 < sizeof sizes / sizeof *sizes && draw >= sizes[i].percent; i++)
     draw -= sizes[i].percent;
-  }
-  return ((int64_t)1 << k) + (int64_t)mc_rng_below(g, 9) - 4;
+  while (i > 0 && mc_fuzz_large_bytes((int64_t)1 << sizes[i].exponent, bits) > max_bytes)
+    i--;
+  return i;
+}
+
+double mc_fuzz_large_bytes(int64_t elements, unsigned bits) {
+  return 2.0 * (double)elements * bits / 8; /* in and out */
+}
+
+/* What r (built for an output of about target elements) moves: its data
+   in, its output out. A Slice or a Pad reads more or less data than it
+   writes. */
+static double request_bytes(const mc_owned_request *r, int64_t target) {
+  const mc_tensor *d = &r->tensors[0];
+  return ((double)mc_tensor_elements(d) + (double)target) * mc_type_bits(d->type) / 8;
 }
 
 static mc_type draw_type(mc_rng *g) {
@@ -76,16 +90,36 @@ bool mc_fuzz_large_data(mc_rng *g, mc_owned_request *r, mc_type type, const int6
   return mc_owned_request_set_data(r, type, 4, shape, (int64_t)mc_rng_below(g, 1000));
 }
 
-bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out) {
+static void empty_large_request(mc_owned_request *out, mc_op op) {
   memset(out, 0, sizeof *out);
   out->req.op = op;
   out->req.attrs = mc_attrs_none();
   out->max_output_bytes = MC_FUZZ_LARGE_CAP;
+}
+
+bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, double max_bytes, mc_owned_request *out,
+                           bool *too_costly) {
+  *too_costly = false;
+  empty_large_request(out, op);
   mc_type t = type == MC_TYPE_INVALID ? draw_type(g) : (mc_type)type;
-  int64_t target = target_elements(g);
+  size_t k = size_class(g, mc_type_bits(t), max_bytes);
+  const int64_t jitter = (int64_t)mc_rng_below(g, 9) - 4;
   const mc_fuzz_op_desc *desc = mc_fuzz_op_of(op);
-  bool ok = desc && desc->large(g, out, t, target);
-  if (!ok)
+  for (;;) {
+    const int64_t target = ((int64_t)1 << sizes[k].exponent) + jitter;
     mc_owned_request_free(out);
-  return ok;
+    empty_large_request(out, op);
+    if (!desc || !desc->large(g, out, t, target)) {
+      mc_owned_request_free(out);
+      return false;
+    }
+    /* Built larger than its output (data read in part): a class smaller. */
+    if (request_bytes(out, target) <= max_bytes || (k == 0 && max_bytes == 0))
+      return true;
+    if (k-- == 0) {
+      mc_owned_request_free(out);
+      *too_costly = true;
+      return false;
+    }
+  }
 }

@@ -77,6 +77,8 @@ typedef struct mc_fuzz_batch_shape {
   bool (*side_into)(int64_t side, int64_t block, int64_t *extent);
 } mc_fuzz_batch_shape;
 extern const mc_fuzz_move mc_fuzz_batch_moves[];
+/* SpaceToDepth-1's and DepthToSpace-1's: spatial axes merged (ops/space_depth_common.c). */
+extern const mc_fuzz_move mc_fuzz_depth_moves[];
 /* Every value of side input `input` the neutral one (mc_fuzz_side_at). */
 bool mc_fuzz_batch_side_neutral(const mc_owned_request *r, int input);
 

@@ -134,7 +134,16 @@ void mc_fuzz_rerun_findings(const mc_fuzz_options *o, const mc_impl_options *imp
 /* A request of op around the sizes where real kernels change path (thread
    splits, vector widths and tails, blocked channel counts): an output of
    about 2^12 to 2^24 elements; valid by construction. type: the data's
-   element type, or MC_TYPE_INVALID for one drawn (mostly u8, f16, f32, f64). */
-bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, mc_owned_request *out);
+   element type, or MC_TYPE_INVALID for one drawn (mostly u8, f16, f32, f64).
+   A size that would move more than max_bytes (mc_fuzz_large_bytes; data
+   in, output out) is drawn a class smaller, down to 2^12; when even that
+   moves more, false with *too_costly (issue 39: a slow implementation
+   gets large requests it can answer in time). max_bytes 0: 2^12, whatever
+   it moves (nothing is known of the implementation's speed yet). */
+bool mc_fuzz_large_request(mc_rng *g, mc_op op, int type, double max_bytes, mc_owned_request *out,
+                           bool *too_costly);
+/* The bytes a large request of this many output elements of bits each
+   moves: its data in and its output out, about as many. */
+double mc_fuzz_large_bytes(int64_t elements, unsigned bits);
 
 #endif

@@ -10,4 +10,5 @@ static bool large(mc_rng *g, mc_owned_request *r, mc_type type, int64_t target) 
   return mc_fuzz_large_data(g, r, type, shape);
 }
 
-const mc_fuzz_op_desc mc_fuzz_depth_to_space_1 = {.large = large, .min_rank = 3};
+const mc_fuzz_op_desc mc_fuzz_depth_to_space_1 = {
+    .large = large, .min_rank = 3, .moves = mc_fuzz_depth_moves};
