@@ -350,6 +350,35 @@ static void agrees_into_offsets(const mc_request *req) {
   mc_tensor_free(&want);
 }
 
+/* One fixed Transpose request against the oracle in every configuration:
+   ordinary stores reach the tiles written straight into the output, at
+   MOVCONF_SIMD=sse2 as well as with the AVX2 kernels. */
+static void transpose_case(const char *what, mc_type type, int rank, const int64_t *shape,
+                           const int64_t *order) {
+  request_store s;
+  memset(&s, 0, sizeof s);
+  s.req = (mc_request){.op = MC_OP_TRANSPOSE, .n_inputs = 2, .attrs = mc_attrs_none()};
+  make_typed_data(&s, type, rank, shape);
+  make_side(&s, 0, rank, order);
+  bool ok = agrees(&s.req);
+  CHECK(ok);
+  if (!ok)
+    fprintf(stderr, "  transpose request: %s\n", what);
+  free_store(&s);
+}
+
+/* The tiled path for each element size: whole register blocks (8 x 8 for
+   4-byte elements in the AVX2 kernels, 16 / size square otherwise), the
+   blocks' edges, and several tiles along both axes. */
+static void test_transpose_tiles(void) {
+  static const mc_type sizes[4] = {MC_U8, MC_F16, MC_F32, MC_F64};
+  for (int t = 0; t < 4; t++) {
+    transpose_case("one tile with edges", sizes[t], 3, L(2, 37, 45), L(0, 2, 1));
+    transpose_case("tiles along both axes", sizes[t], 2, L(70, 300), L(1, 0));
+    transpose_case("channels last", sizes[t], 4, L(2, 19, 5, 9), L(0, 2, 3, 1));
+  }
+}
+
 /* Streamed reversed rows into a caller's buffer at an offset: of a whole
    element (the vectors align by a head), of one byte (an f32 output that
    can not align: ordinary stores). */
@@ -639,6 +668,7 @@ int main(void) {
   test_slice_reverse_into_offset();
   test_simd_choice();
   test_slice_paths();
+  test_transpose_tiles();
   test_shuffle_last_axis();
   test_space_to_batch_four_ways();
   test_random_requests();

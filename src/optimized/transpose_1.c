@@ -126,10 +126,12 @@ static transpose_view transpose_view_of(const mc_opt_plan *p) {
   return v;
 }
 
-/* A tile is TRANSPOSE_TILE_A elements along the input's rows (runs of 256
-   elements that the prefetchers follow, however far apart the rows are) by
-   one cache line along the output's rows (64 bytes: a line to stream). */
-enum { TRANSPOSE_TILE_A = 256 };
+/* A tile is TRANSPOSE_TILE_A elements along the input's rows by
+   TRANSPOSE_TILE_B bytes along the output's rows: 16 kB that stay in L1,
+   output runs of four lines (one line per row left the writes scattered
+   over as many DRAM pages as rows: bench tr/swap_last/f32 0.3 of the
+   ceiling, 0.5 with four lines, same runs). */
+enum { TRANSPOSE_TILE_A = 64, TRANSPOSE_TILE_B = 256 };
 
 typedef struct transpose_job {
   const mc_kernel_job *job;
@@ -196,7 +198,38 @@ static void transpose_rows(void *ctx, int64_t begin, int64_t end) {
   }
 TRANSPOSE_BLOCK_FN(1, 16, _mm_unpacklo_epi8, _mm_unpackhi_epi8)
 TRANSPOSE_BLOCK_FN(2, 8, _mm_unpacklo_epi16, _mm_unpackhi_epi16)
+#if defined(MC_KERNELS_AVX2)
+#include <immintrin.h>
+
+/* 4-byte elements in 8 x 8 blocks of 256-bit rows: within each 128-bit
+   lane, 32-bit then 64-bit interleaves make 4 x 4 transposes; the lanes
+   then swap between rows i and i + 4. Half the instructions per byte of
+   the 4 x 4 blocks. */
+static inline __attribute__((always_inline)) void
+transpose_block_4(uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {
+  __m256i r[8], t[8];
+  for (int i = 0; i < 8; i++)
+    r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * src_row));
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    r[i] = _mm256_unpacklo_epi64(t[i], t[i + 2]);
+    r[i + 1] = _mm256_unpackhi_epi64(t[i], t[i + 2]);
+    r[i + 2] = _mm256_unpacklo_epi64(t[i + 1], t[i + 3]);
+    r[i + 3] = _mm256_unpackhi_epi64(t[i + 1], t[i + 3]);
+  }
+  for (int i = 0; i < 4; i++) {
+    t[i] = _mm256_permute2x128_si256(r[i], r[i + 4], 0x20);
+    t[i + 4] = _mm256_permute2x128_si256(r[i], r[i + 4], 0x31);
+  }
+  for (int i = 0; i < 8; i++)
+    _mm256_storeu_si256((__m256i *)(void *)(dst + i * dst_row), t[i]);
+}
+#else
 TRANSPOSE_BLOCK_FN(4, 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32)
+#endif
 TRANSPOSE_BLOCK_FN(8, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64)
 
 /* A tile of E-byte elements: whole N x N blocks in registers, the edges
@@ -205,8 +238,8 @@ TRANSPOSE_BLOCK_FN(8, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64)
   static void transpose_tile_##E(uint8_t *dst, int64_t out_a, const uint8_t *src, int64_t in_b,    \
                                  int64_t na, int64_t nb) {                                         \
     const int64_t whole_a = na - na % N, whole_b = nb - nb % N;                                    \
-    for (int64_t a = 0; a < whole_a; a += N)                                                       \
-      for (int64_t b = 0; b < whole_b; b += N)                                                     \
+    for (int64_t b = 0; b < whole_b; b += N)                                                       \
+      for (int64_t a = 0; a < whole_a; a += N)                                                     \
         transpose_block_##E(dst + (a * out_a + b) * E, out_a * E, src + (b * in_b + a) * E,        \
                             in_b * E);                                                             \
     TRANSPOSE_TILE_LOOP(E, dst + whole_b * E, out_a, src + whole_b * in_b * E, in_b, whole_a,      \
@@ -216,7 +249,11 @@ TRANSPOSE_BLOCK_FN(8, 2, _mm_unpacklo_epi64, _mm_unpackhi_epi64)
   }
 TRANSPOSE_TILE_FN(1, 16)
 TRANSPOSE_TILE_FN(2, 8)
+#if defined(MC_KERNELS_AVX2)
+TRANSPOSE_TILE_FN(4, 8)
+#else
 TRANSPOSE_TILE_FN(4, 4)
+#endif
 TRANSPOSE_TILE_FN(8, 2)
 #else
 #define TRANSPOSE_TILE_FN(E, N)                                                                    \
@@ -246,17 +283,14 @@ static void transpose_tile(const mc_rowio *io, uint8_t *out, int64_t o, int64_t 
   const int64_t esize = (int64_t)io->esize;
   const uint8_t *src = in + i * esize;
   if (io->stream) {
-    /* Through an L1 stage whose rows are whole lines, streamed out: no
-       output line is read before it is written. */
-    _Alignas(64) uint8_t stage[TRANSPOSE_TILE_A * 64];
-    transpose_tile_bytes(esize, stage, 64 / esize, src, in_b, na, nb);
-    for (int64_t a = 0; a < na; a++) {
-      uint8_t *row = out + (o + a * out_a) * esize;
-      if (nb * esize == 64 && mc_stream_head(row) == 0)
-        mc_stream_lines(row, stage + a * 64, 64);
-      else
-        memcpy(row, stage + a * 64, (size_t)(nb * esize));
-    }
+    /* Through an L1 stage, streamed out: no whole output line is read
+       before it is written; the lines a row shares with the next tile's
+       take ordinary stores. */
+    _Alignas(64) uint8_t stage[TRANSPOSE_TILE_A * TRANSPOSE_TILE_B];
+    transpose_tile_bytes(esize, stage, TRANSPOSE_TILE_B / esize, src, in_b, na, nb);
+    for (int64_t a = 0; a < na; a++)
+      mc_stream_copy(out + (o + a * out_a) * esize, stage + a * TRANSPOSE_TILE_B,
+                     (size_t)(nb * esize));
     return;
   }
   transpose_tile_bytes(esize, out + o * esize, out_a, src, in_b, na, nb);
@@ -316,7 +350,7 @@ static void transpose_tiled(const mc_kernel_job *job, transpose_job *t) {
     else
       t->outer[t->n_outer++] = k;
   }
-  t->tile_b = job->io.esize == 0 ? 64 : 64 / (int64_t)job->io.esize;
+  t->tile_b = job->io.esize == 0 ? 64 : TRANSPOSE_TILE_B / (int64_t)job->io.esize;
   t->tile_a = TRANSPOSE_TILE_A;
   t->tiles_a = mc_ceil_div(v->dim[last], t->tile_a);
   t->tiles_b = mc_ceil_div(v->dim[t->q], t->tile_b);
