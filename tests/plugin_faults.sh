@@ -267,8 +267,8 @@ expect "fork-linger: the copy does not outlive the run" no_plugin_process
 # A copy that lingers holds the socket open: a later crash of the process
 # is seen when the process ends, not when the copy does (it once waited
 # for --timeout and called the crash a timeout). The copy is now ended
-# with its case once the 2 s in which it could still return are over, so
-# by case 03 nothing holds the socket any more.
+# with its case (the process has judged it when it answers), so by case 03
+# nothing holds the socket any more.
 one fork-linger@1,crash@3
 expect "fork-linger then crash: case 03 is the crash, not a timeout" \
   only 03-null crash 'the plugin process was killed by SIGSEGV \(signal 11'
@@ -289,10 +289,10 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw@22
   expect "fork-raw in the last case: case 22 crashes, the other 21 pass" \
     only 22-last crash 'the plugin forked in .* and both copies returned from it'
-  # The copy returns 1.3 s after its case, when every case has been answered:
-  # the process waits for it (up to 2 s) when the requests end.
+  # The copy returns 1.3 s after run() did: the process waits for its
+  # copies (up to 2 s) before it answers.
   MOVCONF_MOCK_COPY_DELAY_MS=1300 one fork-raw-late@1
-  expect "fork-raw-late: case 01 is charged when its copy returns after the run" \
+  expect "fork-raw-late: case 01 is charged when its copy returns late" \
     only 01-none crash 'the plugin forked in .* and both copies returned from it'
   # Seen in run() after case 01, but late when case 02 runs alone to be
   # checked: the process of the case alone waits for it too, so the crash is
@@ -300,6 +300,18 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw-late@2
   expect "fork-raw-late: its crash alone is its own" \
     only 02-crash crash 'the plugin forked in .* and both copies returned from it'
+  # A copy returning 0.3 s after the last case was answered: the process
+  # finds its copies without /proc/PID/task/TID/children (a kernel option,
+  # off on some machines) and waits for it.
+  MOVCONF_MOCK_COPY_DELAY_MS=300 one fork-raw-slow@22
+  expect "fork-raw-slow in the last case: case 22 is charged" \
+    only 22-last crash 'the plugin forked in .* and both copies returned from it'
+  # A copy that stays in run() is ended with its case however young it is:
+  # case 02 finds the copy case 01 made gone (it once lived 2 s more).
+  one fork-raw-linger@1,copy-alive@2
+  expect "fork-raw-linger: the copy is ended with its case, every case passes" \
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+  expect "fork-raw-linger: no plugin process left" no_plugin_process
 fi
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
