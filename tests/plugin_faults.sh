@@ -254,12 +254,28 @@ assert len(f) == 1 and f[0]["observed_in"] == "s2d/fault/05-exit" and f[0]["culp
 assert "no single culprit found (it crashes when run twice in a fresh process" in f[0]["detail"], f' \
   "$work/one.json"
 
+# show --impl runs one case in a plugin process of its own: a hang is a
+# timeout, a crash is said, and neither leaves a process.
+for fault in hang:06-hang:'timeout: no answer within 2 s' crash:02-crash:'crash: the plugin process was killed by SIGSEGV'; do
+  name=${fault%%:*} rest=${fault#*:}
+  MOVCONF_MOCK_FAULT="$name@*" "$movconf" show --impl "plugin:$mock" --timeout 2 \
+    "s2d/fault/${rest%%:*}" "$cases" >"$work/show-$name.txt" 2>&1
+  status=$?
+  expect "show, $name: exit 1, not $status" test "$status" -eq 1
+  expect "show, $name: the verdict says it" grep -q "^verdict  *${rest#*:}" "$work/show-$name.txt"
+  expect "show, $name: no plugin process left" \
+    sh -c "! ps -eo args | grep -F -- 'show --impl plugin:$mock' | grep -vq grep"
+done
+
 # A plugin that forks in run(), both copies returning: the copy never
 # answers (for that case or a later one); the case that forked is a crash.
 forked='the plugin forked in run\(\) and both copies returned from it'
 one fork@2
 expect "fork: case 02 crashes, the other 21 pass" only 02-crash crash "$forked"
 expect "fork: no plugin process left" no_plugin_process
+one fork@2 --jobs 2
+expect "fork --jobs 2: case 02 crashes, the other 21 pass" only 02-crash crash "$forked"
+expect "fork --jobs 2: no plugin process left" no_plugin_process
 # A copy that stays in run() is no answer; it does not outlive the run.
 one fork-linger@2
 expect "fork-linger: every case passes" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
@@ -312,7 +328,28 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   expect "fork-raw-linger: the copy is ended with its case, every case passes" \
     test "$(grep -c ' pass' "$work/one.cases")" -eq 22
   expect "fork-raw-linger: no plugin process left" no_plugin_process
+  # The same with --jobs 2, and in show --impl (one case, its own process).
+  one fork-raw-linger@2 --jobs 2
+  expect "fork-raw-linger --jobs 2: every case passes" \
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+  expect "fork-raw-linger --jobs 2: no plugin process left" no_plugin_process
+  MOVCONF_MOCK_FAULT=fork-raw-linger@2 "$movconf" show --impl "plugin:$mock" --timeout 5 \
+    s2d/fault/02-crash "$cases" >"$work/show-linger.txt" 2>&1
+  status=$?
+  expect "show, fork-raw-linger: exit 0, not $status" test "$status" -eq 0
+  expect "show, fork-raw-linger: passed" grep -q '^verdict  *pass' "$work/show-linger.txt"
+  expect "show, fork-raw-linger: no copy left" \
+    sh -c "! ps -eo args | grep -F -- 'show --impl plugin:$mock' | grep -vq grep"
 fi
+# fuzz against a plugin that forks in every request: a finding that says
+# so (not a dead or green campaign), and no copy outlives it.
+MOVCONF_MOCK_FAULT='fork@*' "$movconf" fuzz --impl "plugin:$mock" --op d2s --time 3 --timeout 5 \
+  --seed 1 --out "$work/fuzz-fork" >"$work/fuzz-fork.txt" 2>&1
+status=$?
+expect "fuzz, fork: exit 1 (findings), not $status" test "$status" -eq 1
+expect "fuzz, fork: the finding is the fork" grep -Eq "$forked" "$work/fuzz-fork.txt"
+expect "fuzz, fork: no plugin process left" \
+  sh -c "! ps -eo args | grep -F -- 'fuzz --impl plugin:$mock' | grep -vq grep"
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
   --json "$work/fork-all.json" "$src/conformance/depth_to_space_1/types.json" >"$work/fork-all.txt" 2>&1
