@@ -514,7 +514,8 @@ static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
     bool alternates = impl && row->impl_status == ROW_OK && !mc_bench_impl_times_itself(impl);
     int n = alternates ? 4 : 3;
     int failed = measure_alternating(items, n, plan, t);
-    mc_bench_watch_check_copy(); /* a raw clone's copy, out of a timed call */
+    /* A copy of this process out of a timed call (a raw clone) ends here. */
+    mc_bench_watch_check_copy();
     if (failed == 3) { /* the other implementation: the rest is measured without it */
       row->impl_status = ROW_ERROR;
       snprintf(row->impl_detail, sizeof row->impl_detail, "a timed call failed");
