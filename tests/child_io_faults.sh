@@ -131,6 +131,20 @@ expect "bench, plugin crashes: said" grep -q \
   'the benchmark did not complete: its process .* during workload s2d/blocks_first' \
   "$work/bench-crash.out"
 
+# A plugin that forks in its calls, both copies returning (by fork() and by
+# the clone system call): the copy once went on as the benchmark, printing
+# every row again, and the bench passed. Now it ends, and the bench fails.
+for fork in fork fork-raw; do
+  MOVCONF_MOCK_FAULT="$fork@*" "$movconf" bench --quick --filter 's2d/small/*' \
+    --impl "plugin:$mock" >"$work/bench-$fork.out" 2>&1
+  status=$?
+  expect "bench, $fork: exit 1, not $status" test "$status" -eq 1
+  expect "bench, $fork: said" grep -q \
+    'the plugin forked in a call and both copies returned from it' "$work/bench-$fork.out"
+  expect "bench, $fork: its rows printed once" \
+    test "$(grep -c '^movconf bench: [0-9]* thread' "$work/bench-$fork.out")" -eq 1
+done
+
 # A plugin call that never returns: the default --timeout (10 s) ends the
 # benchmark (the outer timeout only guards this script against a hang).
 MOVCONF_MOCK_FAULT=hang@2 timeout 300 "$movconf" bench --quick --filter 's2d/*' \

@@ -110,6 +110,18 @@ if [ "$namespaces" = yes ]; then
       "$work/bench-$act.txt"
   done
 
+  # show --impl runs one case: kill(0) and kill(getppid()) from run() are
+  # that case's crash, said, and movconf lives to show it.
+  for act in kill-group kill-parent; do
+    MOVCONF_HOSTILE="$act@*" timeout -s KILL "$limit" setsid -w "$movconf" show --timeout 10 \
+      --impl "plugin:$plugin" s2d/fault/02-crash "$cases" >"$work/show-$act.txt" 2>&1
+    status=$?
+    expect "show, $act: exit status 1 (a crash, not movconf killed), not $status" \
+      test "$status" -eq 1
+    expect "show, $act: the verdict is the plugin's process killed" \
+      grep -q '^verdict  *crash: the plugin process was killed by SIGKILL' "$work/show-$act.txt"
+  done
+
   # fuzz --jobs 2 with kill(0, SIGKILL): a finding, not a dead campaign.
   rm -rf "$work/findings"
   MOVCONF_HOSTILE=kill-group@1 timeout -s KILL "$limit" setsid -w "$movconf" fuzz --jobs 2 \

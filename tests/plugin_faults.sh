@@ -254,12 +254,28 @@ assert len(f) == 1 and f[0]["observed_in"] == "s2d/fault/05-exit" and f[0]["culp
 assert "no single culprit found (it crashes when run twice in a fresh process" in f[0]["detail"], f' \
   "$work/one.json"
 
+# show --impl runs one case in a plugin process of its own: a hang is a
+# timeout, a crash is said, and neither leaves a process.
+for fault in hang:06-hang:'timeout: no answer within 2 s' crash:02-crash:'crash: the plugin process was killed by SIGSEGV'; do
+  name=${fault%%:*} rest=${fault#*:}
+  MOVCONF_MOCK_FAULT="$name@*" "$movconf" show --impl "plugin:$mock" --timeout 2 \
+    "s2d/fault/${rest%%:*}" "$cases" >"$work/show-$name.txt" 2>&1
+  status=$?
+  expect "show, $name: exit 1, not $status" test "$status" -eq 1
+  expect "show, $name: the verdict says it" grep -q "^verdict  *${rest#*:}" "$work/show-$name.txt"
+  expect "show, $name: no plugin process left" \
+    sh -c "! ps -eo args | grep -F -- 'show --impl plugin:$mock' | grep -vq grep"
+done
+
 # A plugin that forks in run(), both copies returning: the copy never
 # answers (for that case or a later one); the case that forked is a crash.
 forked='the plugin forked in run\(\) and both copies returned from it'
 one fork@2
 expect "fork: case 02 crashes, the other 21 pass" only 02-crash crash "$forked"
 expect "fork: no plugin process left" no_plugin_process
+one fork@2 --jobs 2
+expect "fork --jobs 2: case 02 crashes, the other 21 pass" only 02-crash crash "$forked"
+expect "fork --jobs 2: no plugin process left" no_plugin_process
 # A copy that stays in run() is no answer; it does not outlive the run.
 one fork-linger@2
 expect "fork-linger: every case passes" test "$(grep -c ' pass' "$work/one.cases")" -eq 22
@@ -267,8 +283,8 @@ expect "fork-linger: the copy does not outlive the run" no_plugin_process
 # A copy that lingers holds the socket open: a later crash of the process
 # is seen when the process ends, not when the copy does (it once waited
 # for --timeout and called the crash a timeout). The copy is now ended
-# with its case once the 2 s in which it could still return are over, so
-# by case 03 nothing holds the socket any more.
+# with its case (the process has judged it when it answers), so by case 03
+# nothing holds the socket any more.
 one fork-linger@1,crash@3
 expect "fork-linger then crash: case 03 is the crash, not a timeout" \
   only 03-null crash 'the plugin process was killed by SIGSEGV \(signal 11'
@@ -289,10 +305,10 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw@22
   expect "fork-raw in the last case: case 22 crashes, the other 21 pass" \
     only 22-last crash 'the plugin forked in .* and both copies returned from it'
-  # The copy returns 1.3 s after its case, when every case has been answered:
-  # the process waits for it (up to 2 s) when the requests end.
+  # The copy returns 1.3 s after run() did: the process waits for its
+  # copies (up to 2 s) before it answers.
   MOVCONF_MOCK_COPY_DELAY_MS=1300 one fork-raw-late@1
-  expect "fork-raw-late: case 01 is charged when its copy returns after the run" \
+  expect "fork-raw-late: case 01 is charged when its copy returns late" \
     only 01-none crash 'the plugin forked in .* and both copies returned from it'
   # Seen in run() after case 01, but late when case 02 runs alone to be
   # checked: the process of the case alone waits for it too, so the crash is
@@ -300,7 +316,40 @@ if [ -z "${TSAN_OPTIONS:-}" ]; then
   one fork-raw-late@2
   expect "fork-raw-late: its crash alone is its own" \
     only 02-crash crash 'the plugin forked in .* and both copies returned from it'
+  # A copy returning 0.3 s after the last case was answered: the process
+  # finds its copies without /proc/PID/task/TID/children (a kernel option,
+  # off on some machines) and waits for it.
+  MOVCONF_MOCK_COPY_DELAY_MS=300 one fork-raw-slow@22
+  expect "fork-raw-slow in the last case: case 22 is charged" \
+    only 22-last crash 'the plugin forked in .* and both copies returned from it'
+  # A copy that stays in run() is ended with its case however young it is:
+  # case 02 finds the copy case 01 made gone (it once lived 2 s more).
+  one fork-raw-linger@1,copy-alive@2
+  expect "fork-raw-linger: the copy is ended with its case, every case passes" \
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+  expect "fork-raw-linger: no plugin process left" no_plugin_process
+  # The same with --jobs 2, and in show --impl (one case, its own process).
+  one fork-raw-linger@2 --jobs 2
+  expect "fork-raw-linger --jobs 2: every case passes" \
+    test "$(grep -c ' pass' "$work/one.cases")" -eq 22
+  expect "fork-raw-linger --jobs 2: no plugin process left" no_plugin_process
+  MOVCONF_MOCK_FAULT=fork-raw-linger@2 "$movconf" show --impl "plugin:$mock" --timeout 5 \
+    s2d/fault/02-crash "$cases" >"$work/show-linger.txt" 2>&1
+  status=$?
+  expect "show, fork-raw-linger: exit 0, not $status" test "$status" -eq 0
+  expect "show, fork-raw-linger: passed" grep -q '^verdict  *pass' "$work/show-linger.txt"
+  expect "show, fork-raw-linger: no copy left" \
+    sh -c "! ps -eo args | grep -F -- 'show --impl plugin:$mock' | grep -vq grep"
 fi
+# fuzz against a plugin that forks in every request: a finding that says
+# so (not a dead or green campaign), and no copy outlives it.
+MOVCONF_MOCK_FAULT='fork@*' "$movconf" fuzz --impl "plugin:$mock" --op d2s --time 3 --timeout 5 \
+  --seed 1 --out "$work/fuzz-fork" >"$work/fuzz-fork.txt" 2>&1
+status=$?
+expect "fuzz, fork: exit 1 (findings), not $status" test "$status" -eq 1
+expect "fuzz, fork: the finding is the fork" grep -Eq "$forked" "$work/fuzz-fork.txt"
+expect "fuzz, fork: no plugin process left" \
+  sh -c "! ps -eo args | grep -F -- 'fuzz --impl plugin:$mock' | grep -vq grep"
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
   --json "$work/fork-all.json" "$src/conformance/depth_to_space_1/types.json" >"$work/fork-all.txt" 2>&1

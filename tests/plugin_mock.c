@@ -55,6 +55,13 @@
    open, through /proc/PID/fd: at its start and 64 KiB in; then answer
    correctly) attacks the reports movconf writes.
 
+   fork-raw-linger (a copy by the clone system call that sleeps 60 s in
+   run(); the process answers correctly at once), copy-alive (reject when
+   the copy fork-raw-linger made in an earlier case still runs, else answer
+   correctly), fork-raw-slow (a copy by the clone system call that returns
+   from run() MOVCONF_MOCK_COPY_DELAY_MS, default 500, after its case was
+   answered, in every case).
+
    stop-parent (send SIGSTOP to its parent, a worker of run --jobs or
    movconf itself, then answer correctly) stops what waits for its answer.
 
@@ -158,6 +165,9 @@ typedef enum fault {
   FAULT_STOP_PARENT,
   FAULT_WRITE_EARLIER,
   FAULT_FORK_ORPHAN_HANG,
+  FAULT_FORK_RAW_LINGER,
+  FAULT_COPY_ALIVE,
+  FAULT_FORK_RAW_SLOW,
   FAULT_COUNT
 } fault;
 
@@ -204,7 +214,10 @@ static const char *const fault_names[FAULT_COUNT] = {"none",
                                                      "scribble-files",
                                                      "stop-parent",
                                                      "write-earlier",
-                                                     "fork-orphan-hang"};
+                                                     "fork-orphan-hang",
+                                                     "fork-raw-linger",
+                                                     "copy-alive",
+                                                     "fork-raw-slow"};
 
 #define MAX_BATCH 256
 static fault fault_by_batch[MAX_BATCH];
@@ -530,9 +543,13 @@ static void send_stale_reply_from_copy(void) {
 /* A copy by the clone system call that returns late in the process's
    first case (it sleeps first), and before the process in a later one
    (which waits for it to end). False when the clone failed. */
-static bool clone_late_copy(void) {
+static long copy_delay_ms(void) {
   const char *text = getenv("MOVCONF_MOCK_COPY_DELAY_MS");
-  long ms = text ? atol(text) : 500;
+  return text ? atol(text) : 500;
+}
+
+static bool clone_late_copy(void) {
+  long ms = copy_delay_ms();
   bool first = cases_served == 1;
   long copy = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
   if (copy == 0 && first)
@@ -540,6 +557,25 @@ static bool clone_late_copy(void) {
   if (copy > 0 && !first)
     waitpid((pid_t)copy, NULL, 0);
   return copy >= 0;
+}
+
+/* The copy fork-raw-linger made, for copy-alive. */
+static pid_t lingering_copy;
+
+/* A copy by the clone system call that sleeps seconds in run(), then
+   returns. False when the clone failed. */
+static bool clone_sleeping_copy(long ms) {
+  long copy = syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+  if (copy == 0)
+    nanosleep(&(struct timespec){ms / 1000, ms % 1000 * 1000000}, NULL);
+  if (copy > 0)
+    lingering_copy = (pid_t)copy;
+  return copy >= 0;
+}
+
+/* Whether the copy of an earlier case runs yet (ended: reaped here). */
+static bool earlier_copy_alive(void) {
+  return lingering_copy > 0 && waitpid(lingering_copy, NULL, WNOHANG) == 0;
 }
 
 /* Junk into the files under dir that the process pid has open. */
@@ -596,6 +632,12 @@ static int run(const mock_request *p, const movconf_plugin_output *o, movconf_pl
     return reject(m, "", "mock: clone failed");
   if (f == FAULT_FORK_RAW_LATE && !clone_late_copy())
     return reject(m, "", "mock: clone failed");
+  if (f == FAULT_FORK_RAW_LINGER && !clone_sleeping_copy(60000))
+    return reject(m, "", "mock: clone failed");
+  if (f == FAULT_FORK_RAW_SLOW && !clone_sleeping_copy(copy_delay_ms()))
+    return reject(m, "", "mock: clone failed");
+  if (f == FAULT_COPY_ALIVE && earlier_copy_alive())
+    return reject(m, "", "mock: the copy forked in an earlier case still runs");
   if (f == FAULT_FORK_LINGER && fork() == 0)
     nanosleep(&(struct timespec){60, 0}, NULL);
   if (f == FAULT_STALE_REPLY)

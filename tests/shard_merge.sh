@@ -174,4 +174,25 @@ expect "html-shard-and-merged: no page written" test ! -e page.html
 "$movconf" report html kernels-merged.json planted-2.json -o page.html >html-other.out 2>&1
 expect "html of another implementation's shard: exit 0 (got $?)" test $? -eq 0
 
+# A shard crafted with controls, a bidi override and markup in a failing
+# case's detail (reports come from CI artifacts anyone can make):
+# report merge prints them escaped, never raw.
+"$python" - planted-1.json planted-2.json planted-3.json planted-4.json <<'PY'
+import json, sys
+evil = "evil \x1b[2J\x07 \u202e <b>"
+for name in sys.argv[1:]:
+    report = json.load(open(name))
+    for case in report["cases"]:
+        if case.get("verdict") not in ("pass", "unsupported"):
+            case["detail"] = evil
+    json.dump(report, open("evil-" + name, "w"))
+PY
+"$movconf" report merge evil-planted-1.json evil-planted-2.json evil-planted-3.json \
+  evil-planted-4.json >merge-evil.out 2>&1
+expect "merge of crafted shards: the detail is shown" grep -qF 'evil \x1b[2J' merge-evil.out
+expect "merge of crafted shards: no raw control or bidi override" "$python" -c '
+import sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+sys.exit(any(c in text for c in "\x1b\x07\u202e"))' merge-evil.out
+
 expect_report

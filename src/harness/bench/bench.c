@@ -514,6 +514,8 @@ static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
     bool alternates = impl && row->impl_status == ROW_OK && !mc_bench_impl_times_itself(impl);
     int n = alternates ? 4 : 3;
     int failed = measure_alternating(items, n, plan, t);
+    /* A copy of this process out of a timed call (a raw clone) ends here. */
+    mc_bench_watch_check_copy();
     if (failed == 3) { /* the other implementation: the rest is measured without it */
       row->impl_status = ROW_ERROR;
       snprintf(row->impl_detail, sizeof row->impl_detail, "a timed call failed");
@@ -934,6 +936,7 @@ static int run_guarded(const mc_bench_options *o) {
   }
   if (pid == 0) {
     mc_child_no_core_file(); /* the plugin runs here */
+    mc_bench_watch_own();
     close(progress[0]);
     progress_fd = progress[1];
     int status = run_bench(o);
@@ -948,6 +951,12 @@ static int run_guarded(const mc_bench_options *o) {
   char last[64] = "";
   bool complete = read_progress(progress[0], last, sizeof last);
   close(progress[0]);
+  if (mc_bench_watch_forked()) {
+    fprintf(stderr, "movconf bench: the plugin forked in a call and both copies returned from "
+                    "it (two processes would time it): the copy was ended; the figures are "
+                    "not to be trusted\n");
+    return 1;
+  }
   if (complete && info.si_code == CLD_EXITED)
     return info.si_status;
   char how[160];

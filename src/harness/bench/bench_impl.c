@@ -25,6 +25,7 @@ static mc_bench_impl *open_plugin(const char *path, char *err, size_t errlen) {
   mc_bench_watch_enter(); /* its initialization is the plugin's code too */
   const mc_plugin *table = mc_plugin_load(path, NULL, err, errlen);
   mc_bench_watch_leave();
+  mc_bench_watch_check_copy();
   if (!table)
     return NULL;
   mc_bench_impl *impl = calloc(1, sizeof *impl);
@@ -161,6 +162,7 @@ mc_bench_impl_status mc_bench_impl_prepare(mc_bench_impl *impl, const mc_request
   mc_bench_watch_enter();
   mc_bench_impl_status status = prepare_plugin(impl, req, out, detail, detail_len);
   mc_bench_watch_leave();
+  mc_bench_watch_check_copy();
   return status;
 }
 

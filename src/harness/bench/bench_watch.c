@@ -2,15 +2,19 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "harness/bench/bench_watch.h"
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "common/clock.h"
 
 typedef struct call_counts {
   atomic_ulong entered; /* calls begun */
   atomic_ulong left;    /* calls returned */
+  atomic_int forked;    /* a copy of the benchmark process returned from a call */
 } call_counts;
 
 static call_counts *counts; /* shared with the benchmark process */
@@ -23,7 +27,39 @@ bool mc_bench_watch_create(void) {
   counts = page;
   atomic_init(&counts->entered, 0);
   atomic_init(&counts->left, 0);
+  atomic_init(&counts->forked, 0);
   return true;
+}
+
+static pid_t owner;                   /* the benchmark process */
+static volatile sig_atomic_t is_copy; /* set in any child fork() makes of it */
+
+static void mark_copy(void) {
+  is_copy = 1;
+}
+
+void mc_bench_watch_own(void) {
+  owner = getpid();
+  pthread_atfork(NULL, NULL, mark_copy);
+}
+
+/* A copy of the benchmark process returning from the plugin must not go on
+   to time and print as the benchmark (its rows would be printed twice): it
+   says so to the parent and ends, writing nothing. */
+static void end_if_copy(bool ask_kernel) {
+  if (!is_copy && !(ask_kernel && owner > 0 && getpid() != owner))
+    return;
+  if (counts)
+    atomic_store(&counts->forked, 1);
+  _exit(0);
+}
+
+void mc_bench_watch_check_copy(void) {
+  end_if_copy(true);
+}
+
+bool mc_bench_watch_forked(void) {
+  return counts && atomic_load(&counts->forked);
 }
 
 void mc_bench_watch_enter(void) {
@@ -32,6 +68,7 @@ void mc_bench_watch_enter(void) {
 }
 
 void mc_bench_watch_leave(void) {
+  end_if_copy(false); /* a flag, not a system call: timed calls pay nothing */
   if (counts)
     atomic_fetch_add_explicit(&counts->left, 1, memory_order_relaxed);
 }

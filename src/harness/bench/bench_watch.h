@@ -17,6 +17,19 @@ bool mc_bench_watch_create(void);
 void mc_bench_watch_enter(void);
 void mc_bench_watch_leave(void);
 
+/* In the benchmark process, once forked: it is the one that times. */
+void mc_bench_watch_own(void);
+
+/* In the benchmark process after an untimed call of the plugin: a copy of
+   it (the plugin's fork(), or a raw clone, which runs no pthread_atfork
+   handler) ends here, marking the shared page. After a timed call
+   (mc_bench_watch_leave) only a fork() copy is noticed. */
+void mc_bench_watch_check_copy(void);
+
+/* In the parent, once the benchmark ended: whether a copy of its process
+   returned from a call of the plugin. */
+bool mc_bench_watch_forked(void);
+
 /* In the parent, polled: true once one call has been under way for more
    than timeout seconds (0: never) by this process's own observations. */
 bool mc_bench_watch_overdue(double timeout);

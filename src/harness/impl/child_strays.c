@@ -4,9 +4,8 @@
    a busy machine), too much for every case. A process started since the
    last look has a pid the kernel handed out since then: pids are given in
    increasing order (wrapping at pid_max), and /proc/sys/kernel/ns_last_pid
-   is the last one given. So after a call only those pids are looked at,
-   and the spared copies; the whole of /proc only when the range is not
-   known or too large. */
+   is the last one given. So after a call only those pids are looked at;
+   the whole of /proc only when the range is not known or too large. */
 #include "harness/impl/child_strays.h"
 
 #include <dirent.h>
@@ -16,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,28 +38,6 @@ static long read_number(const char *path) {
 
 long mc_child_tree_last_pid(void) {
   return read_number("/proc/sys/kernel/ns_last_pid");
-}
-
-/* The program process pid runs; false when it cannot be known. */
-static bool program_of(pid_t pid, unsigned long long *dev, unsigned long long *ino) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%ld/exe", (long)pid);
-  struct stat st;
-  if (stat(path, &st) != 0)
-    return false;
-  *dev = (unsigned long long)st.st_dev;
-  *ino = (unsigned long long)st.st_ino;
-  return true;
-}
-
-/* Clock ticks since boot, the unit of /proc/PID/stat's start time. */
-static unsigned long long ticks_now(void) {
-  struct timespec now;
-  long hz = sysconf(_SC_CLK_TCK);
-  if (clock_gettime(CLOCK_BOOTTIME, &now) != 0 || hz <= 0)
-    return 0;
-  return (unsigned long long)now.tv_sec * (unsigned long long)hz +
-         (unsigned long long)now.tv_nsec / (1000000000ull / (unsigned long long)hz);
 }
 
 /* What /proc/PID/stat says of pid; false when it has ended. */
@@ -99,16 +75,6 @@ static bool kept(const mc_child_tree *t, pid_t pid, unsigned long long start) {
   return false;
 }
 
-/* A copy of the root younger than the grace: the host's to judge. */
-static bool young_copy(const mc_child_tree *t, pid_t pid, unsigned long long start) {
-  unsigned long long dev, ino, now = ticks_now();
-  long hz = sysconf(_SC_CLK_TCK);
-  if (t->copy_grace <= 0 || t->exe_ino == 0 || hz <= 0 || !program_of(pid, &dev, &ino))
-    return false;
-  return dev == t->exe_dev && ino == t->exe_ino &&
-         (double)(now > start ? now - start : 0) / (double)hz < t->copy_grace;
-}
-
 static bool add(mc_child_kept **list, size_t *n, size_t *cap, pid_t pid, unsigned long long start) {
   if (*n == *cap) {
     size_t grown_cap = *cap ? *cap * 2 : 8;
@@ -128,8 +94,6 @@ typedef enum look_kind { LOOK_KEEP, LOOK_KILL } look_kind;
 typedef struct look {
   look_kind kind;
   int killed;
-  mc_child_kept *spared; /* young copies, looked at again next time */
-  size_t n_spared, cap_spared;
 } look;
 
 static void consider(mc_child_tree *t, look *l, pid_t pid) {
@@ -141,8 +105,6 @@ static void consider(mc_child_tree *t, look *l, pid_t pid) {
     return;
   if (l->kind == LOOK_KEEP) {
     add(&t->kept, &t->n_kept, &t->cap_kept, pid, start); /* unkept: ends after a call */
-  } else if (young_copy(t, pid, start)) {
-    add(&l->spared, &l->n_spared, &l->cap_spared, pid, start);
   } else {
     kill(pid, SIGKILL);
     l->killed++;
@@ -162,7 +124,7 @@ static void look_everywhere(mc_child_tree *t, look *l) {
 }
 
 /* Looks at what started since the last look (all of /proc when that is not
-   known), and at the copies spared last time. */
+   known). */
 static void look_once(mc_child_tree *t, look *l) {
   long now = mc_child_tree_last_pid(), from = t->last_pid,
        max = read_number("/proc/sys/kernel/pid_max");
@@ -172,25 +134,14 @@ static void look_once(mc_child_tree *t, look *l) {
   } else {
     for (long i = 1; i <= span; i++)
       consider(t, l, (pid_t)(from + i > max ? from + i - max : from + i));
-    mc_child_kept *old = t->spared;
-    size_t n_old = t->n_spared;
-    t->spared = NULL;
-    t->n_spared = t->cap_spared = 0;
-    for (size_t i = 0; i < n_old; i++)
-      consider(t, l, old[i].pid);
-    free(old);
   }
   t->last_pid = now;
 }
 
-void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace,
-                         long last_pid_before) {
+void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, long last_pid_before) {
   mc_child_tree_clear(t);
   t->root = root;
   t->warden = warden;
-  t->copy_grace = copy_grace;
-  if (!program_of(root, &t->exe_dev, &t->exe_ino))
-    t->exe_dev = t->exe_ino = 0;
   char state;
   long ppid;
   stat_of(warden > 0 ? warden : root, &ppid, &state, &t->floor_start);
@@ -207,10 +158,6 @@ int mc_child_tree_end_strays(mc_child_tree *t) {
   for (int round = 0; round < 2000; round++) {
     look l = {.kind = LOOK_KILL};
     look_once(t, &l);
-    free(t->spared);
-    t->spared = l.spared;
-    t->n_spared = l.n_spared;
-    t->cap_spared = l.cap_spared;
     if (l.killed == 0)
       break;
     killed += l.killed;
@@ -222,6 +169,5 @@ int mc_child_tree_end_strays(mc_child_tree *t) {
 
 void mc_child_tree_clear(mc_child_tree *t) {
   free(t->kept);
-  free(t->spared);
   memset(t, 0, sizeof *t);
 }

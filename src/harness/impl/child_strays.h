@@ -14,10 +14,9 @@
    anything else found after a call is a stray and is killed.
 
    A copy of the root that still runs its program (a plugin's fork without
-   exec, perhaps still inside the plugin's function) is spared for
-   copy_grace seconds after it started: the plugin's host judges a copy
-   that returns within that time ("both copies returned"). Older, it is a
-   stray like any other.
+   exec) is no exception: the plugin's host judges its copies before it
+   answers ("both copies returned", plugin_host.c), so once a call has
+   ended none of them is still to be judged.
 
    Without namespaces, an orphan is re-parented to movconf (a subreaper)
    and leaves the tree: it is ended when the implementation's process is
@@ -34,16 +33,12 @@ typedef struct mc_child_kept {
 } mc_child_kept;
 
 typedef struct mc_child_tree {
-  pid_t root;   /* the implementation's process; 0: none */
-  pid_t warden; /* the init of its PID namespace; 0: none */
-  double copy_grace;
-  unsigned long long exe_dev, exe_ino; /* the root's program; 0: unknown */
-  unsigned long long floor_start;      /* the first of them to start */
-  long last_pid;                       /* the last pid given at the last look */
+  pid_t root;                     /* the implementation's process; 0: none */
+  pid_t warden;                   /* the init of its PID namespace; 0: none */
+  unsigned long long floor_start; /* the first of them to start */
+  long last_pid;                  /* the last pid given at the last look */
   mc_child_kept *kept;
   size_t n_kept, cap_kept;
-  mc_child_kept *spared; /* young copies, to look at again */
-  size_t n_spared, cap_spared;
 } mc_child_tree;
 
 /* The last pid the kernel handed out (-1: unknown): taken before the
@@ -54,8 +49,7 @@ long mc_child_tree_last_pid(void);
 /* Records the tree of root (and warden's, when not 0) as it is now, what
    started with the implementation (since last_pid_before, from
    mc_child_tree_last_pid; -1: unknown): kept from then on. */
-void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, double copy_grace,
-                         long last_pid_before);
+void mc_child_tree_start(mc_child_tree *t, pid_t root, pid_t warden, long last_pid_before);
 
 /* Kills every process of the tree other than root, warden and the kept
    ones, again until none is found (bounded: about two seconds). How many

@@ -257,7 +257,7 @@ static bool start_child(mc_impl *impl, plugin_state *s, char *err, size_t errlen
   } else {
     r.name[sizeof r.name - 1] = r.version[sizeof r.version - 1] = '\0';
     snprintf(s->display, sizeof s->display, "%s %s (plugin %s)", r.name, r.version, s->path);
-    mc_child_tree_start(&s->tree, pid, warden, MC_WIRE_COPY_WAIT_MS / 1000.0, last_pid);
+    mc_child_tree_start(&s->tree, pid, warden, last_pid);
     return true;
   }
   kill_child(s);

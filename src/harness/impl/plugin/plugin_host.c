@@ -436,22 +436,118 @@ static void before_fork(void) {
 
 /* The host, after a plugin function returned: whether a copy the plugin
    forked in it returned too (it says so on the pipe), rather than exec,
-   end, or still run after MC_WIRE_COPY_WAIT_MS (the end of the run kills
-   it). */
-static bool forked_copy_returned(void) {
+   end, or still run at `until` (by the clock). */
+static bool forked_copy_returned(double until) {
   if (fork_pipe[1] < 0)
     return false;
   close(fork_pipe[1]);
   fork_pipe[1] = -1;
   struct pollfd p = {.fd = fork_pipe[0], .events = POLLIN};
   int ready;
-  while ((ready = poll(&p, 1, MC_WIRE_COPY_WAIT_MS)) < 0 && errno == EINTR)
-    continue;
+  do {
+    double left_ms = (until - mc_now_seconds()) * 1000.0;
+    ready = poll(&p, 1, left_ms > 0 ? (int)left_ms : 0);
+  } while (ready < 0 && errno == EINTR);
   char byte;
   bool returned = ready > 0 && read(fork_pipe[0], &byte, 1) == 1;
   close(fork_pipe[0]);
   fork_pipe[0] = -1;
   return returned;
+}
+
+/* ---- the host's copies: its children that still run its program ---- */
+
+/* A child of the host, as /proc numbers it, and when it started. */
+typedef struct proc_id {
+  long pid;
+  unsigned long long start;
+} proc_id;
+
+#define MAX_COPIES 64
+/* Children the plugin started while it loaded (its helpers): no copies. */
+static proc_id helpers[MAX_COPIES];
+static size_t n_helpers;
+/* Copies found at the last look: reaped once they have ended. */
+static proc_id seen_copies[MAX_COPIES];
+static size_t n_seen_copies;
+
+/* The host's pid as /proc numbers it (in a PID namespace of its own,
+   getpid() numbers it otherwise); -1 when unknown. */
+static long proc_self_pid(void) {
+  char text[24];
+  ssize_t n = readlink("/proc/self", text, sizeof text - 1);
+  return n > 0 ? (text[n] = '\0', atol(text)) : -1;
+}
+
+static bool listed(const proc_id *list, size_t n, long pid, unsigned long long start) {
+  for (size_t i = 0; i < n; i++)
+    if (list[i].pid == pid && list[i].start == start)
+      return true;
+  return false;
+}
+
+/* Whether process pid_text still runs the host's program (self): a copy
+   that has not exec'd (and has not ended). */
+static bool runs_host_program(const char *pid_text, const struct stat *self) {
+  char path[300];
+  snprintf(path, sizeof path, "/proc/%s/exe", pid_text);
+  struct stat st;
+  return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
+/* The running children of the host that run its program, the helpers
+   left out, into found (up to cap); how many. Children are found by the
+   parent in /proc/PID/stat: /proc/PID/task/TID/children exists only with a
+   kernel option (CONFIG_PROC_CHILDREN) that some kernels lack. */
+static size_t find_copies(proc_id *found, size_t cap, bool with_helpers) {
+  struct stat self;
+  long me = proc_self_pid();
+  DIR *d = me > 0 && stat("/proc/self/exe", &self) == 0 ? opendir("/proc") : NULL;
+  size_t n = 0;
+  for (struct dirent *e; d && n < cap && (e = readdir(d)) != NULL;) {
+    char state = 0;
+    unsigned long long start = 0;
+    if (e->d_name[0] < '1' || e->d_name[0] > '9' ||
+        mc_child_read_stat(e->d_name, &state, &start) != me || state == 'Z' ||
+        !runs_host_program(e->d_name, &self))
+      continue;
+    long pid = atol(e->d_name);
+    if (with_helpers || !listed(helpers, n_helpers, pid, start))
+      found[n++] = (proc_id){pid, start};
+  }
+  if (d)
+    closedir(d);
+  return n;
+}
+
+/* Whether the host has a copy running (one that ended is reaped). Without
+   any child at all (the common case) no /proc is read. */
+static bool has_copies(void) {
+  /* Pids in /proc's numbering are the host's own outside a PID namespace. */
+  bool own_numbering = proc_self_pid() == (long)getpid();
+  for (size_t i = 0; own_numbering && i < n_seen_copies; i++)
+    waitpid((pid_t)seen_copies[i].pid, NULL, WNOHANG);
+  siginfo_t info;
+  if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0)
+    return false; /* no child */
+  n_seen_copies = find_copies(seen_copies, MAX_COPIES, false);
+  return n_seen_copies > 0;
+}
+
+/* Once the plugin has loaded: what it started then are its helpers. */
+static void note_helpers(void) {
+  siginfo_t info;
+  if (waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0)
+    n_helpers = find_copies(helpers, MAX_COPIES, true);
+}
+
+/* Waits while the host has copies none of which returned, until `until`
+   (by the clock, however slowly a loaded machine runs the loop). A copy
+   still running then is no answer: movconf ends it with the case. */
+static void wait_for_copies(double until) {
+  while (!(copy_returned_in && atomic_load(copy_returned_in)) && has_copies() &&
+         mc_now_seconds() < until)
+    mc_sleep_briefly();
 }
 
 /* Reports that a copy returned from a plugin function (function, when
@@ -471,8 +567,12 @@ _Noreturn static void report_forked_copy(uint64_t call, const char *function) {
 
 /* After each plugin function returns. A copy of the host that the plugin
    forked tells the host so and ends at once, writing nothing to the
-   socket; when the host learns that a copy returned, the case gets the
-   fault and the host ends too (a fresh process serves the next case). */
+   socket. The host waits up to MC_WIRE_COPY_WAIT_MS for its copies (made
+   by fork(), which says so on the pipe, or by a raw clone, found among its
+   children) to return, exec or end: when it answers, it has judged every
+   copy, so movconf ends whatever of the plugin's still runs then, with no
+   copy to spare. When a copy returned, the case gets the fault and the
+   host ends too (a fresh process serves the next case). */
 static void plugin_function_returned(const char *function) {
   if (getpid() != host_pid) {
     char byte = 1;
@@ -482,7 +582,10 @@ static void plugin_function_returned(const char *function) {
     (void)told;
     _exit(0);
   }
-  bool returned = forked_copy_returned();
+  double until = mc_now_seconds() + MC_WIRE_COPY_WAIT_MS / 1000.0;
+  bool returned = forked_copy_returned(until);
+  if (!returned)
+    wait_for_copies(until);
   uint64_t flagged = take_copy_flag();
   if (returned || (flagged && flagged == fault_ctx.call))
     report_forked_copy(fault_ctx.call, function);
@@ -497,41 +600,11 @@ static void check_forked_copy(void) {
     report_forked_copy(flagged, NULL);
 }
 
-/* Whether process pid_text still runs the host's program (self): a copy
-   that has not exec'd (and has not ended). */
-static bool runs_host_program(const char *pid_text, const struct stat *self) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/%s/exe", pid_text);
-  struct stat st;
-  return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
-}
-
-/* Whether the main thread has a child that is still a copy of the host
-   (ended children reaped first; one that exec'd is no copy). */
-static bool has_copies(void) {
-  while (waitpid(-1, NULL, WNOHANG) > 0)
-    continue;
-  struct stat self;
-  char path[64], pid_text[24];
-  snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)fault_ctx.main_thread);
-  FILE *f = stat("/proc/self/exe", &self) == 0 ? fopen(path, "r") : NULL;
-  bool any = false;
-  while (f && !any && fscanf(f, "%23s", pid_text) == 1)
-    any = runs_host_program(pid_text, &self);
-  if (f)
-    fclose(f);
-  return any;
-}
-
-/* When the requests end: a copy made by a raw clone may not have returned
-   yet. While the host has such copies, it waits for one to return, up to
-   MC_WIRE_COPY_WAIT_MS by the clock (however slowly a loaded machine runs
-   the loop; the parent listens longer). */
+/* When the requests end: a copy (of a helper's making, say) may not have
+   returned yet; the host waits for one to return, up to
+   MC_WIRE_COPY_WAIT_MS (the parent listens longer). */
 static void check_forked_copy_at_end(void) {
-  double until = mc_now_seconds() + MC_WIRE_COPY_WAIT_MS / 1000.0;
-  while (!(copy_returned_in && atomic_load(copy_returned_in)) && has_copies() &&
-         mc_now_seconds() < until)
-    mc_sleep_briefly();
+  wait_for_copies(mc_now_seconds() + MC_WIRE_COPY_WAIT_MS / 1000.0);
   check_forked_copy();
 }
 
@@ -1014,6 +1087,7 @@ void mc_plugin_host_main(int fd, const char *path, size_t memory_limit_mb, int s
   copy_text(r.version, sizeof r.version, t->version);
   send_reply(&r);
   fault_ctx.main_thread = current_thread();
+  note_helpers();
   for (;;) {
     host_request h;
     /* Idle: a late fault is reported by the thread that caught it. */
