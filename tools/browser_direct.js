@@ -3,7 +3,7 @@
 // Confirms a browser finding outside movconf: one direct TensorFlow.js call
 // in a headless Chromium page (the browser adapter's browser.js and
 // packages, none of its mapping), its result printed.
-//   node tools/browser_direct.js webgl|webgpu
+//   node tools/browser_direct.js webgl|webgpu|ort-webgpu
 // On 256 int32 elements starting 16777217, 5, 2147483647, 7 (the rest 0;
 // above the 128 elements the webgl backend hands to its CPU kernels), calls
 // tf.stridedSlice(x, [0], [256], [2]) and tf.spaceToBatchND of x as
@@ -12,6 +12,16 @@
 // Then tf.spaceToBatchND of an empty float32 [2, 0] padded by 3 at the end of
 // axis 1, block [3]: a [6, 1] of zeros (the padding). Prints the first
 // input and output elements.
+//
+// ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
+// DepthToSpace models (bytes from the adapters' ONNX encoder,
+// examples/adapters/common/onnx_model.js) on a float32 [1, 3, 2, 2] of
+// 0 .. 11: blocksize 2, whose 4 does not divide the 3 channels, blocksize 1
+// with mode "dcr" (ONNX knows DCR and CRD only), and blocksize 2^32, whose
+// square overflows int64. Each model is run on the webgpu execution
+// provider (no CPU fallback) and on the wasm one: both must refuse it.
+// Prints each provider's output shape or error (or that it did not answer
+// within 120 s).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -19,7 +29,55 @@ const backend = process.argv[2];
 const dist = (pkg, file) => path.join(folder, 'node_modules', ...pkg.split('/'), 'dist', file);
 const script = `tf-backend-${backend}.min.js`;
 
+const ORT_FILES = ['ort.webgpu.min.js', 'ort-wasm-simd-threaded.asyncify.mjs',
+                   'ort-wasm-simd-threaded.asyncify.wasm'];
+
+async function ortDirect(puppeteer) {
+  const browser = require(path.join(folder, 'browser.js'));
+  const session = await browser.openPage(puppeteer, {
+    files: Object.fromEntries(ORT_FILES.map((f) => [f, dist('onnxruntime-web', f)])),
+    scripts: ['ort.webgpu.min.js'],
+    log: (text) => process.stderr.write(`${text}\n`),
+    onFailure: (message) => { throw new Error(message); },
+  });
+  const { oneNodeModel } = require(path.join(folder, '..', 'common', 'onnx_model.js'));
+  const models = {
+    'blocksize 2, 3 channels': oneNodeModel('DepthToSpace', { blocksize: 2, mode: 'DCR' }, 'f32', 4),
+    'mode "dcr"': oneNodeModel('DepthToSpace', { blocksize: 1, mode: 'dcr' }, 'f32', 4),
+    // Last: it may never answer (then the page is left to the timeout).
+    'blocksize 2^32': oneNodeModel('DepthToSpace', { blocksize: 2 ** 32, mode: 'DCR' }, 'f32', 4),
+  };
+  const result = {};
+  for (const [name, model] of Object.entries(models))
+    result[name] = await session.page.evaluate(async (bytes, prefix) => {
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.wasmPaths = prefix;
+      const answers = {};
+      for (const ep of ['webgpu', 'wasm']) {
+        try {
+          const s = await ort.InferenceSession.create(Uint8Array.from(bytes), {
+            executionProviders: [ep],
+            extra: ep === 'webgpu' ? { session: { disable_cpu_ep_fallback: '1' } } : {} });
+          const x = new ort.Tensor('float32', Float32Array.from({ length: 12 }, (_, i) => i), [1, 3, 2, 2]);
+          const late = new Promise((resolve) => setTimeout(resolve, 120000, 'no answer in 120 s'));
+          const ran = await Promise.race([s.run({ x }), late]);
+          if (typeof ran === 'string') throw new Error(ran);
+          const y = ran.y;
+          answers[ep] = { dims: y.dims, values: Array.from(y.data) };
+        } catch (e) {
+          answers[ep] = { error: String(e && e.message || e).slice(0, 200) };
+        }
+      }
+      return answers;
+    }, Array.from(model), browser.ORIGIN);
+  process.stdout.write(`${JSON.stringify({ 'onnxruntime-web': require(dist('onnxruntime-web', '../package.json')).version, result })}\n`);
+  await session.shutdown();
+  process.exit(0);
+}
+
 async function main() {
+  if (backend === 'ort-webgpu')
+    return ortDirect(require(require.resolve('puppeteer-core', { paths: [folder] })));
   const puppeteer = require(require.resolve('puppeteer-core', { paths: [folder] }));
   const session = await require(path.join(folder, 'browser.js')).openPage(puppeteer, {
     files: { 'tf-core.js': dist('@tensorflow/tfjs-core', 'tf-core.min.js'),
