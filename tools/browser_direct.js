@@ -14,14 +14,16 @@
 // input and output elements.
 //
 // ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
-// DepthToSpace models (bytes from the adapters' ONNX encoder,
-// examples/adapters/common/onnx_model.js) on a float32 [1, 3, 2, 2] of
-// 0 .. 11: blocksize 2, whose 4 does not divide the 3 channels, blocksize 1
-// with mode "dcr" (ONNX knows DCR and CRD only), and blocksize 2^32, whose
-// square overflows int64. Each model is run on the webgpu execution
-// provider (no CPU fallback) and on the wasm one: both must refuse it.
-// Prints each provider's output shape or error (or that it did not answer
-// within 120 s).
+// models (bytes from the adapters' ONNX encoder,
+// examples/adapters/common/onnx_model.js), each run on the webgpu execution
+// provider (no CPU fallback) and on the wasm one. DepthToSpace of a float32
+// [1, 3, 2, 2] of 0 .. 11 with blocksize 2 (its 4 does not divide the 3
+// channels), blocksize 1 and mode "dcr" (ONNX has DCR and CRD only), and
+// blocksize 2^32 (its square wraps to 0): both providers must refuse them.
+// Slice of float32 0 .. 6 with starts [0], ends [-8], steps [-1]
+// (constants): both must answer [0]; Slice of a float32 scalar on axis 0,
+// which has none: both must refuse it. Prints each provider's output or
+// error (or that it did not answer within 120 s).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -40,16 +42,28 @@ async function ortDirect(puppeteer) {
     log: (text) => process.stderr.write(`${text}\n`),
     onFailure: (message) => { throw new Error(message); },
   });
-  const { oneNodeModel } = require(path.join(folder, '..', 'common', 'onnx_model.js'));
+  const { graphModel, oneNodeModel } = require(path.join(folder, '..', 'common', 'onnx_model.js'));
+  const d2s = (attributes) => ({ model: oneNodeModel('DepthToSpace', attributes, 'f32', 4),
+                                 shape: [1, 3, 2, 2] });
+  const slice = { starts: [0], ends: [-8], axes: [0], steps: [-1] };
   const models = {
-    'blocksize 2, 3 channels': oneNodeModel('DepthToSpace', { blocksize: 2, mode: 'DCR' }, 'f32', 4),
-    'mode "dcr"': oneNodeModel('DepthToSpace', { blocksize: 1, mode: 'dcr' }, 'f32', 4),
-    // Last: it may never answer (then the page is left to the timeout).
-    'blocksize 2^32': oneNodeModel('DepthToSpace', { blocksize: 2 ** 32, mode: 'DCR' }, 'f32', 4),
+    'blocksize 2, 3 channels': d2s({ blocksize: 2, mode: 'DCR' }),
+    'mode "dcr"': d2s({ blocksize: 1, mode: 'dcr' }),
+    'Slice [0:-8:-1] of 0 .. 6': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', ...Object.keys(slice)], outputs: ['y'] }],
+                        slice, 'f32', 1),
+      shape: [7] },
+    // Last: these may never answer (each is given 120 s).
+    'Slice of a scalar on axis 0': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
+                           outputs: ['y'] }], { starts: [0], ends: [1], axes: [0], steps: [1] },
+                        'f32', 0),
+      shape: [] },
+    'blocksize 2^32': d2s({ blocksize: 2 ** 32, mode: 'DCR' }),
   };
   const result = {};
-  for (const [name, model] of Object.entries(models))
-    result[name] = await session.page.evaluate(async (bytes, prefix) => {
+  for (const [name, { model, shape }] of Object.entries(models))
+    result[name] = await session.page.evaluate(async (bytes, shape, prefix) => {
       ort.env.wasm.numThreads = 1;
       ort.env.wasm.wasmPaths = prefix;
       const answers = {};
@@ -58,7 +72,8 @@ async function ortDirect(puppeteer) {
           const s = await ort.InferenceSession.create(Uint8Array.from(bytes), {
             executionProviders: [ep],
             extra: ep === 'webgpu' ? { session: { disable_cpu_ep_fallback: '1' } } : {} });
-          const x = new ort.Tensor('float32', Float32Array.from({ length: 12 }, (_, i) => i), [1, 3, 2, 2]);
+          const size = shape.reduce((a, b) => a * b, 1);
+          const x = new ort.Tensor('float32', Float32Array.from({ length: size }, (_, i) => i), shape);
           const late = new Promise((resolve) => setTimeout(resolve, 120000, 'no answer in 120 s'));
           const ran = await Promise.race([s.run({ x }), late]);
           if (typeof ran === 'string') throw new Error(ran);
@@ -69,7 +84,7 @@ async function ortDirect(puppeteer) {
         }
       }
       return answers;
-    }, Array.from(model), browser.ORIGIN);
+    }, Array.from(model), shape, browser.ORIGIN);
   process.stdout.write(`${JSON.stringify({ 'onnxruntime-web': require(dist('onnxruntime-web', '../package.json')).version, result })}\n`);
   await session.shutdown();
   process.exit(0);
