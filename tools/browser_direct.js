@@ -22,7 +22,8 @@
 // blocksize 2^32 (its square wraps to 0): both providers must refuse them.
 // Slice of float32 0 .. 6 with starts [0], ends [-8], steps [-1]
 // (constants): both must answer [0]; Slice of a float32 scalar on axis 0,
-// which has none: both must refuse it. Prints each provider's output or
+// which has none, and Slice with ends a scalar graph input (ONNX wants
+// 1-D): both must refuse them. Prints each provider's output or
 // error (or that it did not answer within 120 s).
 const path = require('path');
 
@@ -53,6 +54,12 @@ async function ortDirect(puppeteer) {
       model: graphModel([{ opType: 'Slice', inputs: ['x', ...Object.keys(slice)], outputs: ['y'] }],
                         slice, 'f32', 1),
       shape: [7] },
+    // ends as a scalar graph input (ONNX wants 1-D): both must refuse it.
+    'Slice with a scalar ends': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends'], outputs: ['y'] }], {},
+                        'f32', 1, [{ name: 'starts', type: 'i64', rank: 1 },
+                                   { name: 'ends', type: 'i64', rank: 0 }]),
+      shape: [7], feeds: { starts: [[0], [1]], ends: [[1], []] } },
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
@@ -62,8 +69,8 @@ async function ortDirect(puppeteer) {
     'blocksize 2^32': d2s({ blocksize: 2 ** 32, mode: 'DCR' }),
   };
   const result = {};
-  for (const [name, { model, shape }] of Object.entries(models))
-    result[name] = await session.page.evaluate(async (bytes, shape, prefix) => {
+  for (const [name, { model, shape, feeds = {} }] of Object.entries(models))
+    result[name] = await session.page.evaluate(async (bytes, shape, feeds, prefix) => {
       ort.env.wasm.numThreads = 1;
       ort.env.wasm.wasmPaths = prefix;
       const answers = {};
@@ -75,7 +82,10 @@ async function ortDirect(puppeteer) {
           const size = shape.reduce((a, b) => a * b, 1);
           const x = new ort.Tensor('float32', Float32Array.from({ length: size }, (_, i) => i), shape);
           const late = new Promise((resolve) => setTimeout(resolve, 120000, 'no answer in 120 s'));
-          const ran = await Promise.race([s.run({ x }), late]);
+          const more = {};
+          for (const [k, [values, dims]] of Object.entries(feeds))
+            more[k] = new ort.Tensor('int64', BigInt64Array.from(values.map(BigInt)), dims);
+          const ran = await Promise.race([s.run({ x, ...more }), late]);
           if (typeof ran === 'string') throw new Error(ran);
           const y = ran.y;
           answers[ep] = { dims: y.dims, values: Array.from(y.data) };
@@ -84,7 +94,7 @@ async function ortDirect(puppeteer) {
         }
       }
       return answers;
-    }, Array.from(model), shape, browser.ORIGIN);
+    }, Array.from(model), shape, feeds, browser.ORIGIN);
   process.stdout.write(`${JSON.stringify({ 'onnxruntime-web': require(dist('onnxruntime-web', '../package.json')).version, result })}\n`);
   await session.shutdown();
   process.exit(0);
