@@ -3,7 +3,7 @@
 // Confirms a browser finding outside movconf: one direct TensorFlow.js call
 // in a headless Chromium page (the browser adapter's browser.js and
 // packages, none of its mapping), its result printed.
-//   node tools/browser_direct.js webgl|webgpu
+//   node tools/browser_direct.js webgl|webgpu|ort-webgpu
 // On 256 int32 elements starting 16777217, 5, 2147483647, 7 (the rest 0;
 // above the 128 elements the webgl backend hands to its CPU kernels), calls
 // tf.stridedSlice(x, [0], [256], [2]) and tf.spaceToBatchND of x as
@@ -12,6 +12,19 @@
 // Then tf.spaceToBatchND of an empty float32 [2, 0] padded by 3 at the end of
 // axis 1, block [3]: a [6, 1] of zeros (the padding). Prints the first
 // input and output elements.
+//
+// ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
+// models (bytes from the adapters' ONNX encoder,
+// examples/adapters/common/onnx_model.js), each run on the webgpu execution
+// provider (no CPU fallback) and on the wasm one. DepthToSpace of a float32
+// [1, 3, 2, 2] of 0 .. 11 with blocksize 2 (its 4 does not divide the 3
+// channels), blocksize 1 and mode "dcr" (ONNX has DCR and CRD only), and
+// blocksize 2^32 (its square wraps to 0): both providers must refuse them.
+// Slice of float32 0 .. 6 with starts [0], ends [-8], steps [-1]
+// (constants): both must answer [0]; Slice of a float32 scalar on axis 0,
+// which has none, and Slice with ends a scalar graph input (ONNX wants
+// 1-D): both must refuse them. Prints each provider's output or
+// error (or that it did not answer within 120 s).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -19,7 +32,77 @@ const backend = process.argv[2];
 const dist = (pkg, file) => path.join(folder, 'node_modules', ...pkg.split('/'), 'dist', file);
 const script = `tf-backend-${backend}.min.js`;
 
+const ORT_FILES = ['ort.webgpu.min.js', 'ort-wasm-simd-threaded.asyncify.mjs',
+                   'ort-wasm-simd-threaded.asyncify.wasm'];
+
+async function ortDirect(puppeteer) {
+  const browser = require(path.join(folder, 'browser.js'));
+  const session = await browser.openPage(puppeteer, {
+    files: Object.fromEntries(ORT_FILES.map((f) => [f, dist('onnxruntime-web', f)])),
+    scripts: ['ort.webgpu.min.js'],
+    log: (text) => process.stderr.write(`${text}\n`),
+    onFailure: (message) => { throw new Error(message); },
+  });
+  const { graphModel, oneNodeModel } = require(path.join(folder, '..', 'common', 'onnx_model.js'));
+  const d2s = (attributes) => ({ model: oneNodeModel('DepthToSpace', attributes, 'f32', 4),
+                                 shape: [1, 3, 2, 2] });
+  const slice = { starts: [0], ends: [-8], axes: [0], steps: [-1] };
+  const models = {
+    'blocksize 2, 3 channels': d2s({ blocksize: 2, mode: 'DCR' }),
+    'mode "dcr"': d2s({ blocksize: 1, mode: 'dcr' }),
+    'Slice [0:-8:-1] of 0 .. 6': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', ...Object.keys(slice)], outputs: ['y'] }],
+                        slice, 'f32', 1),
+      shape: [7] },
+    // ends as a scalar graph input (ONNX wants 1-D): both must refuse it.
+    'Slice with a scalar ends': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends'], outputs: ['y'] }], {},
+                        'f32', 1, [{ name: 'starts', type: 'i64', rank: 1 },
+                                   { name: 'ends', type: 'i64', rank: 0 }]),
+      shape: [7], feeds: { starts: [[0], [1]], ends: [[1], []] } },
+    // Last: these may never answer (each is given 120 s).
+    'Slice of a scalar on axis 0': {
+      model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
+                           outputs: ['y'] }], { starts: [0], ends: [1], axes: [0], steps: [1] },
+                        'f32', 0),
+      shape: [] },
+    'blocksize 2^32': d2s({ blocksize: 2 ** 32, mode: 'DCR' }),
+  };
+  const result = {};
+  for (const [name, { model, shape, feeds = {} }] of Object.entries(models))
+    result[name] = await session.page.evaluate(async (bytes, shape, feeds, prefix) => {
+      ort.env.wasm.numThreads = 1;
+      ort.env.wasm.wasmPaths = prefix;
+      const answers = {};
+      for (const ep of ['webgpu', 'wasm']) {
+        try {
+          const s = await ort.InferenceSession.create(Uint8Array.from(bytes), {
+            executionProviders: [ep],
+            extra: ep === 'webgpu' ? { session: { disable_cpu_ep_fallback: '1' } } : {} });
+          const size = shape.reduce((a, b) => a * b, 1);
+          const x = new ort.Tensor('float32', Float32Array.from({ length: size }, (_, i) => i), shape);
+          const late = new Promise((resolve) => setTimeout(resolve, 120000, 'no answer in 120 s'));
+          const more = {};
+          for (const [k, [values, dims]] of Object.entries(feeds))
+            more[k] = new ort.Tensor('int64', BigInt64Array.from(values.map(BigInt)), dims);
+          const ran = await Promise.race([s.run({ x, ...more }), late]);
+          if (typeof ran === 'string') throw new Error(ran);
+          const y = ran.y;
+          answers[ep] = { dims: y.dims, values: Array.from(y.data) };
+        } catch (e) {
+          answers[ep] = { error: String(e && e.message || e).slice(0, 200) };
+        }
+      }
+      return answers;
+    }, Array.from(model), shape, feeds, browser.ORIGIN);
+  process.stdout.write(`${JSON.stringify({ 'onnxruntime-web': require(dist('onnxruntime-web', '../package.json')).version, result })}\n`);
+  await session.shutdown();
+  process.exit(0);
+}
+
 async function main() {
+  if (backend === 'ort-webgpu')
+    return ortDirect(require(require.resolve('puppeteer-core', { paths: [folder] })));
   const puppeteer = require(require.resolve('puppeteer-core', { paths: [folder] }));
   const session = await require(path.join(folder, 'browser.js')).openPage(puppeteer, {
     files: { 'tf-core.js': dist('@tensorflow/tfjs-core', 'tf-core.min.js'),

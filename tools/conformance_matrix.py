@@ -64,7 +64,10 @@ plugin's uninstrumented library touches) expects an entry's "sanitized"
 verdicts, when it has them, before its "cases": a library's silent heap
 overflow (a wrong shape in a plain build) is a crash there.
 
-The output has no dates or timings: the same results give the same file.
+The output has no dates. Its one timing is each adapter's wall time (its
+movconf run, adapter starts included), measured here and kept in the
+report's "matrix_wall_seconds", so that the same reports give the same
+file: --from-reports renders the times of the run that made them.
 Progress goes to stderr. Exit status: 0 on success, 1 with --strict when a
 failure is unexplained, an explanation's reproducer does not reproduce it, a
 pattern matches a passing case, or no adapter is installed; 2 on a usage
@@ -78,6 +81,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The matrix's columns: the list of operations (spec/operations.json, from
@@ -95,6 +99,7 @@ OPTIONAL_ENTRY_KEYS = {"reproducer", "sanitized"}
 
 
 SKIPPED = 77  # CTest's SKIP_RETURN_CODE
+WALL_KEY = "matrix_wall_seconds"
 
 
 class UsageError(Exception):
@@ -237,11 +242,19 @@ def run_suite(adapter, movconf, paths, extra, workdir):
     report = os.path.join(workdir, adapter["name"] + ".json")
     argv = [movconf, "run", "--impl", adapter["impl"], "--json", report] + extra + paths
     progress("running", adapter["name"] + ":", " ".join(argv))
+    started = time.monotonic()
     done = subprocess.run(argv, cwd=REPO, stdout=subprocess.DEVNULL)
+    wall = time.monotonic() - started
     if done.returncode not in (0, 1) or not os.path.exists(report):
         raise UsageError("movconf run for %s exited with status %d" % (adapter["name"],
                                                                        done.returncode))
-    return load_json(report, "movconf report")
+    data = load_json(report, "movconf report")
+    # Kept in the report, for --from-reports to render the same time.
+    data[WALL_KEY] = round(wall, 1)
+    with open(report, "w", encoding="utf-8", newline="\n") as f:
+        json.dump(data, f)
+    progress("%s: %.1f s" % (adapter["name"], wall))
+    return data
 
 
 # ---------------------------------------------------------------- analysis
@@ -400,6 +413,25 @@ def uncarried(cases):
             and c.get("detail", "").startswith(UNCARRIED_PREFIXES)]
 
 
+def seconds(value):
+    return "%.0f s" % value if isinstance(value, (int, float)) else "not measured"
+
+
+def wall_table(results):
+    """Per adapter: the run's figures and its wall time."""
+    lines = ["| implementation | cases | pass | failed (explained) | failed (unexplained) "
+             "| unsupported | wall time | cases' time summed |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        summary = r["summary"]
+        explained = sum(len(cases) for _, cases in r["groups"])
+        lines.append("| %s | %s | %s | %d | %d | %s | %s | %s |" % (
+            r["adapter"]["name"], summary.get("cases", "?"), summary.get("pass", "?"), explained,
+            len(r["unexplained"]), summary.get("unsupported", "?"), seconds(r["wall_seconds"]),
+            seconds(r["case_seconds"])))
+    return lines
+
+
 def render(results, missing, paths):
     out = ["# Conformance matrix",
            "",
@@ -428,6 +460,15 @@ def render(results, missing, paths):
     if missing:
         out += ["", "Not installed when this matrix was generated: " +
                 ", ".join(sorted(missing)) + "."]
+    out += ["", "## Each run and its wall time", "",
+            "Per adapter: its cases, how many passed, failed with a failure "
+            "`docs/conformance-explanations.json` explains (expected by its CTest run) or "
+            "without one, and were unsupported; the wall time of its `movconf run` (adapter "
+            "starts and, for the browser rows, Chromium's start and shader compilation "
+            "included) and movconf's own sum of the cases' times. The times were measured on "
+            "the 2-core machine that generated this file, shared with other work: they say "
+            "where the time goes, not how fast a library is.", ""]
+    out += wall_table(results)
     out += ["", "## Invalid cases passed by a rejection, named or not", "",
             "A case that expects an error passes when the implementation rejects the input. "
             "When the rejection names the error (`error_name` of the adapter protocol, or the "
@@ -561,6 +602,9 @@ def run_all(args, workdir):
                         "unexplained": unexplained, "passed": passed,
                         "uncarried": uncarried(report["cases"]),
                         "rejections": rejection_counts(report["cases"]),
+                        "wall_seconds": report.get(WALL_KEY),
+                        "case_seconds": report.get("summary", {}).get("seconds"),
+                        "summary": report.get("summary", {}),
                         "counts_by_verdict": {v: sum(1 for c in report["cases"] if c["verdict"] == v)
                                               for v in FAILURES}})
     return results, missing, paths, entries

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 'use strict';
 // movconf process adapter for shader kernels in headless Chromium: the
-// TensorFlow.js webgl and webgpu backends, in a page driven through the
-// DevTools protocol (puppeteer-core against Debian's /usr/bin/chromium).
+// TensorFlow.js webgl and webgpu backends and ONNX Runtime Web's webgpu
+// execution provider, in a page driven through the DevTools protocol
+// (puppeteer-core against Debian's /usr/bin/chromium).
 //
 //   movconf run --impl exec:'exec node examples/adapters/browser/adapter.js webgl'
 //   movconf run --impl exec:'exec node examples/adapters/browser/adapter.js webgpu'
+//   movconf run --impl exec:'exec node examples/adapters/browser/adapter.js ort-webgpu'
 //
 // Chromium starts once per adapter process (browser.js); each request runs
 // in the page. The mapping is TensorFlow.js's adapter's own
 // (common/tfjs_adapter.js): its calls, built as data, are applied in the page
-// by the same common/tfjs_calls.js. A page or browser that crashes or whose
+// by the same common/tfjs_calls.js. ONNX Runtime Web's is the onnxruntime
+// adapters' own (common/onnxruntime_adapter.js), its sessions in the page
+// (ort_page.js). A page or browser that crashes or whose
 // DevTools connection breaks ends this process (status 3): movconf reports
 // the case a crash, and the next case starts a new adapter and a new
 // browser; a hung page is movconf's timeout, with the same restart.
@@ -28,9 +32,19 @@ const TFJS_FILES = { 'tf-core.js': dist('@tensorflow/tfjs-core', 'tf-core.min.js
                      'tfjs_calls.js': path.join(__dirname, '..', 'common', 'tfjs_calls.js'),
                      'page.js': path.join(__dirname, 'page.js') };
 
+const ORT_PACKAGE = 'onnxruntime-web';
+// The webgpu bundle loads its WebAssembly module (the asyncify build) from
+// the page's origin.
+const ORT_FILES = Object.fromEntries(
+  ['ort.webgpu.min.js', 'ort-wasm-simd-threaded.asyncify.mjs', 'ort-wasm-simd-threaded.asyncify.wasm']
+    .map((file) => [file, dist(ORT_PACKAGE, file)]));
+
 const BACKENDS = {
-  webgl: { package: '@tensorflow/tfjs-backend-webgl', script: 'tf-backend-webgl.min.js' },
-  webgpu: { package: '@tensorflow/tfjs-backend-webgpu', script: 'tf-backend-webgpu.min.js' },
+  webgl: { package: '@tensorflow/tfjs-backend-webgl', script: 'tf-backend-webgl.min.js',
+           serve: serveTfjs },
+  webgpu: { package: '@tensorflow/tfjs-backend-webgpu', script: 'tf-backend-webgpu.min.js',
+            serve: serveTfjs },
+  'ort-webgpu': { package: ORT_PACKAGE, serve: serveOrt },
 };
 
 function loadPuppeteer() {
@@ -122,15 +136,17 @@ function versionWithRenderer(version, renderer) {
     .replace(/\uFFFD$/, '');
 }
 
+async function openPage(puppeteer, files, scripts) {
+  browserSession = await require('./browser.js').openPage(puppeteer, {
+    files, scripts, log: (text) => common.log(NAME, text), onFailure: pageFailed,
+  });
+}
+
 async function serveTfjs(puppeteer, backendName) {
   const backend = BACKENDS[backendName];
   const tfjs = require('../common/tfjs_adapter.js');
   const files = { ...TFJS_FILES, [backend.script]: dist(backend.package, backend.script) };
-  browserSession = await require('./browser.js').openPage(puppeteer, {
-    files, scripts: ['tf-core.js', backend.script, 'tfjs_calls.js', 'page.js'],
-    log: (text) => common.log(NAME, text),
-    onFailure: pageFailed,
-  });
+  await openPage(puppeteer, files, ['tf-core.js', backend.script, 'tfjs_calls.js', 'page.js']);
   const renderer = await pageCall('setting the backend', (page) =>
     page.evaluate((b) => window.movconf.tfjsInit(b), backendName));
   common.log(NAME, `${backend.package} on ${renderer}`);
@@ -147,9 +163,32 @@ async function serveTfjs(puppeteer, backendName) {
   await browserSession.shutdown();
 }
 
+// ONNX Runtime Web on the webgpu execution provider, nothing on its CPU
+// one: with session.disable_cpu_ep_fallback a model with a node the webgpu
+// provider has no kernel for (int64 data, for one) fails to load, and the
+// start-up probe leaves that type unclaimed, instead of the wasm kernels
+// answering for it.
+async function serveOrt(puppeteer) {
+  await openPage(puppeteer, { ...ORT_FILES, 'page.js': TFJS_FILES['page.js'] },
+                 ['ort.webgpu.min.js', 'page.js']);
+  const renderer = await pageCall('loading ONNX Runtime Web', (page) =>
+    page.evaluate((prefix) => window.movconf.ortInit(prefix), require('./browser.js').ORIGIN));
+  common.log(NAME, `${ORT_PACKAGE} (webgpu) on ${renderer}`);
+  const call = (what, name, ...args) =>
+    pageCall(what, (page) => page.evaluate((n, a) => window.movconf[n](...a), name, args));
+  const { version } = installedPackage(__dirname, ORT_PACKAGE);
+  await require('../common/onnxruntime_adapter.js').serveOnnxRuntime({
+    ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
+    version: versionWithRenderer(version, renderer),
+    sessionOptions: { executionProviders: ['webgpu'],
+                      extra: { session: { disable_cpu_ep_fallback: '1' } } },
+  });
+  await browserSession.shutdown();
+}
+
 const backendName = process.argv[2];
 if (!BACKENDS[backendName]) {
   common.log(NAME, `usage: adapter.js ${Object.keys(BACKENDS).join('|')}`);
   process.exit(2);
 }
-common.runAdapter(NAME, () => serveTfjs(loadPuppeteer(), backendName));
+common.runAdapter(NAME, () => BACKENDS[backendName].serve(loadPuppeteer(), backendName));

@@ -90,4 +90,4 @@ async function openPage(puppeteer, { files, scripts, log, onFailure }) {
   return { browser, page, close, shutdown };
 }
 
-module.exports = { openPage };
+module.exports = { ORIGIN, openPage };

@@ -85,5 +85,75 @@
     }
   }
 
-  root.movconf = { renderer, tfjsInit, tfjsRun };
+  // ONNX Runtime Web (ort_page.js forwards its calls here): sessions kept
+  // by id until released. Tensors as {type, dims, base64}; the typed array
+  // of each type is ONNX Runtime's own (int64 as BigInt64Array, float16 and
+  // the 4-bit types as their bits).
+  const ORT_ARRAYS = {
+    float32: Float32Array, float64: Float64Array, float16: Uint16Array, uint8: Uint8Array,
+    int8: Int8Array, uint16: Uint16Array, int16: Int16Array, uint32: Uint32Array,
+    int32: Int32Array, uint64: BigUint64Array, int64: BigInt64Array, bool: Uint8Array,
+    uint4: Uint8Array, int4: Uint8Array,
+  };
+  const ortSessions = new Map();
+  let ortNextId = 1;
+
+  function ortTensor({ type, dims, base64 }) {
+    const Constructor = ORT_ARRAYS[type];
+    if (!Constructor) throw new Error(`no ONNX Runtime tensor type ${type}`);
+    const bytes = fromBase64(base64);
+    return new root.ort.Tensor(type, new Constructor(bytes.buffer, 0,
+                                                     bytes.length / Constructor.BYTES_PER_ELEMENT), dims);
+  }
+
+  async function ortCreate(modelBase64, options) {
+    try {
+      const session = await root.ort.InferenceSession.create(fromBase64(modelBase64), options);
+      const id = ortNextId++;
+      ortSessions.set(id, session);
+      return { id };
+    } catch (e) {
+      return describeError(e);
+    }
+  }
+
+  async function ortRun(id, feeds) {
+    try {
+      const session = ortSessions.get(id);
+      if (!session) throw new Error(`no session ${id}`);
+      const inputs = {};
+      for (const [name, tensor] of Object.entries(feeds)) inputs[name] = ortTensor(tensor);
+      const results = await session.run(inputs);
+      const outputs = {};
+      for (const [name, tensor] of Object.entries(results)) {
+        const data = tensor.location === 'cpu' ? tensor.data : await tensor.getData(true);
+        outputs[name] = { type: tensor.type, dims: Array.from(tensor.dims), base64: toBase64(data) };
+      }
+      return { outputs };
+    } catch (e) {
+      return describeError(e);
+    }
+  }
+
+  async function ortRelease(id) {
+    const session = ortSessions.get(id);
+    ortSessions.delete(id);
+    try {
+      if (session) await session.release();
+      return {};
+    } catch (e) {
+      return describeError(e);
+    }
+  }
+
+  // ONNX Runtime's WebAssembly module is loaded from the page's origin, one
+  // thread (no SharedArrayBuffer needed); returns the renderer.
+  async function ortInit(wasmPrefix) {
+    root.ort.env.wasm.numThreads = 1;
+    root.ort.env.wasm.wasmPaths = wasmPrefix;
+    root.ort.env.logLevel = 'fatal';
+    return renderer('webgpu');
+  }
+
+  root.movconf = { renderer, tfjsInit, tfjsRun, ortInit, ortCreate, ortRun, ortRelease };
 })(window);

@@ -373,24 +373,27 @@ async function probeShuffleTypes() {
   return types;
 }
 
-// Loads nothing itself: `options.ort` is the package the adapter required,
-// `options.packageName` its npm name (for the version), `options.folder` the
-// adapter's folder (where node_modules is), `options.name` the log prefix.
-// One thread: many tiny requests on a shared machine. Log level fatal: errors
-// come back as exceptions, which the reply carries.
-function runOnnxRuntimeAdapter(options) {
+// Loads nothing itself: `options.ort` is the package the adapter required
+// (or an object with the same API: the browser adapter's, in a page),
+// `options.packageName` its npm name (for the version, unless
+// `options.version` gives it), `options.folder` the adapter's folder (where
+// node_modules is), `options.name` the log prefix. Returns when movconf
+// ends the session. One thread: many tiny requests on a shared machine. Log
+// level fatal: errors come back as exceptions, which the reply carries.
+async function serveOnnxRuntime(options) {
   ort = options.ort;
   sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
                      ...(options.sessionOptions || {}) };
-  common.runAdapter(options.name, async () => {
-    const { version } = installedPackage(options.folder, options.packageName);
-    const ops = await probeTypes();
-    common.log(options.name, `${options.packageName} ${version}; kernels for`,
-               Object.entries(ops).map(([op, { types }]) => `${op}: ${types.join(' ')}`)
-                 .join('; '));
-    await common.serve({ name: options.packageName, version, ops, handlers: HANDLERS,
-                         library: 'ONNX' });
-  });
+  const version = options.version || installedPackage(options.folder, options.packageName).version;
+  const ops = await probeTypes();
+  common.log(options.name, `${options.packageName} ${version}; kernels for`,
+             Object.entries(ops).map(([op, { types }]) => `${op}: ${types.join(' ')}`).join('; '));
+  await common.serve({ name: options.packageName, version, ops, handlers: HANDLERS,
+                       library: 'ONNX' });
 }
 
-module.exports = { runOnnxRuntimeAdapter };
+function runOnnxRuntimeAdapter(options) {
+  common.runAdapter(options.name, () => serveOnnxRuntime(options));
+}
+
+module.exports = { runOnnxRuntimeAdapter, serveOnnxRuntime };

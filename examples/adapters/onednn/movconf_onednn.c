@@ -11,6 +11,8 @@
      logical tensor over the input's bytes, each axis with the stride of
      the reshaped input's axis it comes from. Exact for every mode and K,
      as far as oneDNN's DNNL_MAX_NDIMS (12) reaches: rank 7 at most.
+   - Transpose-1: the same reorder with the view the data itself and the
+     permutation input_order (or the reversed axes), rank 1 to 12.
 
    Element types: the six oneDNN has (f32, f16, bf16, s8, u8, s32), but f16
    for the shuffle, whose primitive descriptor oneDNN 2.6 refuses as
@@ -18,8 +20,10 @@
    bit. Validation is oneDNN's where its parameters carry it (the shuffle's
    axis and group_size, the descriptors' dimensions); what they cannot
    carry (a negative axis, a group that does not divide C, the block size
-   and mode, which the reorder has no notion of, and int64 overflow of the
-   view) is checked by the plugin, and the message says so. Rejections
+   and mode, which the reorder has no notion of, int64 overflow of the
+   view, and input_order's type, rank, length and values, which reach
+   oneDNN only as the permuted strides) is checked by the plugin, and the
+   message says so. Rejections
    carry no error names.
 
    The stride and overflow arithmetic is the plugin's own: an
@@ -88,6 +92,12 @@ static int view_fits(int32_t rank) {
   return rank >= 3 && 2 * (rank - 2) + 2 <= DNNL_MAX_NDIMS;
 }
 
+/* Transpose-1: data and input_order, data of a rank a reorder holds
+   (rank 0 has no oneDNN memory descriptor). */
+static int transpose_fits(int32_t n_inputs, int32_t rank) {
+  return n_inputs == 2 && rank >= 1 && rank <= DNNL_MAX_NDIMS;
+}
+
 static int supports(const movconf_plugin_query_v3 *q) {
   if (q->n_inputs < 1 || onednn_type(q->input_types[0]) == dnnl_data_type_undef)
     return 0;
@@ -98,6 +108,8 @@ static int supports(const movconf_plugin_query_v3 *q) {
   case MOVCONF_PLUGIN_SPACE_TO_DEPTH:
   case MOVCONF_PLUGIN_DEPTH_TO_SPACE:
     return view_fits(q->input_ranks[0]) && blocks_first_mode(q->n_attrs, q->attrs) >= 0;
+  case MOVCONF_PLUGIN_TRANSPOSE:
+    return transpose_fits(q->n_inputs, q->input_ranks[0]);
   default:
     return 0;
   }
@@ -313,12 +325,109 @@ static dnnl_status_t reorder_descs(const struct view *v, dnnl_data_type_t type) 
   return s;
 }
 
-static int block_output_shape(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
-                              movconf_plugin_message *m) {
+/* ---- Transpose-1 as one reorder ---- */
+
+/* The bytes of a side-input integer type (TR-V1); 0 for the others. */
+static int side_integer_bytes(int32_t type) {
+  switch (type) {
+  case MOVCONF_PLUGIN_I8:
+  case MOVCONF_PLUGIN_U8:
+    return 1;
+  case MOVCONF_PLUGIN_I16:
+  case MOVCONF_PLUGIN_U16:
+    return 2;
+  case MOVCONF_PLUGIN_I32:
+  case MOVCONF_PLUGIN_U32:
+    return 4;
+  case MOVCONF_PLUGIN_I64:
+  case MOVCONF_PLUGIN_U64:
+    return 8;
+  default:
+    return 0;
+  }
+}
+
+/* Value i of an integer side input; 0 when the type is not an integer
+   one or the value (a u64) does not fit int64. Side inputs are aligned
+   only as far as their size allows: read through memcpy. */
+static int side_value(const movconf_plugin_tensor *t, int64_t i, int64_t *out) {
+  union {
+    int8_t i8;
+    uint8_t u8;
+    int16_t i16;
+    uint16_t u16;
+    int32_t i32;
+    uint32_t u32;
+    int64_t i64;
+    uint64_t u64;
+  } v;
+  int bytes = side_integer_bytes(t->type);
+  if (!bytes)
+    return 0;
+  memcpy(&v, (const unsigned char *)t->data + bytes * i, (size_t)bytes);
+  int is_signed = t->type == MOVCONF_PLUGIN_I8 || t->type == MOVCONF_PLUGIN_I16 ||
+                  t->type == MOVCONF_PLUGIN_I32 || t->type == MOVCONF_PLUGIN_I64;
+  switch (bytes) {
+  case 1:
+    *out = is_signed ? v.i8 : v.u8;
+    return 1;
+  case 2:
+    *out = is_signed ? v.i16 : v.u16;
+    return 1;
+  case 4:
+    *out = is_signed ? v.i32 : (int64_t)v.u32;
+    return 1;
+  default:
+    *out = v.i64;
+    return is_signed || v.u64 <= INT64_MAX;
+  }
+}
+
+/* The view of a transpose: the data's shape and the permutation, from
+   input_order (TR-V1..V5 and TR-S1, the checks the reorder cannot carry). */
+static int transpose_view(const movconf_plugin_request_v3 *r, struct view *v,
+                          movconf_plugin_message *m) {
+  const movconf_plugin_tensor *data = &r->inputs[0], *order = &r->inputs[1];
+  int32_t rank = data->rank;
+  if (!side_integer_bytes(order->type))
+    return reject(m, "input_order's type %lld is not an integer one (checked by the plugin)",
+                  (long long)order->type);
+  if (order->rank != 1)
+    return reject(m, "input_order has rank %lld, not 1 (checked by the plugin)",
+                  (long long)order->rank);
+  int64_t count = order->shape[0];
+  if (count != 0 && count != rank)
+    return reject(m, "input_order has %lld values, neither the rank nor 0 (checked by the plugin)",
+                  (long long)count);
+  int seen[DNNL_MAX_NDIMS] = {0};
+  v->n = rank;
+  for (int i = 0; i < rank; i++) {
+    int64_t axis = rank - 1 - i;
+    if (count != 0 && !side_value(order, i, &axis))
+      return reject(m, "input_order value %lld is not an integer in int64 (checked by the plugin)",
+                    (long long)i);
+    if (axis < 0 || axis >= rank)
+      return reject(m, "input_order value %lld is out of [0, rank - 1] (checked by the plugin)",
+                    (long long)axis);
+    v->shape[i] = data->shape[i];
+    v->perm[i] = axis;
+  }
+  for (int i = 0; i < rank; i++)
+    if (seen[v->perm[i]]++)
+      return reject(m, "input_order repeats axis %lld (checked by the plugin)",
+                    (long long)v->perm[i]);
+  return MOVCONF_PLUGIN_OK;
+}
+
+static int reorder_output_shape(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
+                                movconf_plugin_message *m) {
   const movconf_plugin_tensor *data = &r->inputs[0];
   struct view v;
-  if (block_view(r, o->shape, &v, m) != MOVCONF_PLUGIN_OK)
+  int transpose = r->op == MOVCONF_PLUGIN_TRANSPOSE;
+  if ((transpose ? transpose_view(r, &v, m) : block_view(r, o->shape, &v, m)) != MOVCONF_PLUGIN_OK)
     return MOVCONF_PLUGIN_REJECTED;
+  for (int i = 0; transpose && i < v.n; i++)
+    o->shape[i] = v.shape[v.perm[i]];
   /* The dense strides of the view multiply its non-zero sizes, the input's
      element count: it fits int64, as the input's shape passed MC-L3. */
   dnnl_status_t s = reorder_descs(&v, onednn_type(data->type));
@@ -346,11 +455,13 @@ static int output_shape(const movconf_plugin_request_v3 *r, movconf_plugin_outpu
   int32_t rank = r->inputs[0].rank;
   int shuffle = r->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS;
   int blocks = r->op == MOVCONF_PLUGIN_SPACE_TO_DEPTH || r->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE;
-  if (shuffle ? rank < 1 || rank > DNNL_MAX_NDIMS
-              : !blocks || !view_fits(rank) || blocks_first_mode(r->n_attrs, r->attrs) < 0)
+  int claimed = shuffle  ? rank >= 1 && rank <= DNNL_MAX_NDIMS
+                : blocks ? view_fits(rank) && blocks_first_mode(r->n_attrs, r->attrs) >= 0
+                         : r->op == MOVCONF_PLUGIN_TRANSPOSE && transpose_fits(r->n_inputs, rank);
+  if (!claimed)
     return reject(m, "operation %lld, its rank or mode was not claimed by supports()",
                   (long long)r->op);
-  int status = shuffle ? shuffle_output_shape(r, o, m) : block_output_shape(r, o, m);
+  int status = shuffle ? shuffle_output_shape(r, o, m) : reorder_output_shape(r, o, m);
   if (status != MOVCONF_PLUGIN_OK)
     release_prepared();
   return status;
