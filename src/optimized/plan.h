@@ -45,6 +45,12 @@ typedef struct mc_opt_plan {
      3 symmetric) and the bits of the value constant mode writes. */
   int pad_mode;
   uint64_t pad_value;
+  /* StridedSlice: out_shape, first and step are a Slice-8 plan of the data
+     axes (its kernel's); the output itself has view_rank axes of
+     view_shape (new axes of 1, shrunk axes gone: the same elements). */
+  bool view;
+  int view_rank;
+  int64_t view_shape[MC_MAX_RANK];
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a
