@@ -67,6 +67,10 @@ const char *mc_opt_missing_kernel(mc_op op);
 #include "movconf/op_list.h"
 #undef MC_OP
 
+/* The output's rank and shape: out_shape, or StridedSlice's view of it. */
+int mc_opt_output_rank(const mc_opt_plan *plan);
+const int64_t *mc_opt_output_shape(const mc_opt_plan *plan);
+
 /* MC-L3: `what` does not fit in int64. */
 mc_status mc_opt_overflow(mc_error *err, const char *what);
 
