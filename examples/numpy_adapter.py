@@ -429,6 +429,74 @@ def slice_8(inputs, attrs, cap):
     return output(data["type"], out_shape, elements(data)[index])
 
 
+# ---- StridedSlice-1 ----
+
+SS_MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
+
+
+def strided_slice_index(inputs, attrs, shape):
+    """SS-V1 to SS-V8: numpy's index tuple of the entries."""
+    names = [n for n in ("begin", "end", "stride") if n in inputs]
+    values = side_checks(inputs, names, lambda name: inputs["begin"]["shape"][0])
+    begin, end = ([min(v, INT64_MAX) for v in vals] for vals in values[:2])
+    stride = [min(v, INT64_MAX) for v in values[2]] if "stride" in inputs else [1] * len(begin)
+    masks = {k: list(attrs.get(k) or []) for k in SS_MASKS}
+    bad = [k for k in SS_MASKS if any(v not in (0, 1) for v in masks[k])]
+    if bad:
+        raise Rejected("mask_invalid", f"{bad[0]} {masks[bad[0]]}")
+    bit = {k: masks[k][:len(begin)] + [0] * (len(begin) - len(masks[k])) for k in SS_MASKS}
+    if sum(bit["ellipsis_mask"]) > 1:
+        raise Rejected("mask_invalid", "more than one ellipsis bit")
+    if 0 in stride:
+        raise Rejected("step_zero", f"stride {stride}")
+    index = []
+    for i, (b, e, s) in enumerate(zip(begin, end, stride)):
+        if bit["ellipsis_mask"][i]:
+            index.append(Ellipsis)
+        elif bit["new_axis_mask"][i]:
+            index.append(np.newaxis)
+        elif bit["shrink_axis_mask"][i]:
+            index.append(b)
+        else:
+            index.append(slice(None if bit["begin_mask"][i] else b,
+                               None if bit["end_mask"][i] else e, s))
+    indexing = [x for x in index if x is not Ellipsis and x is not None]
+    if len(indexing) > len(shape):
+        raise Rejected("too_many_indices", f"{len(indexing)} entries, rank {len(shape)}")
+    return index
+
+
+def strided_slice_1(inputs, attrs, cap):
+    data = inputs["data"]
+    shape = data["shape"]
+    index = strided_slice_index(inputs, attrs, shape)
+    # SS-V8 on the axis each shrink entry reaches, SS-V9 on the rank.
+    dims = [1 if x is None else 0 for x in index]
+    if Ellipsis not in index:
+        index.append(Ellipsis)
+    taken = sum(1 for x in index if x is not Ellipsis and x is not None)
+    axis = 0
+    for x in index:
+        if x is Ellipsis:
+            axis += len(shape) - taken
+        elif isinstance(x, int):
+            if not -shape[axis] <= x < shape[axis]:
+                raise Rejected("index_out_of_range", f"index {x} of {shape[axis]}")
+            axis += 1
+        elif x is not None:
+            axis += 1
+    x = elements(data).reshape(shape)
+    probe = np.empty(shape, dtype=np.uint8)  # the output shape without copying the data
+    out_rank = len(shape) - sum(isinstance(v, int) for v in index) + dims.count(1)
+    if out_rank > MAX_RANK:
+        raise Rejected("rank_limit", f"output rank {out_rank}")
+    out_shape = list(probe[tuple(index)].shape)
+    check_output_size(data["type"], out_shape, cap)
+    if element_count(out_shape) == 0:
+        return output(data["type"], out_shape, None)
+    return output(data["type"], out_shape, x[tuple(index)])
+
+
 # ---- Transpose-1 ----
 
 def transpose_1(inputs, attrs, cap):
@@ -538,6 +606,7 @@ RUN = {
     "Slice-8": slice_8,
     "Transpose-1": transpose_1,
     "Pad-12": pad_12,
+    "StridedSlice-1": strided_slice_1,
 }
 
 

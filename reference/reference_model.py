@@ -958,6 +958,79 @@ def pad_12(inputs, attrs, max_bytes):
     return Tensor(data.type, out_shape, out_bits)
 
 
+# ---------------------------------------------------------------- StridedSlice-1
+
+_SS_MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask")
+
+
+def strided_slice_1(inputs, attrs, max_bytes):
+    """numpy's data[idx] (spec/strided_slice_1.md), the index tuple built from
+    the entries and each axis read through Python's slice.indices."""
+    names = [n for n in OPS["StridedSlice-1"][3] if n in inputs]
+    check_ranks(inputs, names)
+    data = inputs["data"]
+    rank = len(data.shape)
+    for name in names[1:]:
+        if inputs[name].type not in SIDE_INTEGER_TYPES:
+            raise ModelError("side_input_type", "SS-V1", "%s is %s" % (name, inputs[name].type))
+    for name in names[1:]:
+        if len(inputs[name].shape) != 1:
+            raise ModelError("side_input_rank", "SS-V2", "%s is not 1-D" % name)
+    m = inputs["begin"].shape[0]
+    for name in names[2:]:
+        if inputs[name].shape[0] != m:
+            raise ModelError("side_input_length", "SS-V3", "%s length" % name)
+    val = {n: [min(bits_value(inputs[n].type, b), INT64_MAX) for b in inputs[n].bits]
+           for n in names[1:]}
+    stride = val.get("stride", [1] * m)
+    masks = {k: list(attrs.get(k) or []) for k in _SS_MASKS}
+    for k in _SS_MASKS:
+        if any(v not in (0, 1) for v in masks[k]):
+            raise ModelError("mask_invalid", "SS-V4", "%s %s" % (k, masks[k]))
+    bits = {k: [i < len(masks[k]) and masks[k][i] == 1 for i in range(m)] for k in _SS_MASKS}
+    if sum(bits["ellipsis_mask"]) > 1:
+        raise ModelError("mask_invalid", "SS-V5", "two ellipsis bits")
+    if 0 in stride:
+        raise ModelError("step_zero", "SS-V6", "stride %s" % stride)
+    kinds = ["..." if bits["ellipsis_mask"][i] else "new" if bits["new_axis_mask"][i]
+             else "shrink" if bits["shrink_axis_mask"][i] else "slice" for i in range(m)]
+    indexing = sum(k in ("shrink", "slice") for k in kinds)
+    if indexing > rank:
+        raise ModelError("too_many_indices", "SS-V7", "%d entries, rank %d" % (indexing, rank))
+    if "..." not in kinds:
+        kinds.append("...")  # the axes no entry reaches are kept whole
+    per_axis, out_shape, k = [], [], 0  # per data axis: the positions it reads
+    for i, kind in enumerate(kinds):
+        if kind == "...":
+            for _ in range(rank - indexing):
+                per_axis.append(range(data.shape[k]))
+                out_shape.append(data.shape[k])
+                k += 1
+        elif kind == "new":
+            out_shape.append(1)
+        elif kind == "shrink":
+            d, b = data.shape[k], val["begin"][i]
+            if not -d <= b < d:
+                raise ModelError("index_out_of_range", "SS-V8", "index %d of %d" % (b, d))
+            per_axis.append([b % d])
+            k += 1
+        else:
+            b = None if bits["begin_mask"][i] else val["begin"][i]
+            e = None if bits["end_mask"][i] else val["end"][i]
+            r = range(*slice(b, e, stride[i]).indices(data.shape[k]))
+            per_axis.append(r)
+            out_shape.append(len(r))
+            k += 1
+    if len(out_shape) > MAX_RANK:
+        raise ModelError("rank_limit", "SS-V9", "output rank %d" % len(out_shape))
+    check_output_size(data.type, out_shape, max_bytes)
+    if element_count(out_shape) == 0:
+        return Tensor(data.type, out_shape, [])
+    strides = row_major_strides(data.shape)
+    offsets = [[p * strides[a] for p in positions] for a, positions in enumerate(per_axis)]
+    return Tensor(data.type, out_shape, [data.bits[sum(o)] for o in itertools.product(*offsets)])
+
+
 # ---------------------------------------------------------------- entry point
 
 _KERNELS = {
@@ -970,6 +1043,7 @@ _KERNELS = {
     "Slice-8": slice_8,
     "Transpose-1": transpose_1,
     "Pad-12": pad_12,
+    "StridedSlice-1": strided_slice_1,
 }
 
 

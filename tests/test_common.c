@@ -120,6 +120,9 @@ static const char *const expected_status_names[] = {
     "step_zero",
     "axes_not_unique",
     "pad_too_large",
+    "mask_invalid",
+    "too_many_indices",
+    "index_out_of_range",
 };
 
 static void test_status_names(void) {

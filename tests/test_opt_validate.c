@@ -75,8 +75,8 @@ static outcome run_validate(const mc_request *req, size_t cap, mc_opt_plan *plan
   o.clause = err.clause;
   memcpy(o.message, err.message, sizeof o.message);
   if (o.status == MC_OK) {
-    o.rank = plan->rank;
-    memcpy(o.shape, plan->out_shape, sizeof plan->out_shape);
+    o.rank = mc_opt_output_rank(plan);
+    memcpy(o.shape, mc_opt_output_shape(plan), (size_t)o.rank * sizeof o.shape[0]);
     o.nbytes = plan->out_bytes;
     o.type = plan->type;
   }
@@ -736,11 +736,47 @@ static bool gen_pad(gen_request *g) {
   return size_tensor(v, 1, &malformed) || malformed;
 }
 
+/* StridedSlice: stride absent now and then; begin and end mostly near the
+   data's range; masks mostly 0 and 1 (a 2 or a -1 now and then), so that
+   ellipses, new axes, shrinks out of range and too many entries show. */
+static bool gen_strided_slice(gen_request *g) {
+  static const mc_attr masks[] = {MC_ATTR_BEGIN_MASK, MC_ATTR_END_MASK, MC_ATTR_NEW_AXIS_MASK,
+                                  MC_ATTR_SHRINK_AXIS_MASK, MC_ATTR_ELLIPSIS_MASK};
+  start_request(g, MC_OP_STRIDED_SLICE);
+  if (rng_chance(25))
+    g->req.n_inputs = 3; /* stride absent */
+  int rank = pick_rank(0, 4);
+  int64_t n = rank >= 0 && rank <= MC_MAX_RANK ? rank : 1;
+  n = rng_chance(30) ? rng_below(n + 3) : n;
+  for (int k = 0; k < 5; k++) {
+    if (rng_chance(40))
+      continue;
+    mc_int_list l = {.count = (int)rng_below(n + 2)};
+    for (int i = 0; i < l.count; i++)
+      l.v[i] = rng_chance(2) ? (rng_chance(50) ? 2 : -1) : rng_chance(k < 2 ? 40 : 15);
+    mc_attrs_set_list(&g->req.attrs, masks[k], &l);
+  }
+  uint64_t begin[MC_MAX_RANK + 3], end[MC_MAX_RANK + 3], stride[MC_MAX_RANK + 3];
+  for (int i = 0; i < MC_MAX_RANK + 3; i++) {
+    begin[i] = pick_value(-7, 7, 8);
+    end[i] = pick_value(-7, 7, 8);
+    stride[i] = rng_chance(3) ? 0 : pick_value(-3, 3, 6);
+    stride[i] = stride[i] ? stride[i] : 1;
+  }
+  if (rng_chance(3))
+    stride[0] = 0;
+  if (!make_data(g, rank, NULL))
+    return false;
+  for (int slot = 1; slot < g->req.n_inputs; slot++)
+    make_side_input(g, slot, (int)n, (const uint64_t *[]){begin, end, stride}[slot - 1]);
+  return true;
+}
+
 static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(8)) {
+  switch (rng_below(9)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -761,6 +797,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 6:
     made = gen_pad(g);
+    break;
+  case 7:
+    made = gen_strided_slice(g);
     break;
   default:
     made = gen_patches(g);

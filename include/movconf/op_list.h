@@ -54,6 +54,10 @@ MC_OP_ROW(TRANSPOSE, transpose_1, "Transpose-1", "TR",
 MC_OP_ROW(PAD, pad_12, "Pad-12", "PAD",
           ("data", "pads_begin", "pads_end", "pad_value"), 3, (MC_ATTR_PAD_MODE),
           MC_OP_PADS_ZEROS | MC_OP_DATA_SCALAR(3))
+MC_OP_ROW(STRIDED_SLICE, strided_slice_1, "StridedSlice-1", "SS",
+          ("data", "begin", "end", "stride"), 3,
+          (MC_ATTR_BEGIN_MASK, MC_ATTR_END_MASK, MC_ATTR_NEW_AXIS_MASK, MC_ATTR_SHRINK_AXIS_MASK,
+           MC_ATTR_ELLIPSIS_MASK), 0)
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

@@ -40,7 +40,7 @@ bool mc_op_pads_zeros(mc_op op);
 bool mc_op_input_is_data_scalar(mc_op op, int k);
 
 #define MC_MAX_INPUTS 5
-#define MC_MAX_ATTR_LEN 8
+#define MC_MAX_ATTR_LEN 40
 
 /* An integer-list attribute. count < 0: absent. count may exceed
    MC_MAX_ATTR_LEN (then only the first MC_MAX_ATTR_LEN values are kept). */
@@ -60,9 +60,14 @@ typedef enum mc_attr {
   MC_ATTR_STRIDES,
   MC_ATTR_RATES,
   MC_ATTR_AUTO_PAD,
-  MC_ATTR_AXIS,     /* ShuffleChannels-1 */
-  MC_ATTR_GROUP,    /* ShuffleChannels-1 */
-  MC_ATTR_PAD_MODE, /* Pad-12 */
+  MC_ATTR_AXIS,             /* ShuffleChannels-1 */
+  MC_ATTR_GROUP,            /* ShuffleChannels-1 */
+  MC_ATTR_PAD_MODE,         /* Pad-12 */
+  MC_ATTR_BEGIN_MASK,       /* StridedSlice-1 */
+  MC_ATTR_END_MASK,         /* StridedSlice-1 */
+  MC_ATTR_NEW_AXIS_MASK,    /* StridedSlice-1 */
+  MC_ATTR_SHRINK_AXIS_MASK, /* StridedSlice-1 */
+  MC_ATTR_ELLIPSIS_MASK,    /* StridedSlice-1 */
   MC_ATTR_COUNT
 } mc_attr;
 

@@ -104,6 +104,9 @@ typedef enum mc_status {
   MC_E_STEP_ZERO,             /* SL-V5 */
   MC_E_AXES_NOT_UNIQUE,       /* SL-V7 */
   MC_E_PAD_TOO_LARGE,         /* PAD-V9 */
+  MC_E_MASK_INVALID,          /* SS-V4, SS-V5 */
+  MC_E_TOO_MANY_INDICES,      /* SS-V7 */
+  MC_E_INDEX_OUT_OF_RANGE,    /* SS-V8 */
   MC_STATUS_COUNT
 } mc_status;
 

@@ -114,6 +114,9 @@ static const char *const status_names[] = {
     [MC_E_STEP_ZERO] = "step_zero",
     [MC_E_AXES_NOT_UNIQUE] = "axes_not_unique",
     [MC_E_PAD_TOO_LARGE] = "pad_too_large",
+    [MC_E_MASK_INVALID] = "mask_invalid",
+    [MC_E_TOO_MANY_INDICES] = "too_many_indices",
+    [MC_E_INDEX_OUT_OF_RANGE] = "index_out_of_range",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
@@ -274,6 +277,11 @@ static const attr_info attr_table[] = {
     [MC_ATTR_AXIS] = {"axis", MC_ATTR_KIND_INT, 1},
     [MC_ATTR_GROUP] = {"group", MC_ATTR_KIND_INT, 1},
     [MC_ATTR_PAD_MODE] = {"pad_mode", MC_ATTR_KIND_STRING, 0},
+    [MC_ATTR_BEGIN_MASK] = {"begin_mask", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_END_MASK] = {"end_mask", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_NEW_AXIS_MASK] = {"new_axis_mask", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_SHRINK_AXIS_MASK] = {"shrink_axis_mask", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_ELLIPSIS_MASK] = {"ellipsis_mask", MC_ATTR_KIND_INT_LIST, 0},
 };
 
 _Static_assert(sizeof attr_table / sizeof attr_table[0] == MC_ATTR_COUNT,

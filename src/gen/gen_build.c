@@ -343,8 +343,8 @@ bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, u
          mc_gen_make_data(c, p, rank, shape, case_seed, err, n);
 }
 
-bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed,
-                              char *err, size_t n) {
+bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
+                              size_t n) {
   const cJSON *raw = mc_gen_param(p, "data_shape");
   if (!raw)
     return mc_gen_fail(err, n, "data_shape: missing");
@@ -387,6 +387,16 @@ bool mc_gen_int_attr(mc_gen_case *c, const mc_gen_params *p, const char *name, m
     return false;
   mc_attrs_set_int(&c->req.attrs, id, value);
   return true;
+}
+
+bool mc_gen_list_attr(mc_gen_case *c, const mc_gen_params *p, const char *name, mc_attr id,
+                      char *err, size_t n) {
+  const cJSON *v = mc_gen_param(p, name);
+  mc_int_list *out = mc_attrs_list_slot(&c->req.attrs, id);
+  out->count = -1;
+  if (!v || cJSON_IsNull(v))
+    return true;
+  return mc_gen_read_i64_list(v, name, out->v, MC_MAX_ATTR_LEN, &out->count, err, n);
 }
 
 /* ---- entry points ---- */

@@ -52,14 +52,17 @@ bool mc_gen_make_data(mc_gen_case *c, const mc_gen_params *p, int rank, const in
 bool mc_gen_raw_data(mc_gen_case *c, const mc_gen_params *p, const cJSON *raw, uint64_t case_seed,
                      char *err, size_t n);
 /* Raw style only: the data_shape parameter is required. */
-bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed,
-                              char *err, size_t n);
+bool mc_gen_required_raw_data(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err,
+                              size_t n);
 bool mc_gen_side_types(const mc_gen_params *p, mc_type *out, int count, char *err, size_t n);
 bool mc_gen_side_tensor(mc_tensor *t, mc_type type, int rank, const int64_t *shape,
                         const mc_int *values, int count, const char *name, char *err, size_t n);
 bool mc_gen_side_vector(mc_tensor *t, mc_type type, const int64_t *values, int count,
                         const char *name, char *err, size_t n);
 
+/* An integer-list attribute: absent when the parameter is absent or null. */
+bool mc_gen_list_attr(mc_gen_case *c, const mc_gen_params *p, const char *name, mc_attr id,
+                      char *err, size_t n);
 /* An integer attribute: absent when the parameter is absent or null. */
 bool mc_gen_int_attr(mc_gen_case *c, const mc_gen_params *p, const char *name, mc_attr id,
                      char *err, size_t n);

@@ -213,6 +213,14 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
     mc_store_bits(out->data, plan->type, i, 0);
 }
 
+int mc_opt_output_rank(const mc_opt_plan *plan) {
+  return plan->view ? plan->view_rank : plan->rank;
+}
+
+const int64_t *mc_opt_output_shape(const mc_opt_plan *plan) {
+  return plan->view ? plan->view_shape : plan->out_shape;
+}
+
 mc_status mc_optimized_output_shape(const mc_request *req, size_t max_output_bytes, mc_type *type,
                                     int *rank, int64_t *shape, mc_error *err) {
   mc_opt_plan plan;
@@ -220,8 +228,8 @@ mc_status mc_optimized_output_shape(const mc_request *req, size_t max_output_byt
   if (s != MC_OK)
     return s;
   *type = plan.type;
-  *rank = plan.rank;
-  memcpy(shape, plan.out_shape, (size_t)plan.rank * sizeof *shape);
+  *rank = mc_opt_output_rank(&plan);
+  memcpy(shape, mc_opt_output_shape(&plan), (size_t)*rank * sizeof *shape);
   return MC_OK;
 }
 
@@ -235,7 +243,8 @@ mc_status mc_optimized_run(const mc_request *req, size_t max_output_bytes, int t
   mc_status s = mc_opt_validate(req, max_output_bytes, &plan, err);
   if (s != MC_OK)
     return s;
-  s = mc_tensor_alloc(out, plan.type, plan.rank, plan.out_shape, max_output_bytes);
+  s = mc_tensor_alloc(out, plan.type, mc_opt_output_rank(&plan), mc_opt_output_shape(&plan),
+                      max_output_bytes);
   if (s != MC_OK)
     return mc_fail(err, s, NULL, "cannot allocate the output (%zu bytes)", plan.out_bytes);
   run_kernel(&plan, req->inputs[0]->data, threads, out);
@@ -248,10 +257,10 @@ mc_status mc_optimized_run_into(const mc_request *req, int threads, mc_tensor *o
   mc_status s = mc_opt_validate(req, SIZE_MAX, &plan, err);
   if (s != MC_OK)
     return s;
-  bool fits = out && out->type == plan.type && out->rank == plan.rank &&
+  bool fits = out && out->type == plan.type && out->rank == mc_opt_output_rank(&plan) &&
               out->nbytes == plan.out_bytes && (out->data || plan.out_bytes == 0);
-  for (int a = 0; fits && a < plan.rank; a++)
-    fits = out->shape[a] == plan.out_shape[a];
+  for (int a = 0; fits && a < mc_opt_output_rank(&plan); a++)
+    fits = out->shape[a] == mc_opt_output_shape(&plan)[a];
   if (!fits)
     return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL,
                    "the output tensor's type, shape or size does not match the operation's");

@@ -45,6 +45,12 @@ typedef struct mc_opt_plan {
      3 symmetric) and the bits of the value constant mode writes. */
   int pad_mode;
   uint64_t pad_value;
+  /* StridedSlice: out_shape, first and step are a Slice-8 plan of the data
+     axes (its kernel's); the output itself has view_rank axes of
+     view_shape (new axes of 1, shrunk axes gone: the same elements). */
+  bool view;
+  int view_rank;
+  int64_t view_shape[MC_MAX_RANK];
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a
@@ -60,6 +66,10 @@ const char *mc_opt_missing_kernel(mc_op op);
   mc_status mc_opt_validate_##slug(const mc_request *req, mc_opt_plan *plan, mc_error *err);
 #include "movconf/op_list.h"
 #undef MC_OP
+
+/* The output's rank and shape: out_shape, or StridedSlice's view of it. */
+int mc_opt_output_rank(const mc_opt_plan *plan);
+const int64_t *mc_opt_output_shape(const mc_opt_plan *plan);
 
 /* MC-L3: `what` does not fit in int64. */
 mc_status mc_opt_overflow(mc_error *err, const char *what);

@@ -13,6 +13,7 @@
 #ifndef MC_KERNELS_AVX2
 #include "common/error.h"
 #include "movconf/tensor.h"
+#include "optimized/slice_common.h"
 
 /* Input positions of the side inputs. */
 enum { SLICE_START = 1, SLICE_STOP, SLICE_STEP, SLICE_AXES };
@@ -37,13 +38,6 @@ static mc_status slice_check_side_form(const mc_request *req, mc_error *err) {
   return MC_OK;
 }
 
-/* Value k of a start, stop or step input as an exact integer; a u64 above
-   INT64_MAX reads as INT64_MAX, which clamps the same (SL-S2, E34). */
-static int64_t slice_value(const mc_tensor *t, int64_t k) {
-  int64_t v;
-  return mc_side_value(t, k, &v) ? v : INT64_MAX;
-}
-
 /* SL-V6 and SL-S1 for the k-th axis of the slice: false when out of [-r, r-1]
    (a u64 above INT64_MAX included), else the normalised axis. */
 static bool slice_axis(const mc_request *req, int rank, int64_t k, int *axis) {
@@ -62,7 +56,7 @@ static bool slice_axis(const mc_request *req, int rank, int64_t k, int *axis) {
 static mc_status slice_check_values(const mc_request *req, int rank, int64_t n, mc_error *err) {
   int axis = 0;
   for (int64_t k = 0; k < n; k++)
-    if (slice_value(req->inputs[SLICE_STEP], k) == 0)
+    if (mc_opt_slice_value(req->inputs[SLICE_STEP], k) == 0)
       return mc_fail(err, MC_E_STEP_ZERO, "SL-V5", "step[%lld] is 0", (long long)k);
   for (int64_t k = 0; k < n; k++)
     if (!slice_axis(req, rank, k, &axis))
@@ -77,26 +71,6 @@ static mc_status slice_check_values(const mc_request *req, int rank, int64_t n, 
     named[axis] = true;
   }
   return MC_OK;
-}
-
-static int64_t slice_clamp(int64_t v, int64_t lo, int64_t hi) {
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* SL-S2 on one axis of length d with step != 0: the output count, and in
-   *first the first index read. Exact: start + d is formed only for a
-   negative start, the spans are at most d, and |step| is taken unsigned
-   (INT64_MIN has none in int64). */
-static int64_t slice_count(int64_t d, int64_t start, int64_t stop, int64_t step, int64_t *first) {
-  const int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? d : d - 1;
-  const int64_t from = slice_clamp(start < 0 ? start + d : start, lo, hi);
-  const int64_t to = slice_clamp(stop < 0 ? stop + d : stop, lo, hi);
-  const int64_t span = step > 0 ? to - from : from - to;
-  *first = from;
-  if (span <= 0)
-    return 0;
-  const uint64_t magnitude = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
-  return (int64_t)(1 + (uint64_t)(span - 1) / magnitude);
 }
 
 /* SL-V1 to SL-V7, then SL-S1, SL-S2 and SL-O1: an independent reading of
@@ -121,10 +95,10 @@ mc_status mc_opt_validate_slice_8(const mc_request *req, mc_opt_plan *plan, mc_e
   for (int64_t k = 0; k < n; k++) {
     int a = 0; /* set: SL-V6 passed */
     slice_axis(req, rank, k, &a);
-    const int64_t step = slice_value(req->inputs[SLICE_STEP], k);
+    const int64_t step = mc_opt_slice_value(req->inputs[SLICE_STEP], k);
     const int64_t count =
-        slice_count(plan->in_shape[a], slice_value(req->inputs[SLICE_START], k),
-                    slice_value(req->inputs[SLICE_STOP], k), step, &plan->first[a]);
+        mc_opt_slice_count(plan->in_shape[a], mc_opt_slice_value(req->inputs[SLICE_START], k),
+                           mc_opt_slice_value(req->inputs[SLICE_STOP], k), step, &plan->first[a]);
     plan->out_shape[a] = count;
     plan->step[a] = count > 1 ? step : 1;
     if (count == 0)

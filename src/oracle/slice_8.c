@@ -2,42 +2,22 @@
    (SL-S1) and clamp start and stop Python's way (SL-S2), then a strided crop
    (SL-S3): a reverse of the axes with a negative step, then a crop with
    positive steps. Clauses: spec/slice_8.md; errata E31 to E38. */
-#include <assert.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "common/error.h"
 #include "common/layout.h"
 #include "movconf/tensor.h"
 #include "oracle/oracle_ops.h"
+#include "oracle/slice_common.h"
 
 enum { START = 1, STOP = 2, STEP = 3, AXES = 4 };
-
-/* One axis in the form SL-S3 reads it: reversed or not, then every
-   step-th element from begin, count of them. */
-typedef struct axis_slice {
-  bool reversed;
-  int64_t begin; /* in the axis as read (reversed or not) */
-  uint64_t step; /* |step|: 2^63 for INT64_MIN (E33) */
-  int64_t count;
-} axis_slice;
-
-/* Element i of side input k as an exact integer, u64 above INT64_MAX read
-   as INT64_MAX (E34). SL-V2 to SL-V4 hold, so the read cannot fail. */
-static int64_t side(const mc_request *req, int k, int64_t i) {
-  int64_t v = 0;
-  bool read = mc_side_value_saturating(req->inputs[k], i, &v);
-  assert(read);
-  (void)read;
-  return v;
-}
 
 /* Element i of side input k as stored, for messages: a u64 above INT64_MAX
    prints as itself, not as its saturated reading. */
 static void side_text(const mc_request *req, int k, int64_t i, char *buf, size_t len) {
   const mc_tensor *t = req->inputs[k];
   if (mc_type_get(t->type)->is_signed)
-    snprintf(buf, len, "%lld", (long long)side(req, k, i));
+    snprintf(buf, len, "%lld", (long long)mc_slice_side(req, k, i));
   else
     snprintf(buf, len, "%llu", (unsigned long long)mc_load_bits(t->data, t->type, i));
 }
@@ -67,7 +47,7 @@ static mc_status check_form(const mc_request *req, mc_error *err) {
 
 /* Axis i as given: axes[i], or i when axes is absent. */
 static int64_t given_axis(const mc_request *req, int64_t i) {
-  return req->n_inputs > AXES ? side(req, AXES, i) : i;
+  return req->n_inputs > AXES ? mc_slice_side(req, AXES, i) : i;
 }
 
 /* SL-V5 to SL-V7 over the n entries; fills axis[i], the normalised axes.
@@ -77,7 +57,7 @@ static mc_status check_values(const mc_request *req, int *axis, mc_error *err) {
   const int64_t n = req->inputs[START]->shape[0];
   char text[24];
   for (int64_t i = 0; i < n; i++)
-    if (side(req, STEP, i) == 0)
+    if (mc_slice_side(req, STEP, i) == 0)
       return mc_fail(err, MC_E_STEP_ZERO, "SL-V5", "step[%lld] is 0; it must be non-zero",
                      (long long)i);
   for (int64_t i = 0; i < n; i++) {
@@ -110,71 +90,20 @@ static mc_status check_values(const mc_request *req, int *axis, mc_error *err) {
   return MC_OK;
 }
 
-/* SL-S2's bound: counted from the end when negative (v < 0 <= d: the sum
-   cannot overflow), then clamped into [lo, hi]. */
-static int64_t clamp_bound(int64_t v, int64_t d, int64_t lo, int64_t hi) {
-  if (v < 0)
-    v += d;
-  return v < lo ? lo : v > hi ? hi : v;
-}
-
-/* SL-S2 on one axis of dimension d: Python's rule, in exact arithmetic. */
-static axis_slice slice_axis(int64_t start, int64_t stop, int64_t step, int64_t d) {
-  axis_slice s = {.reversed = step < 0};
-  /* |step| in uint64: exact for INT64_MIN, whose negation int64 lacks. */
-  s.step = step > 0 ? (uint64_t)step : 0 - (uint64_t)step;
-  int64_t lo = s.reversed ? -1 : 0, hi = s.reversed ? d - 1 : d;
-  int64_t first = clamp_bound(start, d, lo, hi), end = clamp_bound(stop, d, lo, hi);
-  int64_t distance = s.reversed ? first - end : end - first; /* in [-d, d] */
-  uint64_t span = distance > 0 ? (uint64_t)distance : 0;
-  s.count = (int64_t)(span / s.step + (span % s.step != 0));
-  /* In the reversed axis, index first of the original is d - 1 - first. */
-  s.begin = s.reversed ? d - 1 - first : first;
-  return s;
-}
-
 /* SL-S1 and SL-S2: every axis whole (begin 0, step 1) but the named ones. */
-static void plan_axes(const mc_request *req, const int *axis, axis_slice *plan) {
+static void plan_axes(const mc_request *req, const int *axis, mc_axis_slice *plan) {
   const mc_tensor *data = req->inputs[0];
   for (int a = 0; a < data->rank; a++)
-    plan[a] = (axis_slice){.reversed = false, .begin = 0, .step = 1, .count = data->shape[a]};
+    plan[a] = mc_slice_whole(data->shape[a]);
   for (int i = 0; i < req->inputs[START]->shape[0]; i++)
-    plan[axis[i]] = slice_axis(side(req, START, i), side(req, STOP, i), side(req, STEP, i),
-                               data->shape[axis[i]]);
-}
-
-/* SL-S3: reverse the axes with a negative step (into a copy of data's
-   size), then crop every step-th element from begin on every axis. */
-static mc_status slice_data(const mc_tensor *data, const axis_slice *plan, mc_tensor *out,
-                            mc_error *err) {
-  mc_shape in_shape = mc_shape_make(data->rank, data->shape);
-  mc_shape out_shape = mc_shape_make(out->rank, out->shape);
-  bool reversed[MC_MAX_RANK], any_reversed = false;
-  int64_t begin[MC_MAX_RANK];
-  uint64_t step[MC_MAX_RANK];
-  for (int a = 0; a < data->rank; a++) {
-    reversed[a] = plan[a].reversed;
-    any_reversed = any_reversed || reversed[a];
-    begin[a] = plan[a].begin;
-    step[a] = plan[a].step;
-  }
-  uint8_t *backwards = NULL;
-  if (any_reversed) {
-    backwards = malloc(data->nbytes ? data->nbytes : 1);
-    if (!backwards)
-      return mc_fail(err, MC_E_OUT_OF_MEMORY, NULL, "cannot allocate the reversed intermediate");
-    mc_reverse(data->type, &in_shape, data->data, reversed, backwards);
-  }
-  mc_strided_crop(data->type, &in_shape, any_reversed ? backwards : data->data, begin, step,
-                  &out_shape, out->data);
-  free(backwards);
-  return MC_OK;
+    plan[axis[i]] = mc_slice_axis(mc_slice_side(req, START, i), mc_slice_side(req, STOP, i),
+                                  mc_slice_side(req, STEP, i), data->shape[axis[i]]);
 }
 
 mc_status mc_oracle_slice_8(const mc_request *req, size_t cap, mc_tensor *out, mc_error *err) {
   const mc_tensor *data = req->inputs[0];
   int axis[MC_MAX_RANK];
-  axis_slice plan[MC_MAX_RANK];
+  mc_axis_slice plan[MC_MAX_RANK];
   int64_t out_shape[MC_MAX_RANK];
   mc_status s = check_form(req, err);
   if (s == MC_OK)
@@ -187,6 +116,6 @@ mc_status mc_oracle_slice_8(const mc_request *req, size_t cap, mc_tensor *out, m
     out_shape[a] = plan[a].count;
   s = mc_oracle_alloc_output(out, data->type, data->rank, out_shape, cap, err);
   if (s == MC_OK)
-    s = slice_data(data, plan, out, err);
+    s = mc_slice_data(data, plan, out->data, err);
   return s;
 }

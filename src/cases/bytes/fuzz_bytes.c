@@ -570,7 +570,7 @@ void mc_bytes_take_amounts(decoder *d, bool crops) {
 
 /* ---- attributes ---- */
 
-static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
+static void take_list(decoder *d, mc_int_list *list, int64_t natural_span, bool from_zero) {
   static const int64_t count_edges[16] = {-1, 0, 1, 3, 4, 8, 9, 16, 64, -1, 0, 1, 3, 2, 2, 2};
   static const int64_t edges[16] = {0,         -1,        P2(31), P2(32), P2(62),     INT64_MAX,
                                     INT64_MIN, INT32_MAX, P2(16), 100,    3037000500, P2(53),
@@ -584,7 +584,7 @@ static void take_list(decoder *d, mc_int_list *list, int64_t natural_span) {
   list->count = count < 0 ? -1 : count > MC_FUZZ_MAX_LIST ? MC_FUZZ_MAX_LIST : (int)count;
   for (int i = 0; i < list->count && i < MC_MAX_ATTR_LEN; i++) {
     pick p = take_pick(&d->r, edges);
-    list->v[i] = mc_bytes_pick_or(p, 1 + p.sel % natural_span);
+    list->v[i] = mc_bytes_pick_or(p, !from_zero + p.sel % natural_span);
   }
 }
 
@@ -606,7 +606,7 @@ static bool take_attr(decoder *d, mc_attr a) {
     mc_attrs_set_string(at, a, d->in->strings[a]);
     return !d->oom;
   case MC_ATTR_KIND_INT_LIST:
-    take_list(d, mc_attrs_list_slot(at, a), l->list_span);
+    take_list(d, mc_attrs_list_slot(at, a), l->list_span, l->list_from_zero);
     return true;
   }
   return false;

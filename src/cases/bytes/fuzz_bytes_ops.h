@@ -55,6 +55,7 @@ typedef struct mc_bytes_attr {
   int n_spellings;
   const char *const *string_edges; /* STRING: 16 invalid spellings (NULL: absent) */
   int64_t list_span;               /* INT_LIST: natural values 1 + sel % list_span */
+  bool list_from_zero;             /* INT_LIST: sel % list_span instead (bit masks) */
 } mc_bytes_attr;
 
 /* An operation's byte layout: its attributes', and its own part after the
@@ -68,6 +69,12 @@ typedef struct mc_bytes_op {
   const mc_bytes_attr *attrs;
   int n_attrs;
 } mc_bytes_op;
+
+/* Slice-8's and StridedSlice-1's bound (or, is_step, step) value i of side
+   input t for an axis of extent elements: places on the axis and the edges
+   where clamping happens (ops/slice_8.c). */
+void mc_bytes_take_slice_value(mc_bytes_decoder *d, mc_tensor *t, int64_t i, int64_t extent,
+                               bool is_step);
 
 /* The 16 edge values most integer attributes share. */
 extern const int64_t mc_bytes_int_edges[16];

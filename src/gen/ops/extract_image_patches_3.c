@@ -4,20 +4,11 @@
 
 #include "gen/gen_build.h"
 
-static bool eip_list(const mc_gen_params *p, const char *name, mc_int_list *out, char *err,
-                     size_t n) {
-  const cJSON *v = mc_gen_param(p, name);
-  out->count = -1;
-  if (!v || cJSON_IsNull(v))
-    return true;
-  return mc_gen_read_i64_list(v, name, out->v, MC_MAX_ATTR_LEN, &out->count, err, n);
-}
-
 static bool build(mc_gen_case *c, const mc_gen_params *p, uint64_t case_seed, char *err, size_t n) {
   mc_attrs *a = &c->req.attrs;
-  if (!eip_list(p, "sizes", mc_attrs_list_slot(a, MC_ATTR_SIZES), err, n) ||
-      !eip_list(p, "strides", mc_attrs_list_slot(a, MC_ATTR_STRIDES), err, n) ||
-      !eip_list(p, "rates", mc_attrs_list_slot(a, MC_ATTR_RATES), err, n))
+  if (!mc_gen_list_attr(c, p, "sizes", MC_ATTR_SIZES, err, n) ||
+      !mc_gen_list_attr(c, p, "strides", MC_ATTR_STRIDES, err, n) ||
+      !mc_gen_list_attr(c, p, "rates", MC_ATTR_RATES, err, n))
     return false;
   const cJSON *pad = mc_gen_param(p, "auto_pad");
   if (pad && !cJSON_IsNull(pad)) {

@@ -118,6 +118,15 @@ static int64_t slice_step(uint8_t sel, mc_type t, const int64_t edges[16]) {
   return ((uint64_t)v & mask) != 0 ? v : 1;
 }
 
+void mc_bytes_take_slice_value(mc_bytes_decoder *d, mc_tensor *t, int64_t i, int64_t extent,
+                               bool is_step) {
+  int64_t edges[16];
+  slice_edges(extent, t->type, edges);
+  mc_bytes_pick p = mc_bytes_take_pick(d, edges);
+  int64_t natural = is_step ? slice_step(p.sel, t->type, edges) : slice_bound(p.sel, extent, edges);
+  mc_bytes_store_side(t, i, mc_bytes_pick_or(p, natural));
+}
+
 /* start, stop, step (k = 1, 2, 3): entry i's values for the axis it
    names (an axis of 1 element when it names none). Dimensions up to
    INT64_MAX (beside a 0) keep every edge within int64. */
@@ -129,12 +138,7 @@ static void take_slice_values(mc_bytes_decoder *d, int k) {
     int64_t extent = 1; /* also for a negative dimension, refused with the data */
     if (slice_axis(d, i, &axis) && d->in->tensors[0].shape[axis] >= 0)
       extent = d->in->tensors[0].shape[axis];
-    int64_t edges[16];
-    slice_edges(extent, t->type, edges);
-    mc_bytes_pick p = mc_bytes_take_pick(d, edges);
-    int64_t natural =
-        k == 3 ? slice_step(p.sel, t->type, edges) : slice_bound(p.sel, extent, edges);
-    mc_bytes_store_side(t, i, mc_bytes_pick_or(p, natural));
+    mc_bytes_take_slice_value(d, t, i, extent, k == 3);
   }
 }
 

@@ -24,7 +24,8 @@ _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &
                    (int)MOVCONF_PLUGIN_SHUFFLE_CHANNELS == (int)MC_OP_SHUFFLE_CHANNELS &&
                    (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE &&
                    (int)MOVCONF_PLUGIN_TRANSPOSE == (int)MC_OP_TRANSPOSE &&
-                   (int)MOVCONF_PLUGIN_PAD == (int)MC_OP_PAD,
+                   (int)MOVCONF_PLUGIN_PAD == (int)MC_OP_PAD &&
+                   (int)MOVCONF_PLUGIN_STRIDED_SLICE == (int)MC_OP_STRIDED_SLICE,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&
@@ -152,6 +153,11 @@ static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
   case MC_ATTR_AXIS:
   case MC_ATTR_GROUP:
   case MC_ATTR_PAD_MODE:
+  case MC_ATTR_BEGIN_MASK:
+  case MC_ATTR_END_MASK:
+  case MC_ATTR_NEW_AXIS_MASK:
+  case MC_ATTR_SHRINK_AXIS_MASK:
+  case MC_ATTR_ELLIPSIS_MASK:
   case MC_ATTR_COUNT:
     break;
   }
