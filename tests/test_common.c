@@ -120,6 +120,7 @@ static const char *const expected_status_names[] = {
     "step_zero",
     "axes_not_unique",
     "pad_too_large",
+    "batch_mismatch",
 };
 
 static void test_status_names(void) {

@@ -54,6 +54,8 @@ MC_OP_ROW(TRANSPOSE, transpose_1, "Transpose-1", "TR",
 MC_OP_ROW(PAD, pad_12, "Pad-12", "PAD",
           ("data", "pads_begin", "pads_end", "pad_value"), 3, (MC_ATTR_PAD_MODE),
           MC_OP_PADS_ZEROS | MC_OP_DATA_SCALAR(3))
+MC_OP_ROW(GATHER, gather_8, "Gather-8", "GA",
+          ("data", "indices", "axis"), 3, (MC_ATTR_BATCH_DIMS), MC_OP_PADS_ZEROS)
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

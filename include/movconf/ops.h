@@ -63,6 +63,7 @@ typedef enum mc_attr {
   MC_ATTR_AXIS,     /* ShuffleChannels-1 */
   MC_ATTR_GROUP,    /* ShuffleChannels-1 */
   MC_ATTR_PAD_MODE, /* Pad-12 */
+  MC_ATTR_BATCH_DIMS, /* Gather-8 */
   MC_ATTR_COUNT
 } mc_attr;
 

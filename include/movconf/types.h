@@ -104,6 +104,7 @@ typedef enum mc_status {
   MC_E_STEP_ZERO,             /* SL-V5 */
   MC_E_AXES_NOT_UNIQUE,       /* SL-V7 */
   MC_E_PAD_TOO_LARGE,         /* PAD-V9 */
+  MC_E_BATCH_MISMATCH,        /* GA-V8 */
   MC_STATUS_COUNT
 } mc_status;
 

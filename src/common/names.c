@@ -114,6 +114,7 @@ static const char *const status_names[] = {
     [MC_E_STEP_ZERO] = "step_zero",
     [MC_E_AXES_NOT_UNIQUE] = "axes_not_unique",
     [MC_E_PAD_TOO_LARGE] = "pad_too_large",
+    [MC_E_BATCH_MISMATCH] = "batch_mismatch",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
@@ -274,6 +275,7 @@ static const attr_info attr_table[] = {
     [MC_ATTR_AXIS] = {"axis", MC_ATTR_KIND_INT, 1},
     [MC_ATTR_GROUP] = {"group", MC_ATTR_KIND_INT, 1},
     [MC_ATTR_PAD_MODE] = {"pad_mode", MC_ATTR_KIND_STRING, 0},
+    [MC_ATTR_BATCH_DIMS] = {"batch_dims", MC_ATTR_KIND_INT, 0},
 };
 
 _Static_assert(sizeof attr_table / sizeof attr_table[0] == MC_ATTR_COUNT,

@@ -204,7 +204,7 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
   if (job.io.esize == 0 || out->nbytes < parallel_min_bytes(&env))
     job.threads = 1;
   row_major_strides(plan->in_shape, plan->rank, job.in_stride);
-  row_major_strides(plan->out_shape, plan->rank, job.out_stride);
+  row_major_strides(plan->out_shape, plan->out_rank, job.out_stride);
   kernel_of(plan->op, &env)(&job);
   mc_stream_fence();
   /* Phantom elements after the last one in its byte: all bits zero. */
@@ -220,8 +220,8 @@ mc_status mc_optimized_output_shape(const mc_request *req, size_t max_output_byt
   if (s != MC_OK)
     return s;
   *type = plan.type;
-  *rank = plan.rank;
-  memcpy(shape, plan.out_shape, (size_t)plan.rank * sizeof *shape);
+  *rank = plan.out_rank;
+  memcpy(shape, plan.out_shape, (size_t)plan.out_rank * sizeof *shape);
   return MC_OK;
 }
 
@@ -235,7 +235,7 @@ mc_status mc_optimized_run(const mc_request *req, size_t max_output_bytes, int t
   mc_status s = mc_opt_validate(req, max_output_bytes, &plan, err);
   if (s != MC_OK)
     return s;
-  s = mc_tensor_alloc(out, plan.type, plan.rank, plan.out_shape, max_output_bytes);
+  s = mc_tensor_alloc(out, plan.type, plan.out_rank, plan.out_shape, max_output_bytes);
   if (s != MC_OK)
     return mc_fail(err, s, NULL, "cannot allocate the output (%zu bytes)", plan.out_bytes);
   run_kernel(&plan, req->inputs[0]->data, threads, out);
@@ -248,9 +248,9 @@ mc_status mc_optimized_run_into(const mc_request *req, int threads, mc_tensor *o
   mc_status s = mc_opt_validate(req, SIZE_MAX, &plan, err);
   if (s != MC_OK)
     return s;
-  bool fits = out && out->type == plan.type && out->rank == plan.rank &&
+  bool fits = out && out->type == plan.type && out->rank == plan.out_rank &&
               out->nbytes == plan.out_bytes && (out->data || plan.out_bytes == 0);
-  for (int a = 0; fits && a < plan.rank; a++)
+  for (int a = 0; fits && a < plan.out_rank; a++)
     fits = out->shape[a] == plan.out_shape[a];
   if (!fits)
     return mc_fail(err, MC_E_INVALID_ARGUMENT, NULL,

@@ -152,6 +152,7 @@ static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
   case MC_ATTR_AXIS:
   case MC_ATTR_GROUP:
   case MC_ATTR_PAD_MODE:
+  case MC_ATTR_BATCH_DIMS:
   case MC_ATTR_COUNT:
     break;
   }
