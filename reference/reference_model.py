@@ -981,7 +981,7 @@ def gather_8(inputs, attrs, max_bytes):
     if not -r <= x <= r - 1:
         raise ModelError("axis_out_of_range", "GA-V5", "axis %d, rank %d" % (x, r))
     a = x + r if x < 0 else x
-    c = attrs.get("batch_dims", 0)
+    c = int(attrs.get("batch_dims", 0))
     if not -q <= c <= q:
         raise ModelError("axis_out_of_range", "GA-V6", "batch_dims %d, indices rank %d" % (c, q))
     b = c + q if c < 0 else c
