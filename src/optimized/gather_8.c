@@ -162,21 +162,61 @@ typedef struct gather_job {
   const mc_kernel_job *job;
 } gather_job;
 
-/* Output rows [begin, end): row r is [t, p, n] over [batch, pre, count]. */
+/* One element of a fixed byte size: the memcpy compiles to a move. */
+#define GATHER_ONE(SIZE, DST, SRC) memcpy((DST), (SRC), SIZE)
+
+/* Output element r of a one-element row (inner = 1) of esize bytes: the
+   element or zero bits. */
+static inline void gather_element(const mc_kernel_job *job, int64_t r, int64_t s, bool in_range) {
+  const size_t esize = job->io.esize;
+  uint8_t *dst = job->out + r * (int64_t)esize;
+  if (!in_range) {
+    memset(dst, 0, esize);
+    return;
+  }
+  const uint8_t *src = job->in + s * (int64_t)esize;
+  switch (esize) {
+  case 1:
+    GATHER_ONE(1, dst, src);
+    break;
+  case 2:
+    GATHER_ONE(2, dst, src);
+    break;
+  case 4:
+    GATHER_ONE(4, dst, src);
+    break;
+  default:
+    GATHER_ONE(8, dst, src);
+    break;
+  }
+}
+
+/* Output rows [begin, end): row r is [t, p, n] over [batch, pre, count],
+   walked by increments after one division per part at the start. */
 static void gather_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *job = ((const gather_job *)ctx)->job;
   const mc_opt_plan *p = job->plan;
-  const int64_t inner = p->gather_inner, count = p->gather_count;
+  const int64_t inner = p->gather_inner, count = p->gather_count, d = p->gather_axis_len;
   const int64_t per_batch = p->gather_pre * count;
+  const bool single = inner == 1 && job->io.esize > 0;
+  int64_t t = begin / per_batch, pre = (begin % per_batch) / count, n = begin % count;
+  int64_t base = (t * p->gather_pre + pre) * d; /* input row of [t, pre, 0] */
   for (int64_t r = begin; r < end; r++) {
-    const int64_t t = r / per_batch, n = r % count, pre = (r % per_batch) / count;
     const int64_t v = gather_row_of(p, t * count + n);
-    if (v < 0) {
+    if (single)
+      gather_element(job, r, base + v, v >= 0);
+    else if (v < 0)
       mc_row_zero(&job->io, job->out, r * inner, 1, inner);
-      continue;
+    else
+      mc_row_copy(&job->io, job->out, r * inner, 1, job->in, (base + v) * inner, 1, inner);
+    if (++n == count) {
+      n = 0;
+      base += d;
+      if (++pre == p->gather_pre) {
+        pre = 0;
+        t++;
+      }
     }
-    const int64_t s = ((t * p->gather_pre + pre) * p->gather_axis_len + v) * inner;
-    mc_row_copy(&job->io, job->out, r * inner, 1, job->in, s, 1, inner);
   }
 }
 
