@@ -594,6 +594,53 @@ def pad_12(inputs, attrs, cap):
     return output(data["type"], out_shape, y)
 
 
+# ---- Gather-8 ----
+
+def gather_8(inputs, attrs, cap):
+    data, ind, ax = inputs["data"], inputs["indices"], inputs["axis"]
+    shape, ishape = data["shape"], ind["shape"]
+    r, q = len(shape), len(ishape)
+    for name in ("indices", "axis"):
+        if inputs[name]["type"] not in SIDE_DTYPES:
+            raise Rejected("side_input_type", f"{name} is {inputs[name]['type']}")
+    if len(ax["shape"]) > 1:
+        raise Rejected("side_input_rank", f"axis has shape {ax['shape']}")
+    if ax["shape"] and ax["shape"][0] != 1:
+        raise Rejected("side_input_length", f"axis has {ax['shape'][0]} values")
+    x = int(np.frombuffer(raw_bytes(ax), dtype=SIDE_DTYPES[ax["type"]])[0])
+    if not -r <= x < r:
+        raise Rejected("axis_out_of_range", f"axis {x} for rank {r}")
+    a = x % r
+    c = int(attrs.get("batch_dims", 0))
+    if not -q <= c <= q:
+        raise Rejected("axis_out_of_range", f"batch_dims {c} for indices rank {q}")
+    b = c + q if c < 0 else c
+    if b > a:
+        raise Rejected("axis_out_of_range", f"batch_dims {b} above axis {a}")
+    if list(shape[:b]) != list(ishape[:b]):
+        raise Rejected("batch_mismatch", f"{shape[:b]} and {ishape[:b]}")
+    if r - 1 + q - b > MAX_RANK:
+        raise Rejected("rank_limit", f"output rank {r - 1 + q - b}")
+    out_shape = list(shape[:a]) + list(ishape[b:]) + list(shape[a + 1:])
+    check_output_size(data["type"], out_shape, cap)
+    if element_count(out_shape) == 0:
+        return output(data["type"], out_shape, None)
+    d = shape[a]
+    raw = np.frombuffer(raw_bytes(ind), dtype=SIDE_DTYPES[ind["type"]])
+    big = raw > INT64_MAX if ind["type"] == "u64" else np.zeros(raw.shape, dtype=bool)
+    v = np.where(big, 0, raw).astype(np.int64)
+    v = np.where(v < 0, v + d, v)
+    ok = ~big & (v >= 0) & (v < d)
+    batch = element_count(shape[:b])
+    pre = element_count(shape[b:a])
+    x3 = elements(data).reshape(batch, pre, d, element_count(shape[a + 1:]))
+    safe = np.where(ok, v, 0).reshape(batch, -1)
+    y = np.take_along_axis(x3, safe[:, None, :, None], axis=2) if d else \
+        np.zeros((batch, pre, safe.shape[1], x3.shape[3]), dtype=x3.dtype)
+    y = np.where(ok.reshape(batch, 1, -1, 1), y, 0).astype(x3.dtype)
+    return output(data["type"], out_shape, y)
+
+
 # ---- the protocol ----
 
 RUN = {
@@ -607,6 +654,7 @@ RUN = {
     "Transpose-1": transpose_1,
     "Pad-12": pad_12,
     "StridedSlice-1": strided_slice_1,
+    "Gather-8": gather_8,
 }
 
 

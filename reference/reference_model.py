@@ -1033,6 +1033,56 @@ def strided_slice_1(inputs, attrs, max_bytes):
 
 # ---------------------------------------------------------------- entry point
 
+# ---------------------------------------------------------------- Gather-8
+
+def gather_8(inputs, attrs, max_bytes):
+    """output[P, I, R] = data[P, v', R] with v = indices[P[:b], I] (GA-S2),
+    v' = v + d for v in [-d, -1], v for v in [0, d-1], zero otherwise
+    (GA-S1); shape data[:a] + indices[b:] + data[a+1:] (GA-O1)."""
+    check_ranks(inputs, ("data", "indices", "axis"))
+    data, indices, axis = inputs["data"], inputs["indices"], inputs["axis"]
+    r, q = len(data.shape), len(indices.shape)
+    for clause, t in (("GA-V1", indices), ("GA-V2", axis)):
+        if t.type not in SIDE_INTEGER_TYPES:
+            raise ModelError("side_input_type", clause, "%s" % t.type)
+    if len(axis.shape) > 1:
+        raise ModelError("side_input_rank", "GA-V3", "axis has rank %d" % len(axis.shape))
+    if len(axis.shape) == 1 and axis.shape[0] != 1:
+        raise ModelError("side_input_length", "GA-V4", "axis has %d values" % axis.shape[0])
+    # Exact integers, no MC-L2 (errata E80).
+    x = bits_value(axis.type, axis.bits[0])
+    if not -r <= x <= r - 1:
+        raise ModelError("axis_out_of_range", "GA-V5", "axis %d, rank %d" % (x, r))
+    a = x + r if x < 0 else x
+    c = int(attrs.get("batch_dims", 0))
+    if not -q <= c <= q:
+        raise ModelError("axis_out_of_range", "GA-V6", "batch_dims %d, indices rank %d" % (c, q))
+    b = c + q if c < 0 else c
+    if b > a:
+        raise ModelError("axis_out_of_range", "GA-V7", "batch_dims %d > axis %d" % (b, a))
+    for i in range(b):
+        if data.shape[i] != indices.shape[i]:
+            raise ModelError("batch_mismatch", "GA-V8", "axis %d" % i)
+    if r - 1 + q - b > MAX_RANK:
+        raise ModelError("rank_limit", "GA-L1", "output rank %d" % (r - 1 + q - b))
+    out_shape = list(data.shape[:a]) + list(indices.shape[b:]) + list(data.shape[a + 1:])
+    check_output_size(data.type, out_shape, max_bytes)
+    if element_count(out_shape) == 0:
+        return Tensor(data.type, out_shape, [])
+    d = data.shape[a]
+    d_strides, i_strides = row_major_strides(data.shape), row_major_strides(indices.shape)
+    out_bits = []
+    for o in all_indices(out_shape):
+        p, i, rest = o[:a], o[a:a + q - b], o[a + q - b:]
+        v = bits_value(indices.type, indices.bits[flat_index(list(p[:b]) + list(i), i_strides)])
+        v = v + d if -d <= v <= -1 else v
+        if 0 <= v < d:
+            out_bits.append(data.bits[flat_index(list(p) + [v] + list(rest), d_strides)])
+        else:
+            out_bits.append(0)
+    return Tensor(data.type, out_shape, out_bits)
+
+
 _KERNELS = {
     "BatchToSpace-2": batch_to_space,
     "SpaceToBatch-2": space_to_batch,
@@ -1044,6 +1094,7 @@ _KERNELS = {
     "Transpose-1": transpose_1,
     "Pad-12": pad_12,
     "StridedSlice-1": strided_slice_1,
+    "Gather-8": gather_8,
 }
 
 

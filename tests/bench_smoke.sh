@@ -102,6 +102,10 @@ expected = {
     "pad/constant/f16": ([1, 16, 62, 62], [1, 16, 64, 64], 2),
     "pad/edge/f32": ([1, 16, 62, 62], [1, 16, 64, 64], 4),
     "pad/reflect/f32": ([1, 16, 62, 62], [1, 16, 64, 64], 4),
+    # Gather: four indices on axis 0, 2 or 3 of 4 x 16 x 64 x 64.
+    "ga/axis0/f32": ([4, 16, 64, 64], [4, 16, 64, 64], 4),
+    "ga/axis2/f32": ([4, 16, 64, 64], [4, 16, 4, 64], 4),
+    "ga/axis3/f32": ([4, 16, 64, 64], [4, 16, 64, 4], 4),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

@@ -123,6 +123,7 @@ static const char *const expected_status_names[] = {
     "mask_invalid",
     "too_many_indices",
     "index_out_of_range",
+    "batch_mismatch",
 };
 
 static void test_status_names(void) {

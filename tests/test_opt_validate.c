@@ -87,7 +87,7 @@ static outcome run_validate(const mc_request *req, size_t cap, mc_opt_plan *plan
 static bool plan_consistent(const mc_opt_plan *plan) {
   int64_t elements;
   size_t bytes;
-  return mc_shape_elements(plan->rank, plan->out_shape, &elements) &&
+  return mc_shape_elements(plan->out_rank, plan->out_shape, &elements) &&
          elements == plan->out_elements && mc_storage_bytes(plan->type, elements, &bytes) &&
          bytes == plan->out_bytes;
 }
@@ -634,7 +634,7 @@ static void maybe_break_request(gen_request *g) {
     return;
   int victim = (int)rng_below(g->req.n_inputs);
   mc_tensor *t = &g->tensors[victim];
-  switch (rng_below(8)) {
+  switch (rng_below(9)) {
   case 0:
     g->req.op = rng_chance(50) ? MC_OP_INVALID : MC_OP_COUNT;
     break;
@@ -772,11 +772,46 @@ static bool gen_strided_slice(gen_request *g) {
   return true;
 }
 
+/* Gather: indices of rank 0 to 3 whose leading extents copy the data's
+     most of the time (so that batch axes agree), values mostly within one
+     of [-d, d-1]; axis mostly a valid one, as [1] or (now and then) a
+     scalar; batch_dims absent or in [-2, 2] mostly. */
+static bool gen_gather(gen_request *g) {
+  start_request(g, MC_OP_GATHER);
+  const int rank = pick_rank(0, 4);
+  if (!make_data(g, rank, NULL))
+    return false;
+  if (rng_chance(60))
+    mc_attrs_set_int(&g->req.attrs, MC_ATTR_BATCH_DIMS, (int64_t)pick_value(-2, 2, 5));
+  uint64_t axis = pick_value(-rank - 1, rank, 5), values[64];
+  for (int k = 0; k < 64; k++)
+    values[k] = pick_value(-5, 4, 5);
+  make_side_input(g, 2, 1, &axis);
+  if (rng_chance(30) && g->tensors[2].rank == 1 && g->tensors[2].shape[0] == 1)
+    g->tensors[2].rank = 0;
+  make_side_input(g, 1, 4, values);
+  mc_tensor *t = &g->tensors[1];
+  if (t->rank == 1 && mc_type_get(t->type)) {
+    t->rank = (int)rng_below(4);
+    for (int i = 0; i < t->rank; i++) {
+      const int64_t d = i < rank ? g->tensors[0].shape[i] : 0;
+      t->shape[i] = d >= 0 && d <= 4 && rng_chance(70) ? d : 1 + (int64_t)rng_below(3);
+    }
+    int64_t count;
+    if (mc_shape_elements(t->rank, t->shape, &count))
+      for (int64_t k = 0; k < count; k++)
+        mc_store_bits(t->data, t->type, k, values[k]);
+    bool malformed;
+    size_tensor(t, 64, &malformed);
+  }
+  return true;
+}
+
 static bool gen_request_any(gen_request *g) {
   memset(g->tensors, 0, sizeof g->tensors);
   heavy = rng_chance(25);
   bool made;
-  switch (rng_below(9)) {
+  switch (rng_below(10)) {
   case 0:
     made = gen_batch_space(g, MC_OP_BATCH_TO_SPACE);
     break;
@@ -800,6 +835,9 @@ static bool gen_request_any(gen_request *g) {
     break;
   case 7:
     made = gen_strided_slice(g);
+    break;
+  case 8:
+    made = gen_gather(g);
     break;
   default:
     made = gen_patches(g);

@@ -58,6 +58,8 @@ MC_OP_ROW(STRIDED_SLICE, strided_slice_1, "StridedSlice-1", "SS",
           ("data", "begin", "end", "stride"), 3,
           (MC_ATTR_BEGIN_MASK, MC_ATTR_END_MASK, MC_ATTR_NEW_AXIS_MASK, MC_ATTR_SHRINK_AXIS_MASK,
            MC_ATTR_ELLIPSIS_MASK), 0)
+MC_OP_ROW(GATHER, gather_8, "Gather-8", "GA",
+          ("data", "indices", "axis"), 3, (MC_ATTR_BATCH_DIMS), MC_OP_PADS_ZEROS)
 /* clang-format on */
 #ifdef MC_OP_ROW_FROM_MC_OP
 #undef MC_OP_ROW

@@ -68,6 +68,7 @@ typedef enum mc_attr {
   MC_ATTR_NEW_AXIS_MASK,    /* StridedSlice-1 */
   MC_ATTR_SHRINK_AXIS_MASK, /* StridedSlice-1 */
   MC_ATTR_ELLIPSIS_MASK,    /* StridedSlice-1 */
+  MC_ATTR_BATCH_DIMS,       /* Gather-8 */
   MC_ATTR_COUNT
 } mc_attr;
 

@@ -61,7 +61,8 @@ enum movconf_plugin_op {
   MOVCONF_PLUGIN_SLICE = 6,                 /* Slice-8 (version 3 only) */
   MOVCONF_PLUGIN_TRANSPOSE = 7,             /* Transpose-1 (version 3 only) */
   MOVCONF_PLUGIN_PAD = 8,                   /* Pad-12 (version 3 only) */
-  MOVCONF_PLUGIN_STRIDED_SLICE = 9          /* StridedSlice-1 (version 3 only) */
+  MOVCONF_PLUGIN_STRIDED_SLICE = 9,         /* StridedSlice-1 (version 3 only) */
+  MOVCONF_PLUGIN_GATHER = 10                /* Gather-8 (version 3 only) */
 };
 
 /* Element types (fields type). Storage is spec/element-types.md: raw

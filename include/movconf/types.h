@@ -107,6 +107,7 @@ typedef enum mc_status {
   MC_E_MASK_INVALID,          /* SS-V4, SS-V5 */
   MC_E_TOO_MANY_INDICES,      /* SS-V7 */
   MC_E_INDEX_OUT_OF_RANGE,    /* SS-V8 */
+  MC_E_BATCH_MISMATCH,        /* GA-V8 */
   MC_STATUS_COUNT
 } mc_status;
 

@@ -9,7 +9,7 @@
 static const char usage[] =
     "movconf " MOVCONF_VERSION " - conformance suite for OpenVINO data-movement operations\n"
     "(BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1, DepthToSpace-1, ExtractImagePatches-3,\n"
-    "ShuffleChannels-1, Slice-8, Transpose-1, Pad-12, StridedSlice-1)\n"
+    "ShuffleChannels-1, Slice-8, Transpose-1, Pad-12, StridedSlice-1, Gather-8)\n"
     "\n"
     "usage: movconf <command> [options]\n"
     "\n"

@@ -117,6 +117,7 @@ static const char *const status_names[] = {
     [MC_E_MASK_INVALID] = "mask_invalid",
     [MC_E_TOO_MANY_INDICES] = "too_many_indices",
     [MC_E_INDEX_OUT_OF_RANGE] = "index_out_of_range",
+    [MC_E_BATCH_MISMATCH] = "batch_mismatch",
 };
 
 /* A status added to the enum without a name here fails the build; a gap
@@ -282,6 +283,7 @@ static const attr_info attr_table[] = {
     [MC_ATTR_NEW_AXIS_MASK] = {"new_axis_mask", MC_ATTR_KIND_INT_LIST, 0},
     [MC_ATTR_SHRINK_AXIS_MASK] = {"shrink_axis_mask", MC_ATTR_KIND_INT_LIST, 0},
     [MC_ATTR_ELLIPSIS_MASK] = {"ellipsis_mask", MC_ATTR_KIND_INT_LIST, 0},
+    [MC_ATTR_BATCH_DIMS] = {"batch_dims", MC_ATTR_KIND_INT, 0},
 };
 
 _Static_assert(sizeof attr_table / sizeof attr_table[0] == MC_ATTR_COUNT,

@@ -204,7 +204,7 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
   if (job.io.esize == 0 || out->nbytes < parallel_min_bytes(&env))
     job.threads = 1;
   row_major_strides(plan->in_shape, plan->rank, job.in_stride);
-  row_major_strides(plan->out_shape, plan->rank, job.out_stride);
+  row_major_strides(plan->out_shape, plan->out_rank, job.out_stride);
   kernel_of(plan->op, &env)(&job);
   mc_stream_fence();
   /* Phantom elements after the last one in its byte: all bits zero. */
@@ -214,7 +214,7 @@ static void run_kernel(const mc_opt_plan *plan, const uint8_t *in, int threads, 
 }
 
 int mc_opt_output_rank(const mc_opt_plan *plan) {
-  return plan->view ? plan->view_rank : plan->rank;
+  return plan->view ? plan->view_rank : plan->out_rank;
 }
 
 const int64_t *mc_opt_output_shape(const mc_opt_plan *plan) {

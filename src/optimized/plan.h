@@ -9,7 +9,8 @@
 typedef struct mc_opt_plan {
   mc_op op;
   mc_type type;
-  int rank; /* data rank N (input and output have the same rank) */
+  int rank;     /* data rank N */
+  int out_rank; /* the output's: N, unless the validator sets another (Gather) */
   int64_t in_shape[MC_MAX_RANK];
   int64_t out_shape[MC_MAX_RANK];
   int64_t out_elements;
@@ -51,6 +52,11 @@ typedef struct mc_opt_plan {
   bool view;
   int view_rank;
   int64_t view_shape[MC_MAX_RANK];
+  /* Gather: data as [batch, pre, axis_len, inner] and indices as [batch,
+     count], the indices' elements and type (the request outlives the run). */
+  int64_t gather_batch, gather_pre, gather_axis_len, gather_count, gather_inner;
+  const uint8_t *gather_indices;
+  mc_type gather_index_type;
 } mc_opt_plan;
 
 /* The tables of every operation hook (tests/test_op_tables.c): op has a

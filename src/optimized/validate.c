@@ -72,7 +72,7 @@ mc_status mc_opt_overflow(mc_error *err, const char *what) {
 /* ---- Check 6: the output's size and the cap ---- */
 
 static mc_status check_output_size(mc_opt_plan *plan, size_t max_output_bytes, mc_error *err) {
-  if (!mc_shape_elements(plan->rank, plan->out_shape, &plan->out_elements))
+  if (!mc_shape_elements(plan->out_rank, plan->out_shape, &plan->out_elements))
     return mc_opt_overflow(err, "the output element count");
   if (!mc_storage_bytes(plan->type, plan->out_elements, &plan->out_bytes))
     return mc_opt_overflow(err, "the output byte size");
@@ -116,6 +116,7 @@ mc_status mc_opt_validate(const mc_request *req, size_t max_output_bytes, mc_opt
   plan->op = req->op;
   plan->type = data->type;
   plan->rank = data->rank;
+  plan->out_rank = data->rank;
   memcpy(plan->in_shape, data->shape, (size_t)data->rank * sizeof data->shape[0]);
   plan->block_size = 1;
   s = validators[req->op](req, plan, err);

@@ -47,6 +47,9 @@ typedef struct workload {
      BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads;
      Slice start, stop, step, axes. */
   int64_t side[MC_MAX_INPUTS - 1][BENCH_RANK];
+  /* Values of each side input, its first ones: 0 for all BENCH_RANK
+     (Gather-8's axis is [1]). */
+  int side_len[MC_MAX_INPUTS - 1];
   /* Inputs of the request; 0: every input of the operation. Fewer leave
      out trailing optional ones (Slice-8's axes). */
   int n_inputs;
@@ -61,6 +64,7 @@ typedef struct workload {
 #define SL MC_OP_SLICE
 #define TR MC_OP_TRANSPOSE
 #define PAD MC_OP_PAD
+#define GA MC_OP_GATHER
 /* Slice bounds that hold for the full and the --quick shapes alike. */
 #define SL_END INT64_MAX
 #define SL_REV_END INT64_MIN
@@ -159,6 +163,16 @@ static const workload workloads[] = {
   {.op = PAD, .name = "reflect", .type = MC_F32, .full = {4, 64, 254, 254},
    .quick = {1, 16, 62, 62}, .n_inputs = 3, .text = {[MC_ATTR_PAD_MODE] = "reflect"},
    .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
+  /* Gather-8 over 4 x 64 x 256 x 256: four
+     indices on axis 0 (rows of 2^22 elements, the output as large as the
+     data), on axis 2 (rows of 256) and on axis 3 (rows of one element);
+     --quick 4 x 16 x 64 x 64. */
+  {.op = GA, .name = "axis0", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {4, 16, 64, 64}, .side = {{3, 0, -2, 1}, {0}}, .side_len = {0, 1}},
+  {.op = GA, .name = "axis2", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {2}}, .side_len = {0, 1}},
+  {.op = GA, .name = "axis3", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {3}}, .side_len = {0, 1}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
    .quick = {1, 8, 8, 8},
@@ -234,10 +248,10 @@ static void fill_pattern(uint8_t *buf, size_t nbytes) {
   }
 }
 
-static mc_status make_side_input(mc_tensor *t, const int64_t *values) {
-  const int64_t shape[1] = {BENCH_RANK};
+static mc_status make_side_input(mc_tensor *t, const int64_t *values, int len) {
+  const int64_t shape[1] = {len > 0 ? len : BENCH_RANK};
   mc_status s = mc_tensor_alloc(t, MC_I64, 1, shape, 64);
-  for (int i = 0; s == MC_OK && i < BENCH_RANK; i++)
+  for (int i = 0; s == MC_OK && i < shape[0]; i++)
     mc_store_bits(t->data, MC_I64, i, (uint64_t)values[i]);
   return s;
 }
@@ -296,7 +310,7 @@ static mc_status build_case(const workload *w, const int64_t *shape, bench_case 
   c->req.inputs[0] = &c->data;
   c->req.n_inputs = w->n_inputs ? w->n_inputs : mc_op_input_count(w->op);
   for (int i = 1; i < c->req.n_inputs && s == MC_OK; i++) {
-    s = make_side_input(&c->side[i - 1], w->side[i - 1]);
+    s = make_side_input(&c->side[i - 1], w->side[i - 1], w->side_len[i - 1]);
     c->req.inputs[i] = &c->side[i - 1];
   }
   for (int i = 0; i < mc_op_attr_count(w->op); i++)

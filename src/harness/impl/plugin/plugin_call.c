@@ -25,7 +25,8 @@ _Static_assert((int)MOVCONF_PLUGIN_BATCH_TO_SPACE == (int)MC_OP_BATCH_TO_SPACE &
                    (int)MOVCONF_PLUGIN_SLICE == (int)MC_OP_SLICE &&
                    (int)MOVCONF_PLUGIN_TRANSPOSE == (int)MC_OP_TRANSPOSE &&
                    (int)MOVCONF_PLUGIN_PAD == (int)MC_OP_PAD &&
-                   (int)MOVCONF_PLUGIN_STRIDED_SLICE == (int)MC_OP_STRIDED_SLICE,
+                   (int)MOVCONF_PLUGIN_STRIDED_SLICE == (int)MC_OP_STRIDED_SLICE &&
+                   (int)MOVCONF_PLUGIN_GATHER == (int)MC_OP_GATHER,
                "operation numbers differ");
 _Static_assert(
     (int)MOVCONF_PLUGIN_BOOLEAN == (int)MC_BOOLEAN && (int)MOVCONF_PLUGIN_U8 == (int)MC_U8 &&
@@ -158,6 +159,7 @@ static v1_slot v1_slot_of(movconf_plugin_attrs *a, mc_attr id) {
   case MC_ATTR_NEW_AXIS_MASK:
   case MC_ATTR_SHRINK_AXIS_MASK:
   case MC_ATTR_ELLIPSIS_MASK:
+  case MC_ATTR_BATCH_DIMS:
   case MC_ATTR_COUNT:
     break;
   }

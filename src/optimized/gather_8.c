@@ -1,0 +1,228 @@
+/* Gather-8 without intermediates. Data is viewed as [batch, pre, d,
+   inner] (batch: the first b axes, pre: the axes from b to the gathered
+   one, inner: the axes after it) and indices as [batch, count]: output row
+   [t, p, n] is the inner run of data [t, p, v', :] for v = indices[t, n],
+   a row copy (one memcpy for byte-sized types), or a row of zeros when v
+   is out of range. The rows split over the thread pool. Compiled twice
+   like the other kernels (kernels_avx2.c includes this file); the
+   validation is compiled once. Clauses: spec/gather_8.md. */
+#include "optimized/kernels.h"
+
+#ifndef MC_KERNELS_AVX2
+#include "common/checked.h"
+#include "common/error.h"
+
+enum { GATHER_INDICES = 1, GATHER_AXIS = 2 };
+
+/* GA-V1 to GA-V4: side-input types, then the scalar-or-[1] form of axis. */
+static mc_status gather_check_forms(const mc_tensor *indices, const mc_tensor *axis,
+                                    mc_error *err) {
+  if (!mc_type_is_side_integer(indices->type))
+    return mc_fail(err, MC_E_SIDE_INPUT_TYPE, "GA-V1", "indices is %s, not an integer type",
+                   mc_type_name(indices->type));
+  if (!mc_type_is_side_integer(axis->type))
+    return mc_fail(err, MC_E_SIDE_INPUT_TYPE, "GA-V2", "axis is %s, not an integer type",
+                   mc_type_name(axis->type));
+  if (axis->rank >= 2)
+    return mc_fail(err, MC_E_SIDE_INPUT_RANK, "GA-V3", "axis has %d axes; 0 or 1 allowed",
+                   axis->rank);
+  if (axis->rank == 1 && axis->shape[0] != 1)
+    return mc_fail(err, MC_E_SIDE_INPUT_LENGTH, "GA-V4", "axis holds %lld values, not 1",
+                   (long long)axis->shape[0]);
+  return MC_OK;
+}
+
+/* GA-V5 to GA-V8 from the normalizing formulas: *axis_out and *batch_out. */
+static mc_status gather_check_axes(const mc_request *req, const mc_opt_plan *plan, int *axis_out,
+                                   int *batch_out, mc_error *err) {
+  const mc_tensor *indices = req->inputs[GATHER_INDICES];
+  const int64_t rank = plan->rank, q = indices->rank;
+  int64_t axis = 0;
+  mc_side_value_saturating(req->inputs[GATHER_AXIS], 0, &axis);
+  const int64_t a = axis < 0 ? axis + rank : axis; /* axis >= -INT64_MAX + rank: no overflow */
+  if (axis < -rank || a >= rank)
+    return mc_fail(err, MC_E_AXIS_OUT_OF_RANGE, "GA-V5", "axis %lld names none of %lld axes",
+                   (long long)axis, (long long)rank);
+  const int64_t c = mc_attrs_int(&req->attrs, MC_ATTR_BATCH_DIMS);
+  if (c < -q || c > q)
+    return mc_fail(err, MC_E_AXIS_OUT_OF_RANGE, "GA-V6", "batch_dims %lld is outside [-%lld, %lld]",
+                   (long long)c, (long long)q, (long long)q);
+  const int64_t b = c < 0 ? q + c : c;
+  if (b > a)
+    return mc_fail(err, MC_E_AXIS_OUT_OF_RANGE, "GA-V7", "batch_dims %lld exceeds axis %lld",
+                   (long long)b, (long long)a);
+  for (int64_t i = 0; i < b; i++)
+    if (plan->in_shape[i] != indices->shape[i])
+      return mc_fail(err, MC_E_BATCH_MISMATCH, "GA-V8",
+                     "axis %lld differs: %lld in data, %lld in indices", (long long)i,
+                     (long long)plan->in_shape[i], (long long)indices->shape[i]);
+  *axis_out = (int)a;
+  *batch_out = (int)b;
+  return MC_OK;
+}
+
+/* The four-part view of the plan; sub-products of shapes that passed
+   MC-L3 (data's in check_input_tensor, the indices' likewise). */
+static void gather_view(const mc_tensor *indices, mc_opt_plan *plan, int a, int b) {
+  plan->gather_batch = mc_kernel_rows(plan->in_shape, b);
+  plan->gather_pre = mc_kernel_rows(plan->in_shape + b, a - b);
+  plan->gather_axis_len = plan->in_shape[a];
+  plan->gather_inner = mc_kernel_rows(plan->in_shape + a + 1, plan->rank - a - 1);
+  plan->gather_count = mc_kernel_rows(indices->shape + b, indices->rank - b);
+  plan->gather_indices = indices->data;
+  plan->gather_index_type = indices->type;
+}
+
+mc_status mc_opt_validate_gather_8(const mc_request *req, mc_opt_plan *plan, mc_error *err) {
+  const mc_tensor *indices = req->inputs[GATHER_INDICES];
+  int a = 0, b = 0;
+  mc_status s = gather_check_forms(indices, req->inputs[GATHER_AXIS], err);
+  if (s == MC_OK)
+    s = gather_check_axes(req, plan, &a, &b, err);
+  if (s != MC_OK)
+    return s;
+  const int out_rank = plan->rank + indices->rank - b - 1;
+  if (out_rank > MC_MAX_RANK)
+    return mc_fail(err, MC_E_RANK_LIMIT, "GA-L1", "%d output axes, above %d", out_rank,
+                   MC_MAX_RANK);
+  plan->out_rank = out_rank;
+  /* GA-O1: the data's shape with axis a replaced by indices.shape[b:]. */
+  const int q_rest = indices->rank - b;
+  memcpy(plan->out_shape, plan->in_shape, (size_t)a * sizeof plan->out_shape[0]);
+  memcpy(plan->out_shape + a, indices->shape + b, (size_t)q_rest * sizeof plan->out_shape[0]);
+  memcpy(plan->out_shape + a + q_rest, plan->in_shape + a + 1,
+         (size_t)(plan->rank - a - 1) * sizeof plan->out_shape[0]);
+  gather_view(indices, plan, a, b);
+  /* Rows are as short as the inner run: streaming them would write
+     partial lines. */
+  plan->never_streams = true;
+  return MC_OK;
+}
+#endif
+
+/* Index i of the plan's indices as the input row it reads, or -1 when it
+   is out of range (GA-S1); a u64 above INT64_MAX is out of range. */
+static int64_t gather_row_of(const mc_opt_plan *p, int64_t i) {
+  const uint8_t *at = p->gather_indices;
+  const int64_t d = p->gather_axis_len;
+  int64_t v;
+  switch (p->gather_index_type) {
+  case MC_I8: {
+    int8_t x;
+    memcpy(&x, at + i, sizeof x);
+    v = x;
+    break;
+  }
+  case MC_U8:
+    v = at[i];
+    break;
+  case MC_I16: {
+    int16_t x;
+    memcpy(&x, at + 2 * i, sizeof x);
+    v = x;
+    break;
+  }
+  case MC_U16: {
+    uint16_t x;
+    memcpy(&x, at + 2 * i, sizeof x);
+    v = x;
+    break;
+  }
+  case MC_I32: {
+    int32_t x;
+    memcpy(&x, at + 4 * i, sizeof x);
+    v = x;
+    break;
+  }
+  case MC_U32: {
+    uint32_t x;
+    memcpy(&x, at + 4 * i, sizeof x);
+    v = x;
+    break;
+  }
+  case MC_U64: {
+    uint64_t x;
+    memcpy(&x, at + 8 * i, sizeof x);
+    if (x > (uint64_t)INT64_MAX)
+      return -1;
+    v = (int64_t)x;
+    break;
+  }
+  default: {
+    memcpy(&v, at + 8 * i, sizeof v);
+    break;
+  }
+  }
+  if (v < 0)
+    v = v >= -d ? v + d : -1;
+  return v < d ? v : -1;
+}
+
+typedef struct gather_job {
+  const mc_kernel_job *job;
+} gather_job;
+
+/* One element of a fixed byte size: the memcpy compiles to a move. */
+#define GATHER_ONE(SIZE, DST, SRC) memcpy((DST), (SRC), SIZE)
+
+/* Output element r of a one-element row (inner = 1) of esize bytes: the
+   element or zero bits. */
+static inline void gather_element(const mc_kernel_job *job, int64_t r, int64_t s, bool in_range) {
+  const size_t esize = job->io.esize;
+  uint8_t *dst = job->out + r * (int64_t)esize;
+  if (!in_range) {
+    memset(dst, 0, esize);
+    return;
+  }
+  const uint8_t *src = job->in + s * (int64_t)esize;
+  switch (esize) {
+  case 1:
+    GATHER_ONE(1, dst, src);
+    break;
+  case 2:
+    GATHER_ONE(2, dst, src);
+    break;
+  case 4:
+    GATHER_ONE(4, dst, src);
+    break;
+  default:
+    GATHER_ONE(8, dst, src);
+    break;
+  }
+}
+
+/* Output rows [begin, end): row r is [t, p, n] over [batch, pre, count],
+   walked by increments after one division per part at the start. */
+static void gather_rows(void *ctx, int64_t begin, int64_t end) {
+  const mc_kernel_job *job = ((const gather_job *)ctx)->job;
+  const mc_opt_plan *p = job->plan;
+  const int64_t inner = p->gather_inner, count = p->gather_count, d = p->gather_axis_len;
+  const int64_t per_batch = p->gather_pre * count;
+  const bool single = inner == 1 && job->io.esize > 0;
+  int64_t t = begin / per_batch, pre = (begin % per_batch) / count, n = begin % count;
+  int64_t base = (t * p->gather_pre + pre) * d; /* input row of [t, pre, 0] */
+  for (int64_t r = begin; r < end; r++) {
+    const int64_t v = gather_row_of(p, t * count + n);
+    if (single)
+      gather_element(job, r, base + v, v >= 0);
+    else if (v < 0)
+      mc_row_zero(&job->io, job->out, r * inner, 1, inner);
+    else
+      mc_row_copy(&job->io, job->out, r * inner, 1, job->in, (base + v) * inner, 1, inner);
+    if (++n == count) {
+      n = 0;
+      base += d;
+      if (++pre == p->gather_pre) {
+        pre = 0;
+        t++;
+      }
+    }
+  }
+}
+
+void MC_KERNEL(mc_kernel_gather_8)(const mc_kernel_job *job) {
+  const mc_opt_plan *p = job->plan;
+  gather_job g = {job};
+  const int64_t rows = p->gather_batch * p->gather_pre * p->gather_count;
+  mc_parallel_for(job->threads, rows, 1, gather_rows, &g);
+}
