@@ -57,6 +57,8 @@ adapter is not installed, runs its self_test, then the whole suite with the
 explanations as expected failures, and exits with movconf's status (1 on a
 new failure or an unexpected pass). --impl replaces the registry's impl
 (a plugin built in another build folder) and --no-detect skips detection.
+A registry entry with "unexplained" (a reason) is a row whose failures are
+still being explained: --ctest reports it skipped with that reason.
 --shard K/N runs movconf run's K-th of N parts of the cases (CI: 1/4; the
 nightly job, the whole tier; docs/ci/test-presets.md).
 --sanitized (a build with ASan, whose interceptors also check the memory a
@@ -628,6 +630,12 @@ def ctest(args):
     if name not in adapters:
         raise UsageError("--ctest: no adapter named %s in %s" % (name, args.registry))
     adapter = adapters[name]
+    if adapter.get("unexplained"):
+        # A row whose failures are still being explained: CTest reports it
+        # skipped, saying why, rather than failing on what is known.
+        print("skipped: %s's failures are not all explained yet: %s"
+              % (name, adapter["unexplained"]))
+        return SKIPPED
     if not args.no_detect and not installed(adapter):
         print("skipped: %s is not installed (%s failed); see examples/adapters/README.md "
               "or run tools/install-adapters.sh" % (name, " ".join(adapter["detect"])))

@@ -74,10 +74,13 @@ PARAMS = {
     "pad/constant": {"mode": "constant", "begin": 1, "end": 1},
     "pad/edge": {"mode": "edge", "begin": 1, "end": 1},
     "pad/reflect": {"mode": "reflect", "begin": 1, "end": 1},
+    "ga/axis0": {"axis": 0, "indices": [3, 0, -2, 1]},
+    "ga/axis2": {"axis": 2, "indices": [63, 0, -1, 1]},
+    "ga/axis3": {"axis": 3, "indices": [63, 0, -1, 1]},
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
          "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21],
-         "tr": [2, 3, 5, 7], "pad": [2, 3, 5, 6]}
+         "tr": [2, 3, 5, 7], "pad": [2, 3, 5, 6], "ga": [4, 3, 64, 64]}
 
 
 # ------------------------------------------------------------ formulations
@@ -193,8 +196,20 @@ def pad_view(x, p):
     return F.pad(x, (p["begin"], p["end"], p["begin"], p["end"]), mode=mode), None
 
 
+def ga_index(x, p):
+    """The indices, counted from the end where negative (index_select takes
+    no negative index)."""
+    d = x.shape[p["axis"]]
+    return torch.tensor([i % d for i in p["indices"]], dtype=torch.int64)
+
+
+def ga_view(x, p):
+    """index_select on one axis: no view exists, the call is the copy."""
+    return torch.index_select(x, p["axis"], ga_index(x, p)), None
+
+
 VIEWS = {"s2d": s2d_view, "d2s": d2s_view, "b2s": b2s_view, "s2b": s2b_view, "eip": eip_view,
-         "sc": sc_view, "sl": sl_view, "tr": tr_view, "pad": pad_view}
+         "sc": sc_view, "sl": sl_view, "tr": tr_view, "pad": pad_view, "ga": ga_view}
 
 
 def as_output(v, shape):
@@ -228,6 +243,13 @@ def formulations(op, p):
     if op == "sl" and any(step < 0 for step in p["step"]):
         forms["index_select into preallocated"] = (lambda x: sl_index_state(x, p),
                                                    sl_index_select)
+    if op == "ga":
+        def select_state(x):
+            idx = ga_index(x, p)
+            return (x, idx, torch.empty(torch.index_select(x, p["axis"], idx).shape,
+                                        dtype=x.dtype))
+        forms["index_select into preallocated"] = (
+            select_state, lambda st: torch.index_select(st[0], p["axis"], st[1], out=st[2]))
     if op == "eip" and x_is_float(p):
         forms["F.unfold+transpose"] = (lambda x: x,
                                        lambda x: as_output(*eip_unfold(x, p)).contiguous())
@@ -272,6 +294,10 @@ def reference_output(op, p, x):
     elif op == "tr":
         order = ref.Tensor("i64", [rank], list(p["order"]))
         result = ref.transpose_1({"data": data, "input_order": order}, {}, 1 << 30)
+    elif op == "ga":
+        indices = ref.Tensor("i64", [len(p["indices"])], [v % 2**64 for v in p["indices"]])
+        axis = ref.Tensor("i64", [], [p["axis"]])
+        result = ref.gather_8({"data": data, "indices": indices, "axis": axis}, {}, 1 << 30)
     elif op == "pad":
         begin = ref.Tensor("i64", [rank], [0, 0, p["begin"], p["begin"]])
         end = ref.Tensor("i64", [rank], [0, 0, p["end"], p["end"]])

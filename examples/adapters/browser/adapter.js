@@ -180,6 +180,9 @@ async function serveOrt(puppeteer) {
   await require('../common/onnxruntime_adapter.js').serveOnnxRuntime({
     ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
     version: versionWithRenderer(version, renderer),
+    // As for the tfjs rows: Transpose-1 and Pad-12 are mapped but their
+    // webgpu row is yet to be run and explained.
+    without: ['Transpose-1', 'Pad-12'],
     sessionOptions: { executionProviders: ['webgpu'],
                       extra: { session: { disable_cpu_ep_fallback: '1' } } },
   });

@@ -281,7 +281,8 @@ const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpac
                    'Transpose-1': transpose, 'Pad-12': pad };
 
 // The element types whose kernel runs: one small request per type and op.
-async function probeTypes() {
+// `without`: operations the caller leaves out of its handshake (not probed).
+async function probeTypes(without = []) {
   const probes = [
     ['SpaceToDepth-1', 'SpaceToDepth', { blocksize: 2 }],
     ['DepthToSpace-1', 'DepthToSpace', { blocksize: 2, mode: 'DCR' }],
@@ -306,8 +307,10 @@ async function probeTypes() {
   }
   ops['ShuffleChannels-1'] = { types: await probeShuffleTypes() };
   ops['Slice-8'] = { types: await probeSliceTypes() };
-  ops['Transpose-1'] = { types: await probeHandlerTypes(transpose, [{ attributes: {}, inputs: { input_order: side([1n, 0n]) } }]) };
-  ops['Pad-12'] = { types: await probeHandlerTypes(pad, padProbeRequests()) };
+  if (!without.includes('Transpose-1'))
+    ops['Transpose-1'] = { types: await probeHandlerTypes(transpose, [{ attributes: {}, inputs: { input_order: side([1n, 0n]) } }]) };
+  if (!without.includes('Pad-12'))
+    ops['Pad-12'] = { types: await probeHandlerTypes(pad, padProbeRequests()) };
   sessions.clear();
   return ops;
 }
@@ -380,12 +383,13 @@ async function probeShuffleTypes() {
 // node_modules is), `options.name` the log prefix. Returns when movconf
 // ends the session. One thread: many tiny requests on a shared machine. Log
 // level fatal: errors come back as exceptions, which the reply carries.
+// `options.without` lists operations left out of the handshake.
 async function serveOnnxRuntime(options) {
   ort = options.ort;
   sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
                      ...(options.sessionOptions || {}) };
   const version = options.version || installedPackage(options.folder, options.packageName).version;
-  const ops = await probeTypes();
+  const ops = await probeTypes(options.without);
   common.log(options.name, `${options.packageName} ${version}; kernels for`,
              Object.entries(ops).map(([op, { types }]) => `${op}: ${types.join(' ')}`).join('; '));
   await common.serve({ name: options.packageName, version, ops, handlers: HANDLERS,
