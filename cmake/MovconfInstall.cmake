@@ -80,6 +80,8 @@ install(CODE "
 # Documentation and what an author copies: the example plugins, the
 # Python and JavaScript adapter helpers, the numpy adapter, the CI workflow.
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian's place for the copyright and licence statement (the .deb's too).
+install(FILES cmake/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} ${movconf_junk})
 install(FILES examples/plugin_movconf/plugin_movconf.c examples/plugin_movconf/attr_view.h
               examples/numpy_adapter.py

@@ -40,7 +40,8 @@ for f in /usr/bin/movconf /usr/include/movconf/plugin.h /usr/include/movconf/ver
   /usr/lib/cmake/movconf/movconfConfig.cmake /usr/lib/libmovconf_optimized.a /usr/share/pkgconfig/movconf-plugin.pc \
   /usr/share/man/man1/movconf.1 /usr/share/man/man1/movconf-run.1 \
   /usr/share/bash-completion/completions/movconf /usr/share/movconf/spec/plugin-abi.md \
-  /usr/share/doc/movconf/README.md /usr/share/doc/movconf/examples/plugin_abi_example.c \
+  /usr/share/doc/movconf/README.md /usr/share/doc/movconf/copyright \
+  /usr/share/doc/movconf/examples/plugin_abi_example.c \
   /usr/share/doc/movconf/examples/adapters/common/movconf_adapter.py; do
   expect "the package has $f" grep -qx -- "$f" "$work/files.txt"
 done
