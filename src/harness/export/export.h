@@ -34,7 +34,7 @@ bool mc_export_format_from_name(const char *name, mc_export_format *out);
     "a negative pad: Pad-12 pads, then crops (errata E50); ONNX Pad's crops are not mapped")       \
   X(PAD_SCALAR, "pad-scalar", "rank-0 data: nothing to pad, and ONNX Pad's pads would be empty")   \
   X(LIST_TOO_LONG, "attribute-list-too-long",                                                      \
-    "a list attribute of more than 8 values, of which movconf keeps 8 (an invalid case)")          \
+    "a list attribute of more than 40 values, of which movconf keeps 40 (an invalid case)")        \
   X(FOLDER_TAKEN, "folder-taken", "another case's id gives the same folder name")                  \
   X(NO_EXPECTED_BYTES, "expected-digest-unmatched",                                                \
     "the expected output is a digest the oracle's output does not match")
