@@ -59,9 +59,11 @@ static int gathered_axis(const mc_bytes_decoder *d) {
 static void take_index_values(mc_bytes_decoder *d) {
   mc_tensor *t = &d->in->tensors[INDICES];
   const int a = gathered_axis(d);
-  const int64_t len = a >= 0 ? d->in->tensors[0].shape[a] : 1;
+  /* Dimensions here are at least 0, and may be as large as int64 holds:
+     the edges are held at its limits rather than overflow. */
+  const int64_t len = a >= 0 && d->in->tensors[0].shape[a] >= 0 ? d->in->tensors[0].shape[a] : 1;
   const int64_t edges[16] = {len,
-                             -len - 1,
+                             mc_bytes_add_held(-len, -1),
                              len - 1,
                              -len,
                              INT64_MAX,
@@ -75,10 +77,11 @@ static void take_index_values(mc_bytes_decoder *d) {
                              65535,
                              65536,
                              MC_BYTES_P2(31),
-                             2 * len};
+                             mc_bytes_add_held(len, len)};
   for (int64_t i = 0; i < mc_bytes_side_count(t); i++) {
     mc_bytes_pick p = mc_bytes_take_pick(d, edges);
-    const int64_t natural = len > 0 ? (int64_t)(p.sel % (2 * (uint64_t)len)) - len : 0;
+    const int64_t natural =
+        len > 0 && len <= INT64_MAX / 2 ? (int64_t)(p.sel % (2 * (uint64_t)len)) - len : 0;
     mc_bytes_store_side(t, i, mc_bytes_pick_or(p, natural));
   }
 }
