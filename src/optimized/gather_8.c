@@ -101,7 +101,9 @@ mc_status mc_opt_validate_gather_8(const mc_request *req, mc_opt_plan *plan, mc_
 #endif
 
 /* Index i of the plan's indices as the input row it reads, or -1 when it
-   is out of range (GA-S1); a u64 above INT64_MAX is out of range. */
+   is out of range (GA-S1); a u64 above INT64_MAX is out of range. Not
+   mc_side_value: its checks per call made one-element rows (ga/axis3)
+   about ten times slower of the copy ceiling (1.2 -> 0.12, --quick). */
 static int64_t gather_row_of(const mc_opt_plan *p, int64_t i) {
   const uint8_t *at = p->gather_indices;
   const int64_t d = p->gather_axis_len;
