@@ -67,14 +67,31 @@ def short(message, limit=200):
     return message if len(message) <= limit else message[:limit] + "..."
 
 
-def validate(validator, path):
+def operation_folders():
+    """{slug: operation name} from spec/operations.json."""
+    with open(os.path.join(os.path.dirname(DEFAULT_SCHEMA), "operations.json"), encoding="utf-8") as f:
+        return {o["slug"]: o["name"] for o in json.load(f)["operations"]}
+
+
+def folder_problem(path, doc, folders):
+    """A file in an operation's folder (any folder named by its slug) must be
+    that operation's: `movconf run --op` reads only the operation's own
+    folder of each tier (src/cli/selection.c)."""
+    named = [folders[part] for part in os.path.normpath(path).split(os.sep)[:-1] if part in folders]
+    if named and isinstance(doc, dict) and doc.get("op") != named[-1]:
+        return ["/op: %r in the folder of %s (run --op would skip it)" % (doc.get("op"), named[-1])]
+    return []
+
+
+def validate(validator, path, folders):
     """Returns a list of problem lines for one file (empty: valid)."""
     try:
         doc = load_json(path)
     except (OSError, UnicodeDecodeError, ValueError) as e:
         return ["cannot read as strict JSON: %s" % e]
     errors = sorted(validator.iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    return ["%s: %s" % (where(e), short(e.message)) for e in errors]
+    return ["%s: %s" % (where(e), short(e.message)) for e in errors] + \
+        folder_problem(path, doc, folders)
 
 
 def main(argv):
@@ -94,10 +111,11 @@ def main(argv):
     jsonschema.Draft202012Validator.check_schema(schema)
     validator = jsonschema.Draft202012Validator(schema)
 
+    folders = operation_folders()
     checked = invalid = 0
     for path, problem in case_files(args.paths):
         checked += 1
-        problems = [problem] if problem else validate(validator, path)
+        problems = [problem] if problem else validate(validator, path, folders)
         if problems:
             invalid += 1
             print("%s: invalid (%d problem%s)" % (path, len(problems), "" if len(problems) == 1 else "s"))

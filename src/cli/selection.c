@@ -70,8 +70,6 @@ int mc_apply_selection_option(const char *command, int opt, const char *value, m
 
 bool mc_collect_chosen_files(const mc_case_choice *c, int n_paths, char **paths,
                              mc_path_list *files) {
-  char *tier_paths[2];
-  int n_tier = mc_tier_folders(c->tier, tier_paths);
   return n_paths > 0 ? mc_collect_case_files(n_paths, paths, files)
-                     : mc_collect_case_files(n_tier, tier_paths, files);
+                     : mc_collect_tier_files(c->tier, c->filter.op, files);
 }

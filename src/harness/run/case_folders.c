@@ -98,3 +98,48 @@ int mc_tier_folders(const char *tier, char *paths[2]) {
     paths[n++] = (char *)mc_default_dir("conformance-large");
   return n;
 }
+
+/* Whether path lies in the folder of an operation other than op, directly
+   under the tier folder dir (dir/<slug>/...). */
+static bool in_other_op_folder(const char *dir, const char *path, int op) {
+  size_t n = strlen(dir);
+  if (strncmp(path, dir, n) != 0 || path[n] != '/')
+    return false;
+  const char *name = path + n + 1, *end = strchr(name, '/');
+  if (!end)
+    return false;
+  for (int other = 0; other < MC_OP_COUNT; other++) {
+    const char *slug = mc_op_slug((mc_op)other);
+    if (other != op && strlen(slug) == (size_t)(end - name) &&
+        strncmp(name, slug, (size_t)(end - name)) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* With --op, another operation's folder holds none of the cases (each file
+   there names that folder's operation: tools/validate_schema.py checks it),
+   so its files are not read: every run with --op parsed the whole tier
+   before (1.8 s against 0.5 s for one operation's folder). */
+static void drop_other_op_folders(mc_path_list *files, char *const *dirs, int n_dirs, int op) {
+  int kept = 0;
+  for (int i = 0; i < files->count; i++) {
+    bool other = false;
+    for (int d = 0; d < n_dirs && !other; d++)
+      other = in_other_op_folder(dirs[d], files->paths[i], op);
+    if (other)
+      free(files->paths[i]);
+    else
+      files->paths[kept++] = files->paths[i];
+  }
+  files->count = kept;
+}
+
+bool mc_collect_tier_files(const char *tier, int op, mc_path_list *out) {
+  char *dirs[2];
+  int n = mc_tier_folders(tier, dirs);
+  bool ok = mc_collect_case_files(n, dirs, out);
+  if (op != MC_OP_INVALID)
+    drop_other_op_folders(out, dirs, n, op);
+  return ok;
+}

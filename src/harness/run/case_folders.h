@@ -33,5 +33,8 @@ int mc_tier_folders(const char *tier, char *paths[2]);
    mc_default_dir("conformance"). Prints why a path is
    missing and returns false then. */
 bool mc_collect_case_files(int n, char **paths, mc_path_list *out);
+/* The case files of --tier TIER (mc_tier_folders), leaving out the folders
+   of the operations other than op (MC_OP_INVALID: none left out). */
+bool mc_collect_tier_files(const char *tier, int op, mc_path_list *out);
 
 #endif
