@@ -4,18 +4,18 @@
 # and of the optimized kernels at several thread counts) built four ways:
 # gcc (build/), clang (build-clang/), gcc with AddressSanitizer +
 # UndefinedBehaviorSanitizer (build-asan/) and clang with ThreadSanitizer
-# (build-tsan/); then the coverage targets (coverage/run.sh), the mutation
-# score (tools/mutation.py) and a short libFuzzer campaign (fuzz/fuzz_campaign.py)
-# when clang's libFuzzer is installed. The gcc build runs every test; the
-# others the tests their build adds something to (docs/ci/test-presets.md:
-# clang and asan leave the checks of the source tree to gcc, clang the
-# third-party adapters, installs and long program-behaviour tests too, tsan
-# runs the tests of the threads only).
+# (build-tsan/); then the coverage targets (coverage/run.sh) and a short
+# libFuzzer campaign (fuzz/fuzz_campaign.py) when clang's libFuzzer is
+# installed. Each test runs in the builds it tells something in
+# (docs/ci/test-presets.md: the long program tests once, under ASan; clang
+# leaves the checks of the source tree, the third-party adapters and the
+# installs to gcc; tsan runs the tests of the threads only).
 # Run tools/bootstrap.sh first.
 # --nightly runs the nightly jobs' long tests instead (docs/ci/nightly.yml):
 # the presets nightly and asan-nightly, MOVCONF_NIGHTLY=ON, labels adapters
 # and large (every adapter over the whole default tier; the large tier with
-# the oracle, at 7 threads, through numpy and under AddressSanitizer).
+# the oracle, at 7 threads, through numpy and under AddressSanitizer), then
+# the mutation score (tools/mutation.py).
 # usage: sh tools/test-all.sh [--nightly | --help]
 set -eu
 cd "$(dirname "$0")/.."
@@ -30,11 +30,23 @@ build_and_test() {
   ctest --preset "$1" -j "$jobs"
 }
 
+# The mutation score of the test suite against the deliberate faults of
+# tools/mutants/ (tools/mutation.py: fails below 95% killed). Nightly: 81
+# mutants take 10 to 15 minutes on 2 cores; CI checks that every patch still
+# applies and compiles (CTest mutants/patches-apply). One mutant per CPU,
+# each built with one compile job: a mutant's rebuild is one or two files,
+# so parallel slots beat parallel compiles (2 cores: 339 s against 518 s).
+mutation_score() {
+  echo "== mutation score"
+  python3 tools/mutation.py --fuzz-time 30 --jobs "$jobs" --build-jobs 1
+}
+
 case "${1:-}" in
   "") ;;
   --help | -h) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   --nightly)
     for preset in nightly asan-nightly; do build_and_test "$preset"; done
+    mutation_score
     echo "test-all --nightly: every nightly test passed"
     exit 0 ;;
   *) echo "test-all: unknown argument $1 (see --help)" >&2; exit 2 ;;
@@ -43,15 +55,9 @@ esac
 for preset in default clang asan tsan; do build_and_test "$preset"; done
 
 # Line and branch coverage of src/oracle and src/optimized (coverage/run.sh:
-# fails below every line and 95% of the branches), then the mutation score
-# of the test suite against the deliberate faults of tools/mutants/
-# (tools/mutation.py: fails below 95% killed). One mutant per CPU, each
-# built with one compile job: a mutant's rebuild is one or two files, so
-# parallel slots beat parallel compiles (2 cores: 339 s against 518 s).
+# fails below every line and 95% of the branches).
 echo "== coverage"
 sh coverage/run.sh --jobs "$jobs"
-echo "== mutation score"
-python3 tools/mutation.py --fuzz-time 30 --jobs "$jobs" --build-jobs 1
 
 # A short libFuzzer campaign over every fuzz target (fuzz/fuzz_campaign.py: 30 s per
 # target, then corpus merge, deduplication and minimization of findings),
