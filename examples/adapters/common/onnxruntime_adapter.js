@@ -23,6 +23,7 @@
 //                                        composite (strided_slice_plan.js)
 //   Gather-8, batch_dims 0            -> ONNX Gather, axis's value as its
 //                                        axis attribute
+//   Gather-8, axis = batch_dims > 0   -> ONNX Unsqueeze, GatherND: a composite
 // Everything else is unsupported. Element types: those the package has a
 // kernel for, found by running each one at start-up.
 
@@ -282,29 +283,47 @@ async function pad(request) {
   return runSession(`ONNX Pad ${mode}`, s, data, dims, feeds);
 }
 
-// Gather-8 as ONNX Gather (Gather-13). axis, an input in OpenVINO, is read
-// here and becomes the node's axis attribute, its value unchanged (out of
-// range included, for the library to judge); indices is a graph input,
-// int64 as in int64Feed. ONNX Gather has no batch dimensions: a batch_dims
-// that is not 0, nor -q (indices of rank q: 0 counted from the end), is
-// unsupported.
+// Gather-8's nodes: ONNX Gather (Gather-13) when there are no batch axes,
+// axis's value as its axis attribute, unchanged (out of range included, for
+// the library to judge). ONNX Gather has no batch_dims; with b batch axes
+// and the gathered axis right after them (axis = b), Gather-8 is GatherND
+// with batch_dims b of the indices with a last axis of 1 (Unsqueeze): a
+// composite, exact in that case only. Other requests are unsupported.
+function gatherNodes(batchDims, axisValue, dataRank, indicesRank) {
+  const b = batchDims < 0 ? batchDims + indicesRank : batchDims;
+  if (b === 0)
+    return [{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: axisValue } }];
+  const a = axisValue < 0n ? axisValue + BigInt(dataRank) : axisValue;
+  if (b < 0 || b > indicesRank || BigInt(b) !== a)
+    throw new Unsupported(`ONNX Gather has no batch_dims; GatherND takes batch_dims ${batchDims} only ` +
+                          `with axis ${batchDims} (request: axis ${axisValue})`);
+  return [{ opType: 'Unsqueeze', inputs: ['indices', 'last'], outputs: ['index_rows'] },
+          { opType: 'GatherND', inputs: ['x', 'index_rows'], outputs: ['y'], attributes: { batch_dims: b } }];
+}
+
+// Gather-8 through gatherNodes: axis, an input in OpenVINO, is read here
+// (a scalar or one element); indices is a graph input, int64 as in
+// int64Feed.
 async function gather({ attributes, inputs }) {
   const { axis, data } = inputs;
   const batchDims = attributes.batch_dims === undefined ? 0 : attributes.batch_dims;
-  if (batchDims !== 0 && batchDims !== -inputs.indices.shape.length)
-    throw new Unsupported(`ONNX Gather has no batch_dims (request: ${batchDims})`);
+  if (typeof batchDims !== 'number')
+    throw new Unsupported(`batch_dims ${batchDims} has no composite`);
   if (axis.shape.length > 1 || (axis.shape.length === 1 && axis.shape[0] !== 1))
     throw new Unsupported(`ONNX Gather's axis is one integer: axis of shape [${axis.shape}] has no form in it`);
   const [axisValue] = int64Values(axis, 'axis', 'ONNX Gather');
   const dims = common.shapeNumbers(data.shape, 'data');
   const { type, tensor } = int64Feed(inputs.indices, 'indices', 'ONNX Gather');
+  const nodes = gatherNodes(batchDims, axisValue, dims.length, tensor.dims.length);
   const sideInputs = [{ name: 'indices', type, rank: tensor.dims.length }];
-  const outputRank = Math.max(0, dims.length - 1 + tensor.dims.length);
-  const key = JSON.stringify(['Gather', String(axisValue), data.type, dims.length, sideInputs]);
-  const s = await cachedSession(key, 'ONNX Gather', () => graphModel(
-    [{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: axisValue } }],
-    {}, data.type, dims.length, sideInputs, outputRank));
-  return runSession(`ONNX Gather axis ${axisValue}`, s, data, dims, { indices: tensor });
+  const what = `ONNX ${nodes.map((node) => node.opType).join(', ')} axis ${axisValue}, batch_dims ${batchDims}`;
+  const batch = nodes.length > 1 ? nodes[1].attributes.batch_dims : 0;
+  const outputRank = Math.max(0, dims.length - 1 + tensor.dims.length - batch);
+  const key = JSON.stringify(['Gather', String(axisValue), batch, data.type, dims.length, sideInputs]);
+  const constants = batch ? { last: [-1] } : {};
+  const s = await cachedSession(key, what, () => graphModel(nodes, constants, data.type, dims.length,
+                                                            sideInputs, outputRank));
+  return runSession(what, s, data, dims, { indices: tensor });
 }
 
 // begin, end and stride as int64 values (BigInt arrays; stride null when
@@ -490,4 +509,4 @@ function runOnnxRuntimeAdapter(options) {
   common.runAdapter(options.name, () => serveOnnxRuntime(options));
 }
 
-module.exports = { runOnnxRuntimeAdapter, serveOnnxRuntime };
+module.exports = { gatherNodes, runOnnxRuntimeAdapter, serveOnnxRuntime };

@@ -5,7 +5,8 @@
 // examples/adapters/common/test_protocol.js`). Expected values come from the
 // protocol page (spec/adapter-protocol.md), from protobuf's documented
 // encodings, from spec/shuffle_channels_1.md and from spec/strided_slice_1.md
-// (its walk, SS-S2, and ONNX Slice's clamping), worked out by hand.
+// (its walk, SS-S2, and ONNX Slice's clamping) and spec/gather_8.md (GA-S2
+// against ONNX Gather's and GatherND's definitions), worked out by hand.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -13,6 +14,7 @@ const p = require('./protocol.js');
 const { varint } = require('./onnx_model.js');
 const { shuffleView } = require('./shuffle_view.js');
 const { stridedSlicePlan } = require('./strided_slice_plan.js');
+const { gatherNodes } = require('./onnxruntime_adapter.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -234,4 +236,16 @@ test('StridedSlice plan: what the walk rejects has no composite', () => {
   ];
   for (const [begin, end, stride, attributes, rank] of cases)
     assert.throws(() => plan(begin, end, stride, attributes, rank), p.Unsupported, JSON.stringify(attributes));
+});
+
+test('Gather-8 nodes: Gather without batch axes, Unsqueeze and GatherND when axis is batch_dims', () => {
+  const gather = (axis) => [{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis } }];
+  const gatherNd = (b) => [{ opType: 'Unsqueeze', inputs: ['indices', 'last'], outputs: ['index_rows'] },
+                           { opType: 'GatherND', inputs: ['x', 'index_rows'], outputs: ['y'], attributes: { batch_dims: b } }];
+  assert.deepEqual(gatherNodes(0, 1n, 3, 2), gather(1n));
+  assert.deepEqual(gatherNodes(-2, -1n, 3, 2), gather(-1n)); // -q: no batch axes
+  assert.deepEqual(gatherNodes(1, 1n, 2, 2), gatherNd(1)); // the page's example 2
+  assert.deepEqual(gatherNodes(-1, -1n, 3, 3), gatherNd(2)); // batch_dims 2, axis 2
+  for (const [b, axis] of [[1, 2n], [1, 0n], [3, 3n]])
+    assert.throws(() => gatherNodes(b, axis, 4, 2), p.Unsupported, `batch_dims ${b}, axis ${axis}`);
 });
