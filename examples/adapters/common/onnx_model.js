@@ -90,8 +90,8 @@ function onnxType(type) {
 // attributes: {name: bigint|number|string|number[]}}], in order) and 1-D
 // int64 constants ({name: values}); `type` is a movconf element type name.
 // `sideInputs` ([{name, type, rank}]) are graph inputs after x, of symbolic
-// dimensions like x's.
-function graphModel(nodes, constants, type, rank, sideInputs = []) {
+// dimensions like x's. y has x's rank unless `outputRank` says otherwise.
+function graphModel(nodes, constants, type, rank, sideInputs = [], outputRank = rank) {
   const elemType = onnxType(type);
   // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12.
   const graph = Buffer.concat([...nodes.map((node, i) => bytesField(1, nodeProto(node, i))),
@@ -101,7 +101,7 @@ function graphModel(nodes, constants, type, rank, sideInputs = []) {
                                bytesField(11, tensorValueInfo('x', elemType, rank, 'in')),
                                ...sideInputs.map((input) => bytesField(11, tensorValueInfo(
                                  input.name, onnxType(input.type), input.rank, `${input.name}_`))),
-                               bytesField(12, tensorValueInfo('y', elemType, rank, 'out'))]);
+                               bytesField(12, tensorValueInfo('y', elemType, outputRank, 'out'))]);
   // OperatorSetIdProto: domain = 1 (default ""), version = 2.
   const opset = intField(2, OPSET);
   // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8.

@@ -19,6 +19,11 @@
 //                                        (none when empty: ONNX reverses too)
 //   Pad-12 constant, edge, reflect    -> ONNX Pad (Pad-21) of the same mode,
 //                                        pads_begin ++ pads_end as its pads
+//   StridedSlice-1                    -> ONNX Slice, Squeeze, Unsqueeze: a
+//                                        composite (strided_slice_plan.js)
+//   Gather-8, batch_dims 0            -> ONNX Gather, axis's value as its
+//                                        axis attribute
+//   Gather-8, axis = batch_dims > 0   -> ONNX Unsqueeze, GatherND: a composite
 // Everything else is unsupported. Element types: those the package has a
 // kernel for, found by running each one at start-up.
 
@@ -26,6 +31,7 @@ const common = require('./protocol.js');
 const { installedPackage } = require('./detect.js');
 const { graphModel, oneNodeModel } = require('./onnx_model.js');
 const { shuffleView } = require('./shuffle_view.js');
+const { stridedSlicePlan } = require('./strided_slice_plan.js');
 
 const { Rejected, Unsupported } = common;
 
@@ -161,7 +167,7 @@ function shuffleChannels({ attributes, inputs }) {
 // negative values, axes and the checks are ONNX Runtime's own.
 const SLICE_INPUTS = [['start', 'starts'], ['stop', 'ends'], ['axes', 'axes'], ['step', 'steps']];
 
-function sliceFeed(tensor, what) {
+function int64Feed(tensor, what, onnx) {
   const dims = common.shapeNumbers(tensor.shape, what);
   const values = common.sideInputValues(tensor, what);
   if (values === null) {
@@ -171,8 +177,18 @@ function sliceFeed(tensor, what) {
   }
   for (const v of values)
     if (v > common.INT64_MAX)
-      throw new Unsupported(`${what}: ONNX Slice takes int64 values; ${v} has none`);
+      throw new Unsupported(`${what}: ${onnx} takes int64 values; ${v} has none`);
   return { type: 'i64', tensor: new ort.Tensor('int64', BigInt64Array.from(values), dims) };
+}
+
+// The session of a graph, built by makeModel() on first use of its key.
+async function cachedSession(key, what, makeModel) {
+  let s = sessions.get(key);
+  if (!s) {
+    s = await common.libraryCall(what, () => ort.InferenceSession.create(makeModel(), sessionOptions));
+    sessions.set(key, s);
+  }
+  return s;
 }
 
 async function slice({ inputs }) {
@@ -185,19 +201,14 @@ async function slice({ inputs }) {
       nodeInputs.push('');
       continue;
     }
-    const { type, tensor } = sliceFeed(inputs[ours], ours);
+    const { type, tensor } = int64Feed(inputs[ours], ours, 'ONNX Slice');
     feeds[theirs] = tensor;
     sideInputs.push({ name: theirs, type, rank: tensor.dims.length });
     nodeInputs.push(theirs);
   }
   const key = JSON.stringify(['Slice', inputs.data.type, dims.length, sideInputs]);
-  let s = sessions.get(key);
-  if (!s) {
-    const model = graphModel([{ opType: 'Slice', inputs: nodeInputs, outputs: ['y'] }], {},
-                             inputs.data.type, dims.length, sideInputs);
-    s = await common.libraryCall('ONNX Slice', () => ort.InferenceSession.create(model, sessionOptions));
-    sessions.set(key, s);
-  }
+  const s = await cachedSession(key, 'ONNX Slice', () => graphModel(
+    [{ opType: 'Slice', inputs: nodeInputs, outputs: ['y'] }], {}, inputs.data.type, dims.length, sideInputs));
   return runSession('ONNX Slice', s, inputs.data, dims, feeds);
 }
 
@@ -265,20 +276,112 @@ async function pad(request) {
   const dims = common.shapeNumbers(data.shape, 'data');
   const { mode, feeds, sideInputs } = padFeeds(request);
   const key = JSON.stringify(['Pad', mode, data.type, dims.length, sideInputs]);
-  let s = sessions.get(key);
-  if (!s) {
-    const nodeInputs = ['x', ...sideInputs.map((input) => input.name)];
-    const model = graphModel([{ opType: 'Pad', inputs: nodeInputs, outputs: ['y'], attributes: { mode } }],
-                             {}, data.type, dims.length, sideInputs);
-    s = await common.libraryCall('ONNX Pad', () => ort.InferenceSession.create(model, sessionOptions));
-    sessions.set(key, s);
-  }
+  const nodeInputs = ['x', ...sideInputs.map((input) => input.name)];
+  const s = await cachedSession(key, 'ONNX Pad', () => graphModel(
+    [{ opType: 'Pad', inputs: nodeInputs, outputs: ['y'], attributes: { mode } }],
+    {}, data.type, dims.length, sideInputs));
   return runSession(`ONNX Pad ${mode}`, s, data, dims, feeds);
+}
+
+// Gather-8's nodes: ONNX Gather (Gather-13) when there are no batch axes,
+// axis's value as its axis attribute, unchanged (out of range included, for
+// the library to judge). ONNX Gather has no batch_dims; with b batch axes
+// and the gathered axis right after them (axis = b), Gather-8 is GatherND
+// with batch_dims b of the indices with a last axis of 1 (Unsqueeze): a
+// composite, exact in that case only. Other requests are unsupported.
+function gatherNodes(batchDims, axisValue, dataRank, indicesRank) {
+  const b = batchDims < 0 ? batchDims + indicesRank : batchDims;
+  if (b === 0)
+    return [{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: axisValue } }];
+  const a = axisValue < 0n ? axisValue + BigInt(dataRank) : axisValue;
+  if (b < 0 || b > indicesRank || BigInt(b) !== a)
+    throw new Unsupported(`ONNX Gather has no batch_dims; GatherND takes batch_dims ${batchDims} only ` +
+                          `with axis ${batchDims} (request: axis ${axisValue})`);
+  return [{ opType: 'Unsqueeze', inputs: ['indices', 'last'], outputs: ['index_rows'] },
+          { opType: 'GatherND', inputs: ['x', 'index_rows'], outputs: ['y'], attributes: { batch_dims: b } }];
+}
+
+// Gather-8 through gatherNodes: axis, an input in OpenVINO, is read here
+// (a scalar or one element); indices is a graph input, int64 as in
+// int64Feed.
+async function gather({ attributes, inputs }) {
+  const { axis, data } = inputs;
+  const batchDims = attributes.batch_dims === undefined ? 0 : attributes.batch_dims;
+  if (typeof batchDims !== 'number')
+    throw new Unsupported(`batch_dims ${batchDims} has no composite`);
+  if (axis.shape.length > 1 || (axis.shape.length === 1 && axis.shape[0] !== 1))
+    throw new Unsupported(`ONNX Gather's axis is one integer: axis of shape [${axis.shape}] has no form in it`);
+  const [axisValue] = int64Values(axis, 'axis', 'ONNX Gather');
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const { type, tensor } = int64Feed(inputs.indices, 'indices', 'ONNX Gather');
+  const nodes = gatherNodes(batchDims, axisValue, dims.length, tensor.dims.length);
+  const sideInputs = [{ name: 'indices', type, rank: tensor.dims.length }];
+  const what = `ONNX ${nodes.map((node) => node.opType).join(', ')} axis ${axisValue}, batch_dims ${batchDims}`;
+  const batch = nodes.length > 1 ? nodes[1].attributes.batch_dims : 0;
+  const outputRank = Math.max(0, dims.length - 1 + tensor.dims.length - batch);
+  const key = JSON.stringify(['Gather', String(axisValue), batch, data.type, dims.length, sideInputs]);
+  const constants = batch ? { last: [-1] } : {};
+  const s = await cachedSession(key, what, () => graphModel(nodes, constants, data.type, dims.length,
+                                                            sideInputs, outputRank));
+  return runSession(what, s, data, dims, { indices: tensor });
+}
+
+// begin, end and stride as int64 values (BigInt arrays; stride null when
+// absent) for the composite: 1-D, each value unchanged.
+function stridedSliceValues(inputs) {
+  const values = (name) => {
+    const tensor = inputs[name];
+    if (tensor.shape.length !== 1)
+      throw new Unsupported(`${name}: ONNX Slice takes 1-D values (rank ${tensor.shape.length})`);
+    return int64Values(tensor, name, 'ONNX Slice');
+  };
+  return { begin: values('begin'), end: values('end'),
+           stride: inputs.stride === undefined ? null : values('stride') };
+}
+
+// The composite's nodes for a plan, each present only when it has work
+// (an empty Squeeze axes input would squeeze every axis of size 1), and
+// their int64 graph inputs.
+function stridedSliceGraph(plan) {
+  const nodes = [];
+  const feeds = {};
+  let last = 'x';
+  const add = (opType, names) => {
+    const output = `t${nodes.length}`;
+    nodes.push({ opType, inputs: [last, ...names], outputs: [output] });
+    last = output;
+  };
+  const feed = (name, list) => {
+    feeds[name] = new ort.Tensor('int64', BigInt64Array.from(list), [list.length]);
+    return name;
+  };
+  if (plan.axes.length)
+    add('Slice', [feed('starts', plan.starts), feed('ends', plan.ends), feed('axes', plan.axes), feed('steps', plan.steps)]);
+  if (plan.squeeze.length) add('Squeeze', [feed('squeeze_axes', plan.squeeze)]);
+  if (plan.unsqueeze.length) add('Unsqueeze', [feed('unsqueeze_axes', plan.unsqueeze)]);
+  if (!nodes.length) add('Identity', []);
+  nodes[nodes.length - 1].outputs = ['y'];
+  return { nodes, feeds };
+}
+
+async function stridedSlice(request) {
+  const { data } = request.inputs;
+  const dims = common.shapeNumbers(data.shape, 'data');
+  const plan = stridedSlicePlan(stridedSliceValues(request.inputs), request.attributes, dims.length);
+  const { nodes, feeds } = stridedSliceGraph(plan);
+  const sideInputs = Object.keys(feeds).map((name) => ({ name, type: 'i64', rank: 1 }));
+  const opTypes = nodes.map((node) => node.opType).join(', ');
+  const key = JSON.stringify(['StridedSlice', opTypes, data.type, dims.length, plan.outputRank]);
+  const what = `ONNX ${opTypes}`;
+  const s = await cachedSession(key, what, () => graphModel(nodes, {}, data.type, dims.length,
+                                                            sideInputs, plan.outputRank));
+  return runSession(what, s, data, dims, feeds);
 }
 
 const HANDLERS = { 'SpaceToDepth-1': spaceToDepth, 'DepthToSpace-1': depthToSpace,
                    'ShuffleChannels-1': shuffleChannels, 'Slice-8': slice,
-                   'Transpose-1': transpose, 'Pad-12': pad };
+                   'Transpose-1': transpose, 'Pad-12': pad,
+                   'StridedSlice-1': stridedSlice, 'Gather-8': gather };
 
 // The element types whose kernel runs: one small request per type and op.
 // `without`: operations the caller leaves out of its handshake (not probed).
@@ -311,6 +414,12 @@ async function probeTypes(without = []) {
     ops['Transpose-1'] = { types: await probeHandlerTypes(transpose, [{ attributes: {}, inputs: { input_order: side([1n, 0n]) } }]) };
   if (!without.includes('Pad-12'))
     ops['Pad-12'] = { types: await probeHandlerTypes(pad, padProbeRequests()) };
+  // No probe of their own, which would hold onnxruntime-web's start longer:
+  // the composite's one typed kernel is Slice (Squeeze, Unsqueeze and
+  // Gather are registered for every type), and a probe of each gave Slice's
+  // list on onnxruntime-node 1.30.0.
+  for (const op of ['StridedSlice-1', 'Gather-8'])
+    if (!without.includes(op)) ops[op] = { types: ops['Slice-8'].types };
   sessions.clear();
   return ops;
 }
@@ -400,4 +509,4 @@ function runOnnxRuntimeAdapter(options) {
   common.runAdapter(options.name, () => serveOnnxRuntime(options));
 }
 
-module.exports = { runOnnxRuntimeAdapter, serveOnnxRuntime };
+module.exports = { gatherNodes, runOnnxRuntimeAdapter, serveOnnxRuntime };

@@ -1,15 +1,20 @@
 'use strict';
 // Unit tests of the shared protocol module, of the ONNX model encoder's
-// varints and of the ShuffleChannels composite's view (node:test; run `node
+// varints, of the ShuffleChannels composite's view and of the StridedSlice
+// composite's plan (node:test; run `node
 // examples/adapters/common/test_protocol.js`). Expected values come from the
 // protocol page (spec/adapter-protocol.md), from protobuf's documented
-// encodings and from spec/shuffle_channels_1.md, worked out by hand.
+// encodings, from spec/shuffle_channels_1.md and from spec/strided_slice_1.md
+// (its walk, SS-S2, and ONNX Slice's clamping) and spec/gather_8.md (GA-S2
+// against ONNX Gather's and GatherND's definitions), worked out by hand.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const p = require('./protocol.js');
 const { varint } = require('./onnx_model.js');
 const { shuffleView } = require('./shuffle_view.js');
+const { stridedSlicePlan } = require('./strided_slice_plan.js');
+const { gatherNodes } = require('./onnxruntime_adapter.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -185,4 +190,62 @@ test('ShuffleChannels view [outer, group, C / group, inner] (SC-S1)', () => {
   assert.throws(() => shuffleView([], {}), p.Unsupported);
   assert.throws(() => shuffleView([1, 6], { axis: -9223372036854775808n }), p.Unsupported);
   assert.throws(() => shuffleView([1, 6], { group: 1n << 60n }), p.Unsupported);
+});
+
+const INT64_MAX = 2n ** 63n - 1n;
+const big = (values) => values.map(BigInt);
+const plan = (begin, end, stride, attributes, rank) =>
+  stridedSlicePlan({ begin: big(begin), end: big(end), stride: stride && big(stride) }, attributes, rank);
+
+test('StridedSlice plan: new axes are Unsqueezed at their output positions (the page\'s example 5)', () => {
+  // [newaxis, 0:2, newaxis, 0:4] on [2, 4]: output [1, 2, 1, 4].
+  assert.deepEqual(plan([0, 0, 0, 0], [0, 2, 0, 4], null, { new_axis_mask: [1, 0, 1, 0] }, 2), {
+    axes: [0n, 1n], starts: [0n, 0n], ends: [2n, 4n], steps: [1n, 1n], squeeze: [], unsqueeze: [0n, 2n],
+    outputRank: 4 });
+});
+
+test('StridedSlice plan: a shrink entry is b..b+1 step 1 and a Squeeze of its axis', () => {
+  // [0:1, 0, 0:384, 0:640, 0:8] on rank 5 (the page's example 6), stride and end of the shrink ignored.
+  assert.deepEqual(plan([0, 0, 0, 0, 0], [1, 7, 384, 640, 8], [1, -3, 1, 1, 1], { shrink_axis_mask: [0, 1] }, 5), {
+    axes: [0n, 1n, 2n, 3n, 4n], starts: [0n, 0n, 0n, 0n, 0n], ends: [1n, 1n, 384n, 640n, 8n],
+    steps: [1n, 1n, 1n, 1n, 1n], squeeze: [1n], unsqueeze: [], outputRank: 4 });
+  // x[-1]: -1 .. the end, not -1 .. 0.
+  assert.deepEqual(plan([-1], [0], null, { shrink_axis_mask: [1] }, 2).ends, [INT64_MAX]);
+});
+
+test('StridedSlice plan: the ellipsis covers the axes the other entries leave, masks by stride sign', () => {
+  // [..., ::-1] on rank 3: axis 2 reversed whole, axes 0 and 1 untouched.
+  assert.deepEqual(plan([0, 0], [0, 0], [1, -1], { ellipsis_mask: [1], begin_mask: [0, 1], end_mask: [0, 1] }, 3), {
+    axes: [2n], starts: [INT64_MAX], ends: [-(2n ** 63n)], steps: [-1n], squeeze: [], unsqueeze: [],
+    outputRank: 3 });
+  // [0, ..., 1:2, ::2] on rank 3: the ellipsis stands for no axis.
+  assert.deepEqual(plan([0, 0, 1, 0], [1, 0, 2, 0], [1, 1, 1, 2],
+                        { shrink_axis_mask: [1], ellipsis_mask: [0, 1], begin_mask: [0, 0, 0, 1], end_mask: [0, 0, 0, 1] }, 3), {
+    axes: [0n, 1n, 2n], starts: [0n, 1n, 0n], ends: [1n, 2n, INT64_MAX], steps: [1n, 1n, 2n], squeeze: [0n],
+    unsqueeze: [], outputRank: 2 });
+});
+
+test('StridedSlice plan: what the walk rejects has no composite', () => {
+  const cases = [
+    [[0, 0], [1, 1], null, { ellipsis_mask: [1, 1] }, 2],
+    [[0], [1], null, { begin_mask: [2] }, 1],
+    [[0], [1], null, { end_mask: [0, -1] }, 1],
+    [[0, 0], [1, 1], [0, 1], { new_axis_mask: [1] }, 1],
+    [[0, 0, 0], [1, 1, 1], null, {}, 2],
+    [[0], [1, 1], null, {}, 2],
+  ];
+  for (const [begin, end, stride, attributes, rank] of cases)
+    assert.throws(() => plan(begin, end, stride, attributes, rank), p.Unsupported, JSON.stringify(attributes));
+});
+
+test('Gather-8 nodes: Gather without batch axes, Unsqueeze and GatherND when axis is batch_dims', () => {
+  const gather = (axis) => [{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis } }];
+  const gatherNd = (b) => [{ opType: 'Unsqueeze', inputs: ['indices', 'last'], outputs: ['index_rows'] },
+                           { opType: 'GatherND', inputs: ['x', 'index_rows'], outputs: ['y'], attributes: { batch_dims: b } }];
+  assert.deepEqual(gatherNodes(0, 1n, 3, 2), gather(1n));
+  assert.deepEqual(gatherNodes(-2, -1n, 3, 2), gather(-1n)); // -q: no batch axes
+  assert.deepEqual(gatherNodes(1, 1n, 2, 2), gatherNd(1)); // the page's example 2
+  assert.deepEqual(gatherNodes(-1, -1n, 3, 3), gatherNd(2)); // batch_dims 2, axis 2
+  for (const [b, axis] of [[1, 2n], [1, 0n], [3, 3n]])
+    assert.throws(() => gatherNodes(b, axis, 4, 2), p.Unsupported, `batch_dims ${b}, axis ${axis}`);
 });

@@ -18,6 +18,8 @@
 //   Transpose-1     -> tf.transpose(x, input_order), no perm when it is empty
 //   Pad-12 constant -> tf.pad(x, [[pads_begin[i], pads_end[i]]]_i, pad_value)
 //   Pad-12 reflect, symmetric -> tf.mirrorPad(x, the same pairs, mode)
+//   StridedSlice-1  -> tf.stridedSlice(x, begin, end, stride, the five masks as bitmasks)
+//   Gather-8        -> tf.gather(x, indices as an int32 tensor, axis's value, batch_dims)
 // Element types: float32, int32 and bool, TensorFlow.js's own data types.
 //
 // Isolation (freshBackend): with `fresh` set, every request runs on a backend
@@ -257,6 +259,74 @@ function pad({ attributes, inputs }) {
   return runOp('tf.mirrorPad', inputs.data, [['mirrorPad', pairs, mode]]);
 }
 
+// A mask attribute as the bitmask tf.stridedSlice takes: bit i is element
+// i of the list, elements past begin's length included (OpenVINO ignores
+// them; what TensorFlow makes of those bits is its answer to judge). An
+// element other than 0 and 1, or a 1 past bit 30 (a JavaScript bitmask is an
+// int32), has no bit.
+function bitmask(list, name) {
+  if (list === undefined) return 0;
+  if (!Array.isArray(list)) throw new Error(`${name} is not a list`);
+  return list.reduce((mask, v, i) => {
+    if (v === 0) return mask;
+    if (v !== 1)
+      throw new Unsupported(`tf.stridedSlice takes ${name} as a bitmask: element ${i} (${v}) is no bit`);
+    if (i > 30) throw new Unsupported(`tf.stridedSlice's ${name} has no bit ${i}`);
+    return mask | (1 << i);
+  }, 0);
+}
+
+const SS_MASKS = ['begin_mask', 'end_mask', 'ellipsis_mask', 'new_axis_mask', 'shrink_axis_mask'];
+
+// StridedSlice-1 as tf.stridedSlice, TensorFlow's StridedSlice, whose masks
+// mean what OpenVINO's do: begin, end and stride as they are (no stride:
+// none, TensorFlow's ones), the masks in TensorFlow's argument order.
+function stridedSlice({ attributes, inputs }) {
+  const begin = exactNumbers(inputs.begin, 'begin');
+  const end = exactNumbers(inputs.end, 'end');
+  const stride = inputs.stride === undefined ? null : exactNumbers(inputs.stride, 'stride');
+  const masks = SS_MASKS.map((name) => bitmask(attributes[name], name));
+  return runOp('tf.stridedSlice', inputs.data, [['stridedSlice', begin, end, stride, ...masks]]);
+}
+
+// Gather-8's indices as the tensor argument tf.gather takes: int32, each
+// value unchanged (one outside int32 has no form in it). indices of a type
+// TensorFlow.js has but not an integer (float32, bool) go as they are, for
+// its dtype check to judge; other types have no TensorFlow.js tensor.
+function gatherIndices(indices) {
+  const shape = common.shapeNumbers(indices.shape, 'indices');
+  const values = common.sideInputValues(indices, 'indices');
+  if (values === null) {
+    if (!TF_TYPES[indices.type])
+      throw new Unsupported(`indices: TensorFlow.js has no ${indices.type} tensor`);
+    const [dtype, Constructor] = TF_TYPES[indices.type];
+    const typed = common.typedView(Constructor, common.tensorBytes(indices, 'indices'));
+    return { tensor: { values: Array.from(typed), shape, dtype } };
+  }
+  for (const v of values)
+    if (v < -(2n ** 31n) || v >= 2n ** 31n)
+      throw new Unsupported(`indices: tf.gather takes int32 indices; ${v} has none`);
+  return { tensor: { values: values.map(Number), shape, dtype: 'int32' } };
+}
+
+// Gather-8 as tf.gather: axis, an input here, is the number argument (a
+// scalar or one element; any other shape has no form in a number), and
+// batch_dims is batchDims (0 when absent, as in OpenVINO). Negative and
+// out-of-range values go to the library.
+function gather({ attributes, inputs }) {
+  const { axis } = inputs;
+  if (axis.shape.length > 1 || (axis.shape.length === 1 && axis.shape[0] !== 1))
+    throw new Unsupported(`tf.gather takes axis as one number: axis of shape [${axis.shape}] has no form in it`);
+  const axisValues = common.sideInputValues(axis, 'axis');
+  if (axisValues === null) throw new Unsupported(`tf.gather takes axis as a number, not ${axis.type}`);
+  const [axisNumber] = common.sideInputNumbers(axisValues, 'axis');
+  const batchDims = attributes.batch_dims === undefined ? 0 : attributes.batch_dims;
+  if (typeof batchDims !== 'number')
+    throw new Unsupported(`batch_dims ${batchDims} is not exact as a JavaScript number`);
+  return runOp('tf.gather', inputs.data,
+               [['gather', gatherIndices(inputs.indices), axisNumber, batchDims]]);
+}
+
 const HANDLERS = {
   'Slice-8': slice,
   'BatchToSpace-2': batchToSpace,
@@ -265,6 +335,8 @@ const HANDLERS = {
   'ShuffleChannels-1': shuffleChannels,
   'Transpose-1': transpose,
   'Pad-12': pad,
+  'StridedSlice-1': stridedSlice,
+  'Gather-8': gather,
 };
 
 // tfjs-core and the backend package, from the adapter's own node_modules.
