@@ -174,14 +174,17 @@ async function serveOrt(puppeteer) {
   const renderer = await pageCall('loading ONNX Runtime Web', (page) =>
     page.evaluate((prefix) => window.movconf.ortInit(prefix), require('./browser.js').ORIGIN));
   common.log(NAME, `${ORT_PACKAGE} (webgpu) on ${renderer}`);
-  const call = (what, name, ...args) =>
-    pageCall(what, (page) => page.evaluate((n, a) => window.movconf[n](...a), name, args));
+  // The faults of MOVCONF_BROWSER_FAULT are keyed on a run's data, x.
+  const call = (what, name, ...args) => pageCall(what, async (page) => {
+    if (name === 'ortRun') await injectFault(page, { shape: args[1].x.dims });
+    return page.evaluate((n, a) => window.movconf[n](...a), name, args);
+  });
   const { version } = installedPackage(__dirname, ORT_PACKAGE);
   await require('../common/onnxruntime_adapter.js').serveOnnxRuntime({
     ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
     version: versionWithRenderer(version, renderer),
-    // As for the tfjs rows: Transpose-1 and Pad-12 are mapped but their
-    // webgpu row is yet to be run and explained.
+    // Transpose-1 and Pad-12 are mapped but their webgpu row's run is not
+    // finished and explained yet (README, Findings).
     without: ['Transpose-1', 'Pad-12'],
     sessionOptions: { executionProviders: ['webgpu'],
                       extra: { session: { disable_cpu_ep_fallback: '1' } } },
