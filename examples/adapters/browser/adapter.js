@@ -154,9 +154,9 @@ async function serveTfjs(puppeteer, backendName) {
   await common.serve({
     name: backend.package.replace('@tensorflow/', ''),
     version: versionWithRenderer(version, renderer),
-    // Transpose-1 and Pad-12 are mapped (common/tfjs_adapter.js) but not yet
-    // run in a browser: their webgl/webgpu rows are to be run and explained.
-    ops: tfjs.tfjsOps(['Transpose-1', 'Pad-12']),
+    // Pad-12 is mapped (common/tfjs_adapter.js) but its webgl/webgpu rows
+    // have failures not yet explained (README, Findings): left out.
+    ops: tfjs.tfjsOps(['Pad-12']),
     handlers: tfjs.tfjsHandlers(tfjsPageRunner(tfjs)),
     library: `TensorFlow.js (${backendName})`,
   });
