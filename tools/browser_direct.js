@@ -10,8 +10,11 @@
 // [1, 256, 1] with block [2], no padding: both outputs must start 16777217,
 // 2147483647, int32 values above 2^24, which a float32 cannot hold exactly.
 // Then tf.spaceToBatchND of an empty float32 [2, 0] padded by 3 at the end of
-// axis 1, block [3]: a [6, 1] of zeros (the padding). Prints the first
-// input and output elements.
+// axis 1, block [3]: a [6, 1] of zeros (the padding). Then the bits of a
+// float32 [2, 2] transposed whose first element is the signaling NaN
+// 0x7f800001 (a copy keeps it), of tf.pad of float32 [1, 2] by one NaN
+// (0x7fc00000) at the end, and tf.pad of int32 [1, 2] by one 2147483647.
+// Prints the first input and output elements.
 //
 // ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
 // models (bytes from the adapters' ONNX encoder,
@@ -23,8 +26,10 @@
 // Slice of float32 0 .. 6 with starts [0], ends [-8], steps [-1]
 // (constants): both must answer [0]; Slice of a float32 scalar on axis 0,
 // which has none, and Slice with ends a scalar graph input (ONNX wants
-// 1-D): both must refuse them. Prints each provider's output or
-// error (or that it did not answer within 120 s).
+// 1-D): both must refuse them. Slice of 0 .. 6 by [3:0:-1] and of 0 .. 4
+// by [4:INT32_MAX:-1], starts, ends and steps fed as graph inputs: [3, 2, 1]
+// and [] (ONNX clamps ends to dim-1 for a negative step). Prints each
+// provider's output or error (or that it did not answer within 120 s).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -47,6 +52,11 @@ async function ortDirect(puppeteer) {
   const d2s = (attributes) => ({ model: oneNodeModel('DepthToSpace', attributes, 'f32', 4),
                                  shape: [1, 3, 2, 2] });
   const slice = { starts: [0], ends: [-8], axes: [0], steps: [-1] };
+  // Slice of 0 .. n-1 with starts, ends and steps fed as int64 graph inputs.
+  const sliceInputs = (n, starts, ends, steps) => ({
+    model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', '', 'steps'], outputs: ['y'] }],
+                      {}, 'f32', 1, ['starts', 'ends', 'steps'].map((name) => ({ name, type: 'i64', rank: 1 }))),
+    shape: [n], feeds: { starts: [starts, [1]], ends: [ends, [1]], steps: [steps, [1]] } });
   const models = {
     'blocksize 2, 3 channels': d2s({ blocksize: 2, mode: 'DCR' }),
     'mode "dcr"': d2s({ blocksize: 1, mode: 'dcr' }),
@@ -60,6 +70,9 @@ async function ortDirect(puppeteer) {
                         'f32', 1, [{ name: 'starts', type: 'i64', rank: 1 },
                                    { name: 'ends', type: 'i64', rank: 0 }]),
       shape: [7], feeds: { starts: [[0], [1]], ends: [[1], []] } },
+    // starts, ends and steps as graph inputs, as the adapter feeds them.
+    'Slice [3:0:-1] of 0 .. 6': sliceInputs(7, [3], [0], [-1]),
+    'Slice [4:INT32_MAX:-1] of 0 .. 4': sliceInputs(5, [4], [2147483647], [-1]),
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
@@ -121,6 +134,15 @@ async function main() {
     const first = async (t, n) => Array.from((await t.data()).slice(0, n));
     const result = { backend: tf.getBackend(), input: await first(x, 4),
                      stridedSlice: await first(sliced, 2), spaceToBatchND: await first(batched, 2) };
+    // Bits of float32 results: a signaling NaN through a small transpose,
+    // and the padding of tf.pad with the constant NaN; INT32_MAX as an int32
+    // padding constant.
+    const bits = async (t) => Array.from(new Uint32Array((await t.data()).buffer))
+      .map((b) => `0x${b.toString(16)}`);
+    const nan = tf.tensor2d(new Float32Array(new Uint32Array([0x7f800001, 1, 2, 3]).buffer), [2, 2]);
+    result.transposeSignalingNan = await bits(tf.transpose(nan, [1, 0]));
+    result.padNan = await bits(tf.pad(tf.tensor1d([1, 2]), [[0, 1]], NaN));
+    result.padInt32Max = await first(tf.pad(tf.tensor1d([1, 2], 'int32'), [[0, 1]], 2147483647), 3);
     // Last: on webgpu its zero-size binding invalidates the command buffer
     // it is in, and with it whatever else that buffer computes.
     const padded = tf.spaceToBatchND(tf.zeros([2, 0]), [3], [[0, 3]]);
