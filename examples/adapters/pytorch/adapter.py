@@ -59,8 +59,8 @@ import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from movconf_adapter import (  # noqa: E402
-    INT64_MAX, BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake, logger, raw_bytes,
-    serve, side_input_values, tensor_reply)
+    INT64_MAX, BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake,
+    logger, raw_bytes, serve, side_input_values, tensor_reply)
 
 log = logger("pytorch-adapter")
 
