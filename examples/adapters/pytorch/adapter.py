@@ -26,7 +26,8 @@ tensor viewed as [1, C, rest], shuffled and moved back; and Slice-8 with
 negative steps, which PyTorch's slicing refuses: torch.flip of those axes,
 then x[~start:~stop:-step] (index i of an axis is index ~i = -1 - i of its
 reverse, for raw and clamped values alike, so PyTorch still clamps), and
-StridedSlice-1 with negative strides, flipped the same way.
+StridedSlice-1 with negative strides, flipped the same way; and Gather-8
+with batch_dims above 0, its batch axes indexed by aranges.
 Results of --composite test a composite, not one kernel: keep them apart.
 
 Validation is the library's: attribute values go to PyTorch as they are,
@@ -393,14 +394,36 @@ class TorchOps:
         values = side_input_values(indices)
         if values is None or any(v > INT64_MAX for v in values):
             raise Unsupported(f"indices ({indices['type']}): advanced indexing takes int64")
+        q = len(indices["shape"])
         batch_dims = request["attributes"].get("batch_dims", 0)
-        if batch_dims not in (0, -len(indices["shape"])):
-            raise Unsupported(f"batch_dims {batch_dims}: advanced indexing has no batch axes")
+        if batch_dims not in (0, -q) and not self.composite:
+            raise Unsupported(f"batch_dims {batch_dims}: advanced indexing has no batch axes "
+                              "(--composite indexes them with aranges)")
         x = self.tensor_in(inputs["data"])
         library(x.size, axis[0])
+        a = axis[0] % x.dim()
         where = self.torch.tensor(values, dtype=self.torch.int64).reshape(indices["shape"])
-        index = (builtin_slice(None),) * (axis[0] % x.dim()) + (where,)
-        return library(x.__getitem__, index)
+        b = batch_dims + q if batch_dims < 0 else batch_dims
+        if b == 0:
+            return library(x.__getitem__, (builtin_slice(None),) * a + (where,))
+        if not 0 < b <= min(q, a) or list(x.shape[:b]) != indices["shape"][:b]:
+            raise Unsupported(f"batch_dims {batch_dims} of indices {indices['shape']}, data "
+                              f"{list(x.shape)}, axis {a}: aranges would broadcast, not check")
+        return self.batched_gather(x, where, a, b)
+
+    def batched_gather(self, x, where, a, b):
+        """--composite's Gather with b batch axes: x[r_0, ..., r_{b-1}, :, ...,
+        indices], r_i an arange of axis i shaped to broadcast against the
+        indices; with slices between them (a > b) PyTorch puts the indexed
+        axes first, so the indices' own axes are moved back after the
+        sliced ones (movedim, a view)."""
+        q = where.dim()
+        ranges = tuple(self.torch.arange(x.shape[i]).reshape([-1] + [1] * (q - 1 - i))
+                       for i in range(b))
+        y = library(x.__getitem__, ranges + (builtin_slice(None),) * (a - b) + (where,))
+        if a > b:
+            y = y.movedim(list(range(b, q)), list(range(a, a + q - b)))
+        return y
 
 
 builtin_slice = slice
