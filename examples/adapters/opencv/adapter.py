@@ -19,6 +19,12 @@ cv2.dnn.readNetFromONNX and run with the default backend on the CPU:
                                      makes the DNN layer of that name
   Slice-8, positive steps, rank >= 2 ONNX Slice, starts/ends/axes/steps int64
                                      initializers (the importer needs constants)
+  Transpose-1, rank 2 or >= 4        ONNX Transpose, perm = input_order
+  Pad-12 constant/edge/reflect,      ONNX Pad (Pad-13), pads and constant_value
+    rank 2 or >= 4                   as initializers
+
+Gather-8 is not claimed: OpenCV 4.6's importer takes a Gather with constant
+indices of one element only (it asserts indexMat.total() == 1).
 
 OpenCV's DNN computes in float32: f32 is the one element type claimed.
 Validation is OpenCV's: attribute values go into the model as they are, and
@@ -49,6 +55,9 @@ from movconf_adapter import (  # noqa: E402
 log = logger("opencv-adapter")
 
 D2S, S2D, SHUFFLE, SLICE = "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1", "Slice-8"
+TRANSPOSE, PAD = "Transpose-1", "Pad-12"
+# Pad-12's modes that ONNX Pad has (symmetric has none).
+PAD_MODES = {"constant": "constant", "edge": "edge", "reflect": "reflect"}
 ONNX_MODES = {"blocks_first": "DCR", "depth_first": "CRD"}
 OPSET = 13  # DepthToSpace's mode attribute exists since opset 11
 INT_MAX = (1 << 31) - 1
@@ -77,18 +86,20 @@ class OpenCvOps:
         import onnx
         self.cv2, self.np, self.onnx = cv2, numpy, onnx
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
-                    SHUFFLE: self.shuffle_channels, SLICE: self.slice}
+                    SHUFFLE: self.shuffle_channels, SLICE: self.slice,
+                    TRANSPOSE: self.transpose, PAD: self.pad}
 
     def model(self, op_type, attributes, shape, constants=()):
         """A serialized ModelProto: one node op_type(x, *constants) -> y, x of
         the given float32 shape, each constant (name, values) an int64
-        initializer of rank 1; y's
+        initializer of rank 1 (or a TensorProto, as it is); y's
         shape is left to the importer (an empty shape record, which OpenCV's
         importer requires to be present)."""
         helper, proto = self.onnx.helper, self.onnx.TensorProto
         node = helper.make_node(op_type, ["x"] + [name for name, _ in constants], ["y"],
                                 **attributes)
-        initializers = [helper.make_tensor(name, proto.INT64, [len(values)], values)
+        initializers = [values if isinstance(values, proto) else
+                        helper.make_tensor(name, proto.INT64, [len(values)], values)
                         for name, values in constants]
         graph = helper.make_graph(
             [node], "movconf", [helper.make_tensor_value_info("x", proto.FLOAT, shape)],
@@ -184,6 +195,44 @@ class OpenCvOps:
         constants = [(theirs, values[ours]) for ours, theirs in SLICE_INPUTS]
         return self.forward("Slice", {}, inputs["data"], constants)
 
+    def blob_rank(self, request):
+        """The data's rank, when a cv::Mat blob holds it as it is (see slice)."""
+        rank = len(request["inputs"]["data"]["shape"])
+        if rank in (0, 1, 3):
+            raise Unsupported(f"data of rank {rank}: OpenCV 4.6's blobs have two dimensions at "
+                              "least, and cv2 reads a 3-D array as an image of channels")
+        return rank
+
+    def transpose(self, request):
+        """ONNX Transpose (OpenCV's Permute layer), perm = input_order as it
+        is; an empty input_order leaves perm out, which ONNX reads as the
+        reversal, OpenVINO's meaning too."""
+        self.blob_rank(request)
+        order = self.slice_values(request["inputs"], "input_order")
+        attributes = {"perm": order} if order else {}
+        return self.forward("Transpose", attributes, request["inputs"]["data"])
+
+    def pad(self, request):
+        """ONNX Pad (Pad-13): pads = pads_begin ++ pads_end as an int64
+        initializer, pad_value as a float32 scalar initializer with its bits,
+        mode constant, edge or reflect; symmetric has no ONNX mode."""
+        inputs = request["inputs"]
+        mode = PAD_MODES.get(request["attributes"].get("pad_mode"))
+        if mode is None:
+            raise Unsupported(f"pad_mode {request['attributes'].get('pad_mode')!r}: ONNX Pad has "
+                              "constant, edge and reflect")
+        self.blob_rank(request)
+        pads = self.slice_values(inputs, "pads_begin") + self.slice_values(inputs, "pads_end")
+        constants = [("pads", pads)]
+        if "pad_value" in inputs and mode == "constant":
+            value = inputs["pad_value"]
+            if value["type"] != "f32" or value["shape"] != []:
+                raise Unsupported(f"pad_value {value['type']}{value['shape']}: the model holds "
+                                  "a float32 scalar")
+            constants.append(("constant_value", self.onnx.helper.make_tensor(
+                "constant_value", self.onnx.TensorProto.FLOAT, [], raw_bytes(value), raw=True)))
+        return self.forward("Pad", {"mode": mode}, inputs["data"], constants)
+
     @staticmethod
     def slice_values(inputs, name):
         tensor = inputs[name]
@@ -261,7 +310,7 @@ def main(argv):
             raise BrokenResult(f"the adapter failed: {e!r}")
 
     hello = handshake("opencv-dnn", f"opencv {cv2.__version__}",
-                      {D2S: ["f32"], S2D: ["f32"], SHUFFLE: ["f32"], SLICE: ["f32"]})
+                      {op: ["f32"] for op in (D2S, S2D, SHUFFLE, SLICE, TRANSPOSE, PAD)})
     return serve(hello, answer, log)
 
 

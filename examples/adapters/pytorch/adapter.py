@@ -11,6 +11,10 @@ element type's real dtype:
   SpaceToDepth-1 depth_first, 4-D   torch.nn.functional.pixel_unshuffle
   ShuffleChannels-1 axis 1, rank >= 3  torch.nn.functional.channel_shuffle
   Slice-8, positive steps           indexing with Python slices, x[start:stop:step, ...]
+  Transpose-1                       x.permute(input_order)
+  Pad-12 constant, edge, reflect    torch.nn.functional.pad (constant, replicate, reflect)
+  StridedSlice-1, positive strides  indexing with Ellipsis, None, ints and Python slices
+  Gather-8, batch_dims 0            advanced indexing, x[:, ..., :, indices]
 
 With --composite it also claims ExtractImagePatches-3, which PyTorch has no
 single operator for: explicit zero padding (torch.nn.functional.pad, or
@@ -21,7 +25,9 @@ only, so the axis is moved to the front (movedim, which checks it), the
 tensor viewed as [1, C, rest], shuffled and moved back; and Slice-8 with
 negative steps, which PyTorch's slicing refuses: torch.flip of those axes,
 then x[~start:~stop:-step] (index i of an axis is index ~i = -1 - i of its
-reverse, for raw and clamped values alike, so PyTorch still clamps).
+reverse, for raw and clamped values alike, so PyTorch still clamps), and
+StridedSlice-1 with negative strides, flipped the same way; and Gather-8
+with batch_dims above 0, its batch axes indexed by aranges.
 Results of --composite test a composite, not one kernel: keep them apart.
 
 Validation is the library's: attribute values go to PyTorch as they are,
@@ -45,15 +51,17 @@ Needs Debian's python3-torch (apt-get install python3-torch), which
 """
 
 import argparse
+import math
 import os
 import resource
+import struct
 import sys
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "common"))
 from movconf_adapter import (  # noqa: E402
-    BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake, logger, raw_bytes,
-    serve, side_input_values, tensor_reply)
+    INT64_MAX, BrokenResult, Rejected, Unsupported, check_output_size, element_count, handshake,
+    logger, raw_bytes, serve, side_input_values, tensor_reply)
 
 log = logger("pytorch-adapter")
 
@@ -61,6 +69,17 @@ D2S, S2D, EIP = "DepthToSpace-1", "SpaceToDepth-1", "ExtractImagePatches-3"
 SHUFFLE = "ShuffleChannels-1"
 SLICE = "Slice-8"
 TRANSPOSE = "Transpose-1"
+PAD = "Pad-12"
+STRIDED = "StridedSlice-1"
+GATHER = "Gather-8"
+# Pad-12's modes that F.pad has, by F.pad's name; symmetric has none
+# (circular is not Pad-12's).
+PAD_MODES = {"constant": "constant", "edge": "replicate", "reflect": "reflect"}
+# The pad_value types read as a Python number F.pad takes exactly.
+PAD_VALUE_FORMATS = {"boolean": "?", "u8": "B", "i8": "b", "i16": "<h", "i32": "<i",
+                     "i64": "<q", "f16": "<e", "f32": "<f", "f64": "<d"}
+STRIDED_MASKS = ("begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask",
+                 "ellipsis_mask")
 # Head room for PyTorch's own allocations: a request that needs more fails
 # with an allocation error (an error reply) instead of exhausting memory.
 MEMORY_HEADROOM = 4 << 30
@@ -111,16 +130,24 @@ class TorchOps:
         self.composite = composite
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
                     SHUFFLE: self.shuffle_channels, SLICE: self.slice,
-                    TRANSPOSE: self.transpose}
+                    TRANSPOSE: self.transpose, PAD: self.pad, STRIDED: self.strided_slice,
+                    GATHER: self.gather}
         probes = {D2S: lambda x: self.F.pixel_shuffle(x, 2),
                   S2D: lambda x: self.F.pixel_unshuffle(x, 2),
                   SHUFFLE: lambda x: self.F.channel_shuffle(x, 2),
                   SLICE: lambda x: x[:, 1:3:2].contiguous(),
-                  TRANSPOSE: lambda x: x.permute(0, 2, 3, 1).contiguous()}
+                  TRANSPOSE: lambda x: x.permute(0, 2, 3, 1).contiguous(),
+                  STRIDED: lambda x: x[None, 0, ..., 1:2:1].contiguous(),
+                  GATHER: lambda x: x[:, self.torch.tensor([[-1, 0]])]}
         if composite:
             self.run[EIP] = self.extract_image_patches
             probes[EIP] = lambda x: self.F.unfold(self.F.pad(x, (1, 0, 0, 1)), (2, 2))
         self.types = {op: self.probe(probe) for op, probe in probes.items()}
+        # Each F.pad mode has its own kernel and dtypes: claimed is the union,
+        # a mode without the request's dtype is unsupported.
+        self.pad_types = {mode: self.probe(lambda x, m=mode: self.F.pad(x, (1, 1), mode=m))
+                          for mode in PAD_MODES.values()}
+        self.types[PAD] = sorted(set().union(*self.pad_types.values()))
 
     def probe(self, call):
         """The element types whose dtype the operator accepts."""
@@ -272,7 +299,185 @@ class TorchOps:
         return library(x.permute, order)
 
 
+    def pad(self, request):
+        """F.pad(x, pairs, mode), the pairs last axis first as F.pad reads
+        them, pads_begin and pads_end as they are (negative ones crop):
+        constant with every rank and pad_value as value; edge (replicate)
+        and reflect pad at most the last three axes of a batch, so the axes
+        before the first padded one are flattened into a leading batch axis
+        of a [N, 1, ...] view. What F.pad cannot be told is unsupported:
+        symmetric and unknown modes, pads of a length other than the rank,
+        a pad_value F.pad would receive converted or not at all, more than
+        three padded axes in edge and reflect, a mode without the dtype."""
+        inputs, attrs = request["inputs"], request["attributes"]
+        mode = PAD_MODES.get(attrs.get("pad_mode"))
+        if mode is None:
+            raise Unsupported(f"pad_mode {attrs.get('pad_mode')!r}: F.pad has constant, "
+                              "replicate and reflect (circular is not Pad-12's)")
+        data = inputs["data"]
+        if data["type"] not in self.pad_types[mode]:
+            raise Unsupported(f"F.pad mode {mode} has no kernel for {data['type']}")
+        rank = len(data["shape"])
+        begin, end = (pad_values(inputs, name, rank) for name in ("pads_begin", "pads_end"))
+        x = self.tensor_in(data)
+        pairs = [v for a in reversed(range(rank)) for v in (begin[a], end[a])]
+        if mode == "constant":
+            return library(self.F.pad, x, pairs, value=pad_value(inputs, data["type"]))
+        padded = [a for a in range(rank) if begin[a] or end[a]]
+        first = min(padded, default=rank - 1)
+        if rank - first > 3:
+            raise Unsupported(f"{mode} pads axes {padded}: F.pad pads at most the last three")
+        batch = x.reshape([-1, 1] + list(x.shape[first:])) if rank else x
+        y = library(self.F.pad, batch, pairs[:2 * (rank - first)], mode=mode)
+        return y.reshape(list(x.shape[:first]) + list(y.shape[2:]))
+
+    def strided_slice(self, request):
+        """x[s_0, s_1, ...], one index expression per entry, the kind by
+        SS-S1's order of the masks: Ellipsis, None, an int (shrink) or a
+        Python slice (begin or end None where its mask bit is set); PyTorch
+        normalises, clamps and checks them (a second Ellipsis, too many
+        indices, a shrink index out of range, a stride of 0). What the
+        index cannot carry is unsupported: mask values other than 0 and 1,
+        a stride of 0 where the entry has no slice, side inputs that are
+        not 1-D integer tensors of one length; negative strides (PyTorch's
+        slicing refuses them) unless --composite, which flips those axes."""
+        inputs, attrs = request["inputs"], request["attributes"]
+        begin, end = slice_values(inputs, "begin"), slice_values(inputs, "end")
+        stride = slice_values(inputs, "stride") if "stride" in inputs else [1] * len(begin)
+        if not len(begin) == len(end) == len(stride):
+            raise Unsupported(f"begin, end, stride of lengths {len(begin)}, {len(end)}, "
+                              f"{len(stride)}: one index expression takes one of each")
+        kinds = entry_kinds(attrs, len(begin))
+        if any(k != "slice" and s == 0 for k, s in zip(kinds, stride)):
+            raise Unsupported("a stride of 0 on an entry that is no slice: the index has no "
+                              "place for it")
+        x = self.tensor_in(inputs["data"])
+        index, flipped = [], []
+        axis = 0  # the data axis of the entry, counted for --composite's flips
+        for i, kind in enumerate(kinds):
+            if kind == "ellipsis":
+                index.append(Ellipsis)
+                axis = x.dim() - sum(k in ("shrink", "slice") for k in kinds[i + 1:])
+            elif kind == "new":
+                index.append(None)
+            elif kind == "shrink":
+                index.append(begin[i])
+                axis += 1
+            else:
+                b = None if mask_bit(attrs, "begin_mask", i) else begin[i]
+                e = None if mask_bit(attrs, "end_mask", i) else end[i]
+                if stride[i] < 0:
+                    if not self.composite:
+                        raise Unsupported(f"stride {stride[i]}: PyTorch's slicing refuses "
+                                          "negative steps (--composite flips the axis)")
+                    flipped.append(axis)
+                    b, e = (None if v is None else ~v for v in (b, e))
+                index.append(builtin_slice(b, e, abs(stride[i])))
+                axis += 1
+        if flipped and index.count(Ellipsis) <= 1 and axis <= x.dim():
+            x = library(self.torch.flip, x, flipped)  # else the index is rejected unflipped
+        return library(x.__getitem__, tuple(index))
+
+    def gather(self, request):
+        """x[:, ..., :, indices] with indices in position axis, PyTorch's
+        advanced indexing: indices count from the end when negative, and
+        the output shape is data.shape[:axis] + indices.shape +
+        data.shape[axis+1:], Gather-8's with batch_dims 0. x.size(axis)
+        checks the axis. Unsupported: batch_dims other than 0 (or -q),
+        index values beyond int64, side inputs of other types or ranks."""
+        inputs = request["inputs"]
+        axis_tensor, indices = inputs["axis"], inputs["indices"]
+        axis = side_input_values(axis_tensor)
+        if axis is None or len(axis) != 1 or len(axis_tensor["shape"]) > 1:
+            raise Unsupported(f"axis {axis_tensor['type']}{axis_tensor['shape']}: "
+                              "one integer is one axis")
+        values = side_input_values(indices)
+        if values is None or any(v > INT64_MAX for v in values):
+            raise Unsupported(f"indices ({indices['type']}): advanced indexing takes int64")
+        q = len(indices["shape"])
+        batch_dims = request["attributes"].get("batch_dims", 0)
+        if batch_dims not in (0, -q) and not self.composite:
+            raise Unsupported(f"batch_dims {batch_dims}: advanced indexing has no batch axes "
+                              "(--composite indexes them with aranges)")
+        x = self.tensor_in(inputs["data"])
+        library(x.size, axis[0])
+        a = axis[0] % x.dim()
+        where = self.torch.tensor(values, dtype=self.torch.int64).reshape(indices["shape"])
+        b = batch_dims + q if batch_dims < 0 else batch_dims
+        if b == 0:
+            return library(x.__getitem__, (builtin_slice(None),) * a + (where,))
+        if not 0 < b <= min(q, a) or list(x.shape[:b]) != indices["shape"][:b]:
+            raise Unsupported(f"batch_dims {batch_dims} of indices {indices['shape']}, data "
+                              f"{list(x.shape)}, axis {a}: aranges would broadcast, not check")
+        return self.batched_gather(x, where, a, b)
+
+    def batched_gather(self, x, where, a, b):
+        """--composite's Gather with b batch axes: x[r_0, ..., r_{b-1}, :, ...,
+        indices], r_i an arange of axis i shaped to broadcast against the
+        indices; with slices between them (a > b) PyTorch puts the indexed
+        axes first, so the indices' own axes are moved back after the
+        sliced ones (movedim, a view)."""
+        q = where.dim()
+        ranges = tuple(self.torch.arange(x.shape[i]).reshape([-1] + [1] * (q - 1 - i))
+                       for i in range(b))
+        y = library(x.__getitem__, ranges + (builtin_slice(None),) * (a - b) + (where,))
+        if a > b:
+            y = y.movedim(list(range(b, q)), list(range(a, a + q - b)))
+        return y
+
+
 builtin_slice = slice
+
+
+def mask_bit(attrs, name, i):
+    """Bit i of a StridedSlice mask: its element i, 0 past its end."""
+    mask = attrs.get(name, [])
+    return i < len(mask) and mask[i] == 1
+
+
+def entry_kinds(attrs, count):
+    """SS-S1's kind of each entry; masks with values other than 0 and 1
+    are unsupported (an index has no meaning to give them)."""
+    for name in STRIDED_MASKS:
+        if any(v not in (0, 1) for v in attrs.get(name, [])):
+            raise Unsupported(f"{name} {attrs[name]}: a mask of 0 and 1 only says what an "
+                              "index entry is")
+    kinds = []
+    for i in range(count):
+        kinds.append("ellipsis" if mask_bit(attrs, "ellipsis_mask", i)
+                     else "new" if mask_bit(attrs, "new_axis_mask", i)
+                     else "shrink" if mask_bit(attrs, "shrink_axis_mask", i) else "slice")
+    return kinds
+
+
+def pad_values(inputs, name, rank):
+    """pads_begin or pads_end as Python ints, one per axis: F.pad pairs
+    them from the last axis, so another length has no Pad-12 meaning."""
+    values = slice_values(inputs, name)
+    if len(values) != rank:
+        raise Unsupported(f"{name} of {len(values)} values for rank {rank}: F.pad's pairs "
+                          "go from the last axis, one per axis here")
+    return values
+
+
+def pad_value(inputs, type_name):
+    """pad_value as the Python number F.pad's value takes (0 when absent):
+    a scalar of the data's type whose number is exact; NaNs (whose bits a
+    number does not keep) and other types or shapes are unsupported."""
+    if "pad_value" not in inputs:
+        return 0
+    tensor = inputs["pad_value"]
+    if tensor["type"] != type_name or tensor["shape"] != []:
+        raise Unsupported(f"pad_value {tensor['type']}{tensor['shape']}: F.pad's value is one "
+                          "number, converted to the data's type")
+    raw = raw_bytes(tensor)
+    if type_name == "bf16":  # the high half of a float32
+        value = struct.unpack("<f", b"\0\0" + raw)[0]
+    else:
+        value = struct.unpack(PAD_VALUE_FORMATS[type_name], raw)[0]
+    if isinstance(value, float) and math.isnan(value):
+        raise Unsupported("a NaN pad_value: F.pad's value is a number, without NaN bits")
+    return value
 
 
 def slice_values(inputs, name):

@@ -1,6 +1,8 @@
-/* A movconf plugin (spec/plugin-abi.md, ABI version 2) over XNNPACK's
-   depth-to-space operator for 32-bit elements and its channel shuffle
-   operator for 8- and 32-bit elements, to test XNNPACK's own kernels.
+/* A movconf plugin (spec/plugin-abi.md, ABI version 3) over XNNPACK's
+   depth-to-space operator for 32-bit elements, its channel shuffle
+   operator for 8- and 32-bit elements and its constant pad for 8-, 16-
+   and 32-bit elements (Pad-12, constant mode; movconf_xnnpack.so only),
+   to test XNNPACK's own kernels.
 
    XNNPACK's operator is DCR (OpenVINO's blocks_first), 4-D and channels-last;
    OpenVINO's DepthToSpace-1 is channels-first. Built two ways from this file:
@@ -70,6 +72,13 @@ static struct prepared {
   int64_t outer, channels, inner;
   size_t element_size, rows;
   const struct shuffle_operator *api;
+  /* Pad-12 (constant): XNNPACK's setup needs the output, so it is called in
+     run() with these; pad_setup is the x8, x16 or x32 setup. */
+  int pad;
+  size_t pad_rank, pad_shape[XNN_MAX_TENSOR_DIMS], pre[XNN_MAX_TENSOR_DIMS],
+      post[XNN_MAX_TENSOR_DIMS];
+  enum xnn_status (*pad_setup)(xnn_operator_t, size_t, const size_t *, const size_t *,
+                               const size_t *, const void *, void *, pthreadpool_t);
 } prepared;
 
 static pthreadpool_t pool;
@@ -102,15 +111,53 @@ static int64_t int_attr(int32_t n, const movconf_plugin_attr *attrs, const char 
   return a && a->kind == MOVCONF_PLUGIN_ATTR_INT ? a->value.i : fallback;
 }
 
-static int supports_depth_to_space(const movconf_plugin_query_v2 *q) {
+static int supports_depth_to_space(const movconf_plugin_query_v3 *q) {
   const movconf_plugin_attr *mode = movconf_plugin_find_attr(q->n_attrs, q->attrs, "mode");
   return q->input_ranks[0] == 4 && mode && mode->kind == MOVCONF_PLUGIN_ATTR_STRING &&
          strcmp(mode->value.s, "blocks_first") == 0 && element_size(q->input_types[0]) == 4;
 }
 
-static int supports(const movconf_plugin_query_v2 *q) {
+/* Bytes per element of the types the constant pad's x8, x16 and x32
+   operators move; 0 for the others. */
+static size_t pad_element_size(int32_t type) {
+  switch (type) {
+  case MOVCONF_PLUGIN_I16:
+  case MOVCONF_PLUGIN_U16:
+  case MOVCONF_PLUGIN_F16:
+  case MOVCONF_PLUGIN_BF16:
+    return 2;
+  default:
+    return element_size(type);
+  }
+}
+
+#ifndef XNNPACK_NCHW_INPUT
+static int is_side_integer(int32_t t) {
+  return t == MOVCONF_PLUGIN_I8 || t == MOVCONF_PLUGIN_U8 || t == MOVCONF_PLUGIN_I16 ||
+         t == MOVCONF_PLUGIN_U16 || t == MOVCONF_PLUGIN_I32 || t == MOVCONF_PLUGIN_U32 ||
+         t == MOVCONF_PLUGIN_I64 || t == MOVCONF_PLUGIN_U64;
+}
+
+/* Pad-12 in constant mode (XNNPACK has no other), data of rank 1 to
+   XNN_MAX_TENSOR_DIMS, 1-D integer pads. */
+static int supports_pad(const movconf_plugin_query_v3 *q) {
+  const movconf_plugin_attr *mode = movconf_plugin_find_attr(q->n_attrs, q->attrs, "pad_mode");
+  return mode && mode->kind == MOVCONF_PLUGIN_ATTR_STRING &&
+         strcmp(mode->value.s, "constant") == 0 && q->input_ranks[0] >= 1 &&
+         q->input_ranks[0] <= XNN_MAX_TENSOR_DIMS && pad_element_size(q->input_types[0]) > 0 &&
+         q->input_ranks[1] == 1 && q->input_ranks[2] == 1 && is_side_integer(q->input_types[1]) &&
+         is_side_integer(q->input_types[2]);
+}
+
+#endif
+
+static int supports(const movconf_plugin_query_v3 *q) {
   if (q->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE)
     return supports_depth_to_space(q);
+#ifndef XNNPACK_NCHW_INPUT
+  if (q->op == MOVCONF_PLUGIN_PAD)
+    return supports_pad(q);
+#endif
 #ifndef XNNPACK_NCHW_INPUT
   /* A scalar has no axis to map onto the operator's channels. */
   if (q->op == MOVCONF_PLUGIN_SHUFFLE_CHANNELS)
@@ -202,7 +249,7 @@ static uint32_t *scratch(int64_t count) {
 
 /* The OpenVINO output shape [N, C / bs^2, H * bs, W * bs]: the checks
    XNNPACK's parameters cannot carry. */
-static int openvino_shape(const movconf_plugin_request_v2 *r, int64_t bs, int64_t out[4],
+static int openvino_shape(const movconf_plugin_request_v3 *r, int64_t bs, int64_t out[4],
                           movconf_plugin_message *m) {
   const int64_t *in = r->inputs[0].shape;
   int64_t cells;
@@ -235,7 +282,7 @@ static int openvino_shape(const movconf_plugin_request_v2 *r, int64_t bs, int64_
 }
 
 /* Creates and sets up XNNPACK's operator for the request (its validation). */
-static int prepare(const movconf_plugin_request_v2 *r, int64_t bs, const int64_t out[4],
+static int prepare(const movconf_plugin_request_v3 *r, int64_t bs, const int64_t out[4],
                    movconf_plugin_message *m) {
   const int64_t *in = r->inputs[0].shape;
   size_t oc = (size_t)out[1], ic = (size_t)in[1];
@@ -272,7 +319,7 @@ static int prepare(const movconf_plugin_request_v2 *r, int64_t bs, const int64_t
   return MOVCONF_PLUGIN_OK;
 }
 
-static int output_shape_depth_to_space(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+static int output_shape_depth_to_space(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
                                        movconf_plugin_message *m) {
   int64_t bs = int_attr(r->n_attrs, r->attrs, "block_size", 1);
   int64_t out[4];
@@ -364,7 +411,7 @@ static int prepare_shuffle(const movconf_plugin_tensor *data, int64_t group,
   return s == xnn_status_success ? MOVCONF_PLUGIN_OK : reject_xnn(m, api->setup_name, s);
 }
 
-static int output_shape_shuffle(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+static int output_shape_shuffle(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
                                 movconf_plugin_message *m) {
   const movconf_plugin_tensor *data = &r->inputs[0];
   int64_t group = int_attr(r->n_attrs, r->attrs, "group", 1);
@@ -388,24 +435,116 @@ static int output_shape_shuffle(const movconf_plugin_request_v2 *r, movconf_plug
   return MOVCONF_PLUGIN_OK;
 }
 
-static int output_shape(const movconf_plugin_request_v2 *r, movconf_plugin_output *o,
+/* Side input i's value k as an exact integer; 0 when a u64 above INT64_MAX
+   (then *big is set). */
+static int64_t side_value(const movconf_plugin_tensor *t, int64_t k, int *big) {
+  size_t size = pad_element_size(t->type) ? pad_element_size(t->type) : 8;
+  const unsigned char *p = (const unsigned char *)t->data + (size_t)k * size;
+  uint64_t raw = 0;
+  for (size_t b = 0; b < size; b++)
+    raw |= (uint64_t)p[b] << (8 * b);
+  int is_signed = t->type == MOVCONF_PLUGIN_I8 || t->type == MOVCONF_PLUGIN_I16 ||
+                  t->type == MOVCONF_PLUGIN_I32 || t->type == MOVCONF_PLUGIN_I64;
+  if (is_signed && size < 8 && ((raw >> (8 * size - 1)) & 1))
+    raw |= ~0ULL << (8 * size);
+  if (!is_signed && raw > (uint64_t)INT64_MAX) {
+    *big = 1;
+    return 0;
+  }
+  return (int64_t)raw;
+}
+
+/* Constant pad: xnn_create_constant_pad_nd_x8/x16/x32 with pad_value's bits
+   (zero bits when absent). The plugin rejects, saying so, what XNNPACK's
+   size_t paddings cannot carry: negative pads (a crop), pads of another
+   length than the rank, a pad_value that is not a scalar of the data's
+   type, and sizes that overflow int64. */
+static int output_shape_pad(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
+                            movconf_plugin_message *m) {
+  const movconf_plugin_tensor *data = &r->inputs[0];
+  size_t size = pad_element_size(data->type);
+  if (r->inputs[1].shape[0] != data->rank || r->inputs[2].shape[0] != data->rank)
+    return reject(m,
+                  "pads of another length than the rank %lld (checked by the plugin: "
+                  "XNNPACK takes one pair per axis)",
+                  (long long)data->rank);
+  uint32_t value = 0;
+  if (r->n_inputs > 3) {
+    const movconf_plugin_tensor *v = &r->inputs[3];
+    if (v->type != data->type || v->rank != 0)
+      return reject(m,
+                    "pad_value of type %lld is not a scalar of the data's type (checked by "
+                    "the plugin: XNNPACK takes the padding value's bits)",
+                    (long long)v->type);
+    memcpy(&value, v->data, size);
+  }
+  int64_t count = 1;
+  for (int32_t a = 0; a < data->rank; a++) {
+    int big = 0;
+    int64_t b = side_value(&r->inputs[1], a, &big), e = side_value(&r->inputs[2], a, &big);
+    if (big || b < 0 || e < 0)
+      return reject(m,
+                    "a negative or huge pad on axis %lld (checked by the plugin: XNNPACK's "
+                    "paddings are size_t, it has no crop)",
+                    (long long)a);
+    int64_t d;
+    if (__builtin_add_overflow(data->shape[a], b, &d) || __builtin_add_overflow(d, e, &d) ||
+        !mul_i64(count, d, &count))
+      return reject(m, "the output size overflows int64 on axis %lld (checked by the plugin)",
+                    (long long)a);
+    o->shape[a] = d;
+    prepared.pad_shape[a] = (size_t)data->shape[a];
+    prepared.pre[a] = (size_t)b;
+    prepared.post[a] = (size_t)e;
+  }
+  enum xnn_status s;
+  if (size == 1) {
+    s = xnn_create_constant_pad_nd_x8(&value, 0, &prepared.op);
+    prepared.pad_setup = xnn_setup_constant_pad_nd_x8;
+  } else if (size == 2) {
+    s = xnn_create_constant_pad_nd_x16(&value, 0, &prepared.op);
+    prepared.pad_setup = xnn_setup_constant_pad_nd_x16;
+  } else {
+    s = xnn_create_constant_pad_nd_x32(&value, 0, &prepared.op);
+    prepared.pad_setup = xnn_setup_constant_pad_nd_x32;
+  }
+  if (s != xnn_status_success)
+    return reject_xnn(m, "xnn_create_constant_pad_nd", s);
+  prepared.pad = 1;
+  prepared.pad_rank = (size_t)data->rank;
+  o->type = data->type;
+  o->rank = data->rank;
+  return MOVCONF_PLUGIN_OK;
+}
+
+static int output_shape(const movconf_plugin_request_v3 *r, movconf_plugin_output *o,
                         movconf_plugin_message *m) {
   release_prepared();
   if (start_xnnpack() != xnn_status_success)
     return reject_xnn(m, "xnn_initialize", init_status);
   int status = r->op == MOVCONF_PLUGIN_DEPTH_TO_SPACE ? output_shape_depth_to_space(r, o, m)
+               : r->op == MOVCONF_PLUGIN_PAD          ? output_shape_pad(r, o, m)
                                                       : output_shape_shuffle(r, o, m);
   if (status != MOVCONF_PLUGIN_OK)
     release_prepared();
   return status;
 }
 
-static int run(const movconf_plugin_request_v2 *r, const movconf_plugin_output *o,
+static int run(const movconf_plugin_request_v3 *r, const movconf_plugin_output *o,
                movconf_plugin_message *m) {
   static const int nchw_to_nhwc[4] = {0, 2, 3, 1}, nhwc_to_nchw[4] = {0, 3, 1, 2};
   struct prepared *p = &prepared;
   if (!p->op)
     return reject(m, "run() without a prepared operator", 0);
+  if (p->pad) {
+    enum xnn_status s = p->pad_setup(p->op, p->pad_rank, p->pad_shape, p->pre, p->post,
+                                     r->inputs[0].data, o->data, pool);
+    if (s == xnn_status_success)
+      s = xnn_run_operator(p->op, pool);
+    release_prepared();
+    return s == xnn_status_success ? MOVCONF_PLUGIN_OK
+                                   : reject_xnn(m, "xnn_setup_constant_pad_nd or run", s);
+  }
   if (p->channels_last) /* [outer, C, inner] -> [outer, inner, C] */
     swap_inner_axes(r->inputs[0].data, p->channels_last, p->outer, p->channels, p->inner,
                     p->element_size);
@@ -428,8 +567,8 @@ static int run(const movconf_plugin_request_v2 *r, const movconf_plugin_output *
   return MOVCONF_PLUGIN_OK;
 }
 
-static const movconf_plugin_v2 table = {
-    .abi_version = MOVCONF_PLUGIN_ABI_V2,
+static const movconf_plugin_v3 table = {
+    .abi_version = MOVCONF_PLUGIN_ABI_V3,
     .name = PLUGIN_NAME,
     .version = XNNPACK_VERSION,
     .supports = supports,
@@ -438,5 +577,5 @@ static const movconf_plugin_v2 table = {
 };
 
 const void *movconf_plugin_entry(uint32_t abi_version) {
-  return abi_version == MOVCONF_PLUGIN_ABI_V2 ? &table : NULL;
+  return abi_version == MOVCONF_PLUGIN_ABI_V3 ? &table : NULL;
 }
