@@ -27,9 +27,9 @@
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
 
-/* The benchmark's own text (the table, its progress): movconf's stdout and
-   stderr, except in the process a plugin runs in, where those carry the
-   plugin's text to the relay (run_guarded). */
+/* Where the benchmark's own text goes (the table, its progress): movconf's
+   stdout and stderr, or, in the process a plugin runs in, pipes to movconf
+   (run_guarded: that process's stdout and stderr carry the plugin's text). */
 static FILE *own_out, *own_err;
 static FILE *out(void) {
   return own_out ? own_out : stdout;
