@@ -9,6 +9,7 @@
 # - an adapter that exits while a process it started keeps its pipes open:
 #   a crash at once, not a timeout, and that process does not outlive the run;
 # - a plugin that calls exit(0) or hangs in movconf bench: exit 1 and said;
+#   one that prints or scribbles there: relayed, the table whole;
 # - a plugin or an adapter that dies of a signal under `ulimit -c
 #   unlimited`: no core file in the folder movconf runs in.
 # usage: child_io_faults.sh MOVCONF PLUGIN_MOCK SOURCE_DIR WORK_DIR PYTHON
@@ -130,6 +131,40 @@ expect "bench, plugin crashes: exit 1, not $status" test "$status" -eq 1
 expect "bench, plugin crashes: said" grep -q \
   'the benchmark did not complete: its process .* during workload s2d/blocks_first' \
   "$work/bench-crash.out"
+
+# A plugin that answers wrong, or announces an output beyond any cap: the
+# row says MISMATCH and the bench fails.
+for fault in wrong-value huge; do
+  MOVCONF_MOCK_FAULT="$fault@*" "$movconf" bench --quick --filter 's2d/small/*' \
+    --impl "plugin:$mock" >"$work/bench-$fault.out" 2>&1
+  status=$?
+  expect "bench, $fault: exit 1, not $status" test "$status" -eq 1
+  expect "bench, $fault: said" grep -q 'MISMATCH OR ERROR' "$work/bench-$fault.out"
+done
+
+# What the plugin prints goes to the relay, bounded, prefixed and made
+# safe; the table goes on to stdout, whole; no file movconf writes can be
+# reached through the benchmark's descriptors (a plugin that scribbles on
+# them). Before, the plugin shared the table's stdout: 2 MiB per call went
+# there raw (14 MB for one workload) and the scribble landed in the files.
+rm -rf "$work/bench-files" && mkdir -p "$work/bench-files"
+for fault in flood scribble-files; do
+  MOVCONF_MOCK_FAULT="$fault@*" MOVCONF_MOCK_SCRIBBLE_DIR="$work/bench-files/" "$movconf" bench \
+    --quick --filter 's2d/small/*' --impl "plugin:$mock" >"$work/bench-files/$fault.out" \
+    2>"$work/bench-files/$fault.err"
+  status=$?
+  expect "bench, $fault: exit 0, not $status" test "$status" -eq 0
+  expect "bench, $fault: the table alone on stdout" \
+    test "$(grep -vc -e '^movconf bench: ' -e '^and ' -e '^op ' -e '^SpaceToDepth-1 ' -e '^  ' \
+      "$work/bench-files/$fault.out")" -eq 0
+  expect "bench, $fault: stderr bounded ($(wc -c <"$work/bench-files/$fault.err") bytes)" \
+    test "$(wc -c <"$work/bench-files/$fault.err")" -lt $((1200 * 1024))
+  expect "bench, $fault: no junk in its output" \
+    sh -c "! grep -q JUNK '$work/bench-files/$fault.out' '$work/bench-files/$fault.err'"
+done
+expect "bench, flood: the relay said where it stopped" grep -q \
+  "^\[plugin:$mock\] (more output dropped: movconf relays at most 1048576 bytes" \
+  "$work/bench-files/flood.err"
 
 # A plugin that forks in its calls, both copies returning (by fork() and by
 # the clone system call): the copy once went on as the benchmark, printing

@@ -2,7 +2,8 @@
 # A plugin that acts against the processes around it (tests/plugin_contain.c):
 # it signals its process group, its parent and its parent's other children,
 # opens its parent's pipes through /proc, forges the worker pool's records,
-# leaves setsid daemons and looks for the case files in its own memory. Each act costs its own case at most: the run
+# leaves setsid daemons, looks for the case files in its own memory and
+# forks without end. Each act costs its own case at most: the run
 # finishes with every other case passed, its report written, nothing left.
 # Every movconf runs in a session of its own (setsid -w), so that a plugin
 # that escapes kills that movconf, not this script.
@@ -20,6 +21,13 @@ cases=$src/tests/data/plugin_faults
 # How long a run may take before it counts as hung (seconds): loose, it only
 # tells a finished run from a hung or busy-looping one.
 limit=${CONTAINMENT_LIMIT:-120}
+# kernel_at_least MAJOR MINOR: whether the running kernel is that version or later.
+kernel_at_least() {
+  release=$(uname -r)
+  major=${release%%.*} rest=${release#*.}
+  minor=${rest%%[!0-9]*}
+  [ "$major" -gt "$1" ] || { [ "$major" -eq "$1" ] && [ "$minor" -ge "$2" ]; }
+}
 namespaces=no
 if [ "$(id -u)" = 0 ] && unshare --pid --fork --mount-proc true 2>/dev/null &&
   unshare --user --map-root-user true 2>/dev/null; then
@@ -29,13 +37,14 @@ echo "namespaces expected: $namespaces"
 
 # run_hostile NAME ACTS MOVCONF-ARGS...: runs movconf with MOVCONF_HOSTILE=ACTS
 # over the fault cases, in a session of its own, JSON to NAME.json; the exit
-# status in $status.
+# status in $status. --timeout is $case_timeout (default 10).
 run_hostile() {
   name=$1 acts=$2
   shift 2
   rm -f "$work/$name.json"
-  MOVCONF_HOSTILE=$acts timeout -s KILL "$limit" setsid -w "$movconf" run "$@" --timeout 10 \
-    --impl "plugin:$plugin" --json "$work/$name.json" "$cases" >"$work/$name.txt" 2>&1
+  MOVCONF_HOSTILE=$acts timeout -s KILL "$limit" setsid -w "$movconf" run "$@" \
+    --timeout "${case_timeout:-10}" --impl "plugin:$plugin" --json "$work/$name.json" "$cases" \
+    >"$work/$name.txt" 2>&1
   status=$?
 }
 
@@ -150,6 +159,36 @@ if [ "$namespaces" = yes ]; then
   run_hostile forge-done forge-done@2 --jobs 2
   expect "forge-done, --jobs 2: exit status 0 (no record forged), not $status" \
     test "$status" -eq 0
+
+  # A plugin that forks without end (a fork bomb): its processes, threads
+  # included, are bounded to 1024 or 4 per processor (spec/runner.md,
+  # "Containment"), where the kernel counts them per namespace. Before, it
+  # forked every one it asked for, the machine's process table its limit.
+  bound=$(( $(getconf _NPROCESSORS_ONLN) * 4 ))
+  [ "$bound" -lt 1024 ] && bound=1024
+  if kernel_at_least 5 14; then
+    MOVCONF_HOSTILE_FORKS=$((bound + 64))
+    export MOVCONF_HOSTILE_FORKS
+    case_timeout=100 # forking a thousand processes takes seconds on a loaded machine
+    run_hostile fork-many fork-many@2
+    unset MOVCONF_HOSTILE_FORKS case_timeout
+    expect "fork-many: exit status 1 (its case rejected), not $status" test "$status" -eq 1
+    expect "fork-many: fork failed before $bound processes, the other 21 cases pass" \
+      python3 -c 'import json, re, sys
+cases = json.load(open(sys.argv[1]))["cases"]
+bad = [(c["id"], c.get("detail", "")) for c in cases if c["verdict"] != "pass"]
+assert len(cases) == 22 and len(bad) == 1 and bad[0][0] == "s2d/fault/02-crash", bad
+m = re.search(r"hostile: forked ([0-9]+) processes, then fork failed", bad[0][1])
+assert m and int(m.group(1)) < int(sys.argv[2]), bad' "$work/fork-many.json" "$bound"
+  fi
+  # An adapter keeps movconf's user (no RLIMIT_NPROC of its own): its PID
+  # namespace's pid_max bounds it, from Linux 6.14. It reads that bound.
+  if kernel_at_least 6 14; then
+    "$movconf" run --impl "exec:sh -c 'cat /proc/sys/kernel/pid_max >\"$work/pid-max\"; exit 1'" \
+      "$cases" >"$work/pid-max.txt" 2>&1
+    expect "adapter: its namespace's pid_max is the bound plus one ($(cat "$work/pid-max"))" \
+      test "$(cat "$work/pid-max")" = $((bound + 1))
+  fi
 
   # kill -9 of movconf (no --jobs) while the plugin has a setsid daemon and
   # hangs in the same case: before, the daemon outlived movconf; now it dies

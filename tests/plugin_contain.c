@@ -26,8 +26,12 @@
      scan-memory    searches its own memory for the fault cases' ids
                     ("s2d/fault/"), which only the case files hold; if
                     found, rejects the request saying so ("found the case
-                    files in its memory"): movconf's loaded expectations   Unset or anything else:
-   no act. */
+                    files in its memory"): movconf's loaded expectations
+     fork-many      forks copies that wait on a pipe, until fork fails or
+                    MOVCONF_HOSTILE_FORKS (default 4096) of them run, then
+                    ends them and rejects the request saying how many ran
+                    ("hostile: forked N processes, then fork failed")
+   Unset or anything else: no act. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -37,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "movconf/plugin.h"
@@ -165,6 +170,34 @@ static bool memory_holds(const char *text, const char *skip) {
   return found;
 }
 
+/* Forks copies that wait until the pipe closes, up to limit; how many ran
+   (*failed: whether fork failed first). The copies have ended on return. */
+static long fork_many(long limit, bool *failed) {
+  int gate[2];
+  long n = 0;
+  *failed = false;
+  if (pipe(gate) != 0)
+    return 0;
+  for (; n < limit; n++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      char byte;
+      close(gate[1]);
+      ssize_t got = read(gate[0], &byte, 1); /* 0 when the pipe closes */
+      _exit(got == 0 ? 0 : 1);
+    }
+    if (pid < 0) {
+      *failed = true;
+      break;
+    }
+  }
+  close(gate[0]);
+  close(gate[1]);
+  while (wait(NULL) > 0)
+    continue;
+  return n;
+}
+
 static bool holds_case_files(void) {
   char id[16];
   snprintf(id, sizeof id, "%s/%s/", "s2d", "fault"); /* not a literal: only the cases hold it */
@@ -193,6 +226,14 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
     sleep(1);
   if (asked(request, "probe-pipes") && each_parent_pipe(NULL) > 0) {
     snprintf(message->text, sizeof message->text, "hostile: reached its parent's pipe");
+    return MOVCONF_PLUGIN_REJECTED;
+  }
+  if (asked(request, "fork-many")) {
+    const char *limit = getenv("MOVCONF_HOSTILE_FORKS");
+    bool failed;
+    long n = fork_many(limit ? atol(limit) : 4096, &failed);
+    snprintf(message->text, sizeof message->text, "hostile: forked %ld processes%s", n,
+             failed ? ", then fork failed" : "");
     return MOVCONF_PLUGIN_REJECTED;
   }
   if (asked(request, "scan-memory") && holds_case_files()) {

@@ -256,7 +256,13 @@ assert "no single culprit found (it crashes when run twice in a fresh process" i
 
 # show --impl runs one case in a plugin process of its own: a hang is a
 # timeout, a crash is said, and neither leaves a process.
-for fault in hang:06-hang:'timeout: no answer within 2 s' crash:02-crash:'crash: the plugin process was killed by SIGSEGV'; do
+# A thread writing the output after run() returned is this case's crash, as
+# in run (before, show said pass: the write came after the verdict); an
+# output announced beyond the cap is the runner's rejection.
+late_show='crash: SIGSEGV: wrote to (or read) its output after run() returned'
+huge_show='wrong-rejection: valid input rejected with output_too_large: the runner applied MC-L4'
+for fault in hang:06-hang:'timeout: no answer within 2 s' crash:02-crash:'crash: the plugin process was killed by SIGSEGV' \
+  late-write:01-none:"$late_show" late-write-slow:01-none:"$late_show" huge:01-none:"$huge_show"; do
   name=${fault%%:*} rest=${fault#*:}
   MOVCONF_MOCK_FAULT="$name@*" "$movconf" show --impl "plugin:$mock" --timeout 2 \
     "s2d/fault/${rest%%:*}" "$cases" >"$work/show-$name.txt" 2>&1
@@ -265,6 +271,20 @@ for fault in hang:06-hang:'timeout: no answer within 2 s' crash:02-crash:'crash:
   expect "show, $name: the verdict says it" grep -q "^verdict  *${rest#*:}" "$work/show-$name.txt"
   expect "show, $name: no plugin process left" \
     sh -c "! ps -eo args | grep -F -- 'show --impl plugin:$mock' | grep -vq grep"
+done
+# What show's plugin prints is relayed bounded, and it reaches no file
+# movconf writes (show's output, a file in the folder it scribbles).
+rm -rf "$work/show-files" && mkdir -p "$work/show-files"
+for fault in flood scribble-files; do
+  MOVCONF_MOCK_FAULT="$fault@*" MOVCONF_MOCK_SCRIBBLE_DIR="$work/show-files/" "$movconf" show \
+    --impl "plugin:$mock" --timeout 5 s2d/fault/01-none "$cases" \
+    >"$work/show-files/$fault.txt" 2>"$work/show-files/$fault.err"
+  status=$?
+  expect "show, $fault: exit 0 (passed), not $status" test "$status" -eq 0
+  expect "show, $fault: stderr bounded ($(wc -c <"$work/show-files/$fault.err") bytes)" \
+    test "$(wc -c <"$work/show-files/$fault.err")" -lt $((1200 * 1024))
+  expect "show, $fault: no junk in its output" \
+    sh -c "! grep -q JUNK '$work/show-files/$fault.txt' '$work/show-files/$fault.err'"
 done
 
 # A plugin that forks in run(), both copies returning: the copy never
@@ -350,6 +370,28 @@ expect "fuzz, fork: exit 1 (findings), not $status" test "$status" -eq 1
 expect "fuzz, fork: the finding is the fork" grep -Eq "$forked" "$work/fuzz-fork.txt"
 expect "fuzz, fork: no plugin process left" \
   sh -c "! ps -eo args | grep -F -- 'fuzz --impl plugin:$mock' | grep -vq grep"
+
+# fuzz against a late write (a finding that says so), a flood of text
+# (relayed bounded; no finding) and a plugin scribbling on the files it can
+# reach (the findings' folder and fuzz's own output stay whole).
+rm -rf "$work/fuzz-files" && mkdir -p "$work/fuzz-files"
+# FAULT:STATUS:SECONDS (a late write is a finding once it was reproduced
+# alone, which takes longer than a second on a loaded machine).
+for fault in late-write:1:3 flood:0:1 scribble-files:0:1; do
+  name=${fault%%:*} want=${fault#*:}
+  MOVCONF_MOCK_FAULT="$name@*" MOVCONF_MOCK_SCRIBBLE_DIR="$work/fuzz-files/" \
+    MOVCONF_MOCK_UNSUPPORTED= "$movconf" fuzz --impl "plugin:$mock" --op d2s --time "${want#*:}" \
+    --timeout 5 --seed 1 --out "$work/fuzz-files/$name" >"$work/fuzz-files/$name.txt" \
+    2>"$work/fuzz-files/$name.err"
+  status=$?
+  expect "fuzz, $name: exit ${want%:*}, not $status" test "$status" -eq "${want%:*}"
+  expect "fuzz, $name: stderr bounded ($(wc -c <"$work/fuzz-files/$name.err") bytes)" \
+    test "$(wc -c <"$work/fuzz-files/$name.err")" -lt $((1200 * 1024))
+  expect "fuzz, $name: no junk in what it wrote" sh -c "! grep -rq JUNK '$work/fuzz-files'"
+done
+expect "fuzz, late-write: the finding is the late write" grep -Eq "$late" \
+  "$work/fuzz-files/late-write.txt"
+
 # Forking in every case of a file: each case is that crash, none a false verdict.
 MOVCONF_MOCK_FAULT='fork@*' MOVCONF_MOCK_UNSUPPORTED= "$movconf" run --impl "plugin:$mock" --timeout 5 \
   --json "$work/fork-all.json" "$src/conformance/depth_to_space_1/types.json" >"$work/fork-all.txt" 2>&1
@@ -369,6 +411,18 @@ expect "huge on invalid cases: missed-rejection" sh -c "grep -c \
 MOVCONF_MOCK_FAULT='huge@*' "$movconf" run --impl "plugin:$mock" --timeout 5 \
   "$src/conformance/space_to_batch_2/generated/output-too-large.json" >"$work/huge.txt" 2>&1
 expect "huge on cases expecting output_too_large: they pass" test $? -eq 0
+
+# Under run --jobs 2 huge replies and hostile text come through the
+# workers' records: the report says what it says without --jobs.
+one huge@10,huge@12,bad-text@11,bad-text@13
+mv "$work/one.cases" "$work/one-job.cases"
+one huge@10,huge@12,bad-text@11,bad-text@13 --jobs 2
+expect "--jobs 2, huge and bad-text: the verdicts and details of one job" \
+  cmp -s "$work/one-job.cases" "$work/one.cases"
+expect "--jobs 2, huge and bad-text: 4 cases fail" test "$(grep -vc ' pass $' "$work/one.cases")" -eq 4
+for f in one.txt one.json one.xml; do
+  expect "--jobs 2, bad-text: no raw control or invalid UTF-8 in $f" no_raw_controls "$work/$f"
+done
 
 # A read one element past a side input (block_shape) faults in a plain run:
 # each input ends at an inaccessible page.

@@ -65,6 +65,32 @@ assert "the plugin process was killed" in bad[0][2], bad' "$work/ns-$jobs.json"
     expect "namespaces, --jobs $jobs: no process left" no_process_left
     clean_up
   done
+  # show --impl and bench --impl: the same stop is the call's timeout.
+  MOVCONF_MOCK_FAULT=stop-parent@2 timeout -s KILL "$limit" "$movconf" show --timeout 2 \
+    --impl "plugin:$mock" s2d/fault/02-crash "$cases" >"$work/ns-show.txt" 2>&1
+  status=$?
+  expect "namespaces, show: exit status 1, not $status" test "$status" -eq 1
+  expect "namespaces, show: the verdict is the timeout" \
+    grep -q '^verdict  *timeout: no answer within 2 s' "$work/ns-show.txt"
+  MOVCONF_MOCK_FAULT='stop-parent@*' timeout -s KILL "$limit" "$movconf" bench --quick \
+    --timeout 1 --filter 's2d/small/*' --impl "plugin:$mock" >"$work/ns-bench.txt" 2>&1
+  status=$?
+  expect "namespaces, bench: exit status 1, not $status" test "$status" -eq 1
+  expect "namespaces, bench: the call's timeout, said" \
+    grep -q 'a call of the plugin did not return within 1 s (--timeout)' "$work/ns-bench.txt"
+  # An adapter's parent is outside its namespace too ($PPID is 0): the stop
+  # reaches its own group, and its start is the handshake's timeout.
+  tag=$((7000000 + $$ % 100000))
+  timeout -s KILL "$limit" "$movconf" run --timeout 2 --handshake-timeout 2 \
+    --impl "exec:sh -c 'kill -STOP \$PPID; sleep $tag'" "$cases" >"$work/ns-adapter.txt" 2>&1
+  status=$?
+  expect "namespaces, adapter: exit status 2 (no handshake), not $status" test "$status" -eq 2
+  expect "namespaces, adapter: the handshake's timeout, said" \
+    grep -q 'no handshake line within 2 s' "$work/ns-adapter.txt"
+  sleep 1
+  expect "namespaces, show and bench: no process left" no_process_left
+  expect "namespaces, adapter: no 'sleep $tag' left" sh -c "! ps -eo args | grep -q '^sleep $tag\$'"
+  clean_up
 fi
 
 # The rest reach the parent: no namespaces.

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/text.h"
 #include "harness/bench/bench_impl.h"
 #include "harness/bench/bench_watch.h"
@@ -21,9 +22,21 @@
 #include "harness/impl/child.h"
 #include "harness/impl/child_contain.h"
 #include "harness/impl/child_pipe.h"
+#include "harness/impl/child_text.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
 #include "movconf/tensor.h"
+
+/* Where the benchmark's own text goes (the table, its progress): movconf's
+   stdout and stderr, or, in the process a plugin runs in, pipes to movconf
+   (run_guarded: that process's stdout and stderr carry the plugin's text). */
+static FILE *own_out, *own_err;
+static FILE *out(void) {
+  return own_out ? own_out : stdout;
+}
+static FILE *err(void) {
+  return own_err ? own_err : stderr;
+}
 
 #define BENCH_RANK 4
 #define BENCH_MAX_RUNS 9
@@ -599,7 +612,7 @@ static void bench_workload(const workload *w, const mc_bench_options *o, const t
   memcpy(row->in_shape, o->quick ? w->quick : w->full, sizeof row->in_shape);
   char shape[64];
   format_shape(BENCH_RANK, row->in_shape, shape, sizeof shape);
-  fprintf(stderr, "bench: %s %s...\n", row->id, shape);
+  fprintf(err(), "bench: %s %s...\n", row->id, shape);
   bench_case c;
   mc_status s = build_case(w, row->in_shape, &c);
   if (s != MC_OK)
@@ -648,8 +661,8 @@ static double row_ceiling_gbps(const bench_row *r) {
 #define ROW_FORMAT "%-22s %-15s %-4s %-16s %3s %10s %10s %7s %7s %9s %7s %10s %13s %8s\n"
 
 static void print_header(void) {
-  printf(ROW_FORMAT, "op", "workload", "type", "input", "thr", "bytes", "time", "GB/s", "memcpy",
-         "vs-memcpy", "ceiling", "vs-ceiling", "oracle", "speedup");
+  fprintf(out(), ROW_FORMAT, "op", "workload", "type", "input", "thr", "bytes", "time", "GB/s",
+          "memcpy", "vs-memcpy", "ceiling", "vs-ceiling", "oracle", "speedup");
 }
 
 static void print_row(const bench_row *r, int threads) {
@@ -660,12 +673,12 @@ static void print_row(const bench_row *r, int threads) {
   format_bytes((double)(r->in_bytes + r->out_bytes), mb, sizeof mb);
   const char *name = mc_op_name(r->w->op), *type = mc_type_name(r->w->type);
   if (r->status != ROW_OK) {
-    printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-", "-",
-           "-");
+    fprintf(out(), ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-",
+            "-", "-");
     const char *what = r->status == ROW_MISMATCH ? "*** MISMATCH ***" : "*** ERROR ***";
-    printf("  %s %s: %s\n", what, r->id, r->detail);
-    fflush(stdout);
-    fprintf(stderr, "bench: %s %s: %s\n", what, r->id, r->detail);
+    fprintf(out(), "  %s %s: %s\n", what, r->id, r->detail);
+    fflush(out());
+    fprintf(err(), "bench: %s %s: %s\n", what, r->id, r->detail);
     return;
   }
   format_seconds(r->opt.seconds, time, sizeof time);
@@ -679,9 +692,9 @@ static void print_row(const bench_row *r, int threads) {
   snprintf(oracle, sizeof oracle, "%s (%d)", oracle_time, r->oracle.runs);
   double times = r->oracle.seconds / r->opt.seconds;
   snprintf(speedup, sizeof speedup, times < 10 ? "%.2fx" : "%.1fx", times);
-  printf(ROW_FORMAT, name, r->w->name, type, shape, thr, mb, time, gbps, copy, ratio, ceiling,
-         ceiling_ratio, oracle, speedup);
-  fflush(stdout);
+  fprintf(out(), ROW_FORMAT, name, r->w->name, type, shape, thr, mb, time, gbps, copy, ratio,
+          ceiling, ceiling_ratio, oracle, speedup);
+  fflush(out());
 }
 
 static cJSON *shape_json(int rank, const int64_t *shape) {
@@ -706,16 +719,16 @@ static void print_impl_row(const bench_row *r, const char *name) {
     const char *what = r->impl_status == ROW_UNSUPPORTED ? "unsupported"
                        : r->impl_status == ROW_MISMATCH  ? "*** MISMATCH ***"
                                                          : "*** ERROR ***";
-    printf("  %s: %s: %s\n", name, what, r->impl_detail);
+    fprintf(out(), "  %s: %s: %s\n", name, what, r->impl_detail);
     return;
   }
   char time[32];
   format_seconds(r->impl.seconds, time, sizeof time);
   double gbps = gb_per_s((double)(r->in_bytes + r->out_bytes), r->impl.seconds);
-  printf("  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast%s\n", name, time, gbps,
-         gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds,
-         r->impl_timed_itself ? " (its own timing)" : "");
-  fflush(stdout);
+  fprintf(out(), "  %s: %s, %.2f GB/s, vs-ceiling %.2f; movconf %.2fx as fast%s\n", name, time,
+          gbps, gbps / row_ceiling_gbps(r), r->impl.seconds / r->opt.seconds,
+          r->impl_timed_itself ? " (its own timing)" : "");
+  fflush(out());
 }
 
 static cJSON *impl_json(const bench_row *r, const char *name) {
@@ -813,7 +826,7 @@ static void list_workloads(const mc_bench_options *o) {
     workload_id(&workloads[i], id, sizeof id);
     format_shape(BENCH_RANK, o->quick ? workloads[i].quick : workloads[i].full, shape,
                  sizeof shape);
-    printf("%-28s %s\n", id, shape);
+    fprintf(out(), "%-28s %s\n", id, shape);
   }
 }
 
@@ -849,7 +862,7 @@ static int run_bench(const mc_bench_options *options) {
     char why[512];
     impl = mc_bench_impl_open(o.impl, why, sizeof why);
     if (!impl) {
-      fprintf(stderr, "movconf bench: cannot open --impl %s: %s\n", o.impl, why);
+      fprintf(err(), "movconf bench: cannot open --impl %s: %s\n", o.impl, why);
       return 2;
     }
   }
@@ -859,14 +872,15 @@ static int run_bench(const mc_bench_options *options) {
   bench_row rows[WORKLOAD_COUNT];
   int n = 0;
   bool all_ok = true;
-  printf("movconf bench: %d thread%s%s; time: median of %d runs; oracle: single-threaded, %s\n",
-         o.threads, o.threads == 1 ? "" : "s", o.quick ? ", quick shapes" : "", plan.runs,
-         o.quick ? "1 run" : "median of up to 3 runs (count in brackets)");
+  fprintf(out(),
+          "movconf bench: %d thread%s%s; time: median of %d runs; oracle: single-threaded, %s\n",
+          o.threads, o.threads == 1 ? "" : "s", o.quick ? ", quick shapes" : "", plan.runs,
+          o.quick ? "1 run" : "median of up to 3 runs (count in brackets)");
   if (impl_name)
-    printf("and %s (--impl %s), %s\n", impl_name, o.impl,
-           mc_bench_impl_times_itself(impl)
-               ? "timing itself (the timing request, spec/adapter-protocol.md section 15)"
-               : "timed in the same alternating runs");
+    fprintf(out(), "and %s (--impl %s), %s\n", impl_name, o.impl,
+            mc_bench_impl_times_itself(impl)
+                ? "timing itself (the timing request, spec/adapter-protocol.md section 15)"
+                : "timed in the same alternating runs");
   print_header();
   for (int i = 0; i < WORKLOAD_COUNT; i++) {
     if (!selected(&workloads[i], o.filter))
@@ -884,7 +898,7 @@ static int run_bench(const mc_bench_options *options) {
     n++;
   }
   if (!all_ok)
-    fputs("movconf bench: *** MISMATCH OR ERROR: see the rows marked above ***\n", stderr);
+    fputs("movconf bench: *** MISMATCH OR ERROR: see the rows marked above ***\n", err());
   bool written = !o.json_path || write_json(o.json_path, rows, n, &o, &plan, impl_name);
   mc_bench_impl_close(impl);
   return all_ok && written ? 0 : 1;
@@ -912,9 +926,60 @@ static bool read_progress(int fd, char *last, size_t len) {
   return complete;
 }
 
+/* The benchmark's own text (table, progress), which its process sends
+   through pipes for movconf to pass on to its stdout and stderr: a plugin
+   in that process reaches no file of movconf's through its descriptors. */
+enum { OWN_TEXTS = 2 };
+
+/* Passes on what the ready pipes hold; a pipe at its end is set to -1. */
+static void pass_on_ready(const struct pollfd *polled, int *from) {
+  static const int to[OWN_TEXTS] = {STDOUT_FILENO, STDERR_FILENO};
+  char buf[16384];
+  for (int i = 0; i < OWN_TEXTS; i++) {
+    if (from[i] < 0 || !polled[i].revents)
+      continue;
+    ssize_t got = read(from[i], buf, sizeof buf);
+    if (got > 0)
+      mc_child_write_all(to[i], buf, (size_t)got);
+    else if (got == 0 || errno != EINTR) {
+      close(from[i]);
+      from[i] = -1;
+    }
+  }
+}
+
+/* Waits up to seconds for the benchmark's text, passing it on (and the
+   plugin's text relayed, mc_child_poll); true when some came. */
+static bool pass_on_text(int *from, double seconds) {
+  struct pollfd polled[OWN_TEXTS];
+  for (int i = 0; i < OWN_TEXTS; i++)
+    polled[i] = (struct pollfd){.fd = from[i], .events = POLLIN};
+  bool came = mc_child_poll(polled, OWN_TEXTS, mc_deadline_after(seconds), 0) > 0;
+  if (came)
+    pass_on_ready(polled, from);
+  return came;
+}
+
+/* In the benchmark's process: its own text to the pipes (own_text), and
+   what the plugin writes to its stdout or stderr to movconf's relay
+   (text_fd), bounded, prefixed and made safe as in run. */
+static void part_text(int text_fd, int own_text[OWN_TEXTS][2]) {
+  for (int i = 0; i < OWN_TEXTS; i++)
+    close(own_text[i][0]);
+  own_out = fdopen(own_text[0][1], "w");
+  own_err = fdopen(own_text[1][1], "w");
+  if (own_err)
+    setvbuf(own_err, NULL, _IONBF, 0);
+  if (text_fd >= 0) {
+    dup2(text_fd, STDOUT_FILENO);
+    dup2(text_fd, STDERR_FILENO);
+    close(text_fd);
+  }
+}
+
 /* Waits for the benchmark process pid to end (*info says how), ending it
    when a call of the plugin outlasts timeout seconds (0: never): true then. */
-static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info) {
+static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info, int *own_text) {
   for (;;) {
     memset(info, 0, sizeof *info);
     int got = waitid(P_PID, (id_t)pid, info, WEXITED | WNOHANG);
@@ -926,8 +991,7 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info) {
       mc_child_kill(pid, false);
       return true;
     }
-    struct timespec step = {0, 100 * 1000 * 1000}; /* a hang is seconds: 0.1 s is close enough */
-    nanosleep(&step, NULL);
+    pass_on_text(own_text, 0.1); /* a hang is seconds: 0.1 s is close enough */
   }
 }
 
@@ -940,6 +1004,14 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info) {
 static int run_guarded(const mc_bench_options *o) {
   int progress[2];
   mc_child_guard_install();
+  mc_child_text text;
+  mc_child_text_init(&text, o->impl);
+  int text_fd = mc_child_text_open(&text);
+  int own_text[OWN_TEXTS][2];
+  if (!mc_child_pipe(own_text[0]) || !mc_child_pipe(own_text[1])) {
+    fprintf(stderr, "movconf bench: cannot make a pipe: %s\n", strerror(errno));
+    return 1;
+  }
   mc_bench_watch_create(); /* without it, no timeout: the run as before */
   fflush(NULL);
   pid_t warden; /* ended with the other children (mc_child_end_all) */
@@ -949,7 +1021,9 @@ static int run_guarded(const mc_bench_options *o) {
     return 1;
   }
   if (pid == 0) {
-    mc_child_no_core_file(); /* the plugin runs here */
+    mc_child_no_core_file();    /* the plugin runs here */
+    mc_child_text_close(&text); /* the relay's read end is movconf's */
+    part_text(text_fd, own_text);
     mc_bench_watch_own();
     close(progress[0]);
     progress_fd = progress[1];
@@ -959,9 +1033,24 @@ static int run_guarded(const mc_bench_options *o) {
     _exit(status);
   }
   close(progress[1]);
+  if (text_fd >= 0)
+    close(text_fd);
+  int from[OWN_TEXTS];
+  for (int i = 0; i < OWN_TEXTS; i++) {
+    close(own_text[i][1]);
+    from[i] = own_text[i][0];
+  }
   siginfo_t info;
-  bool overdue = wait_benchmark(pid, o->timeout_seconds, &info);
+  bool overdue = wait_benchmark(pid, o->timeout_seconds, &info, from);
   mc_child_end_all(); /* what the plugin started */
+  /* The rest, up to each pipe's end: no writer should be left, and one that
+     is cannot keep this going past a second of silence. */
+  while ((from[0] >= 0 || from[1] >= 0) && pass_on_text(from, 1.0))
+    continue;
+  for (int i = 0; i < OWN_TEXTS; i++)
+    if (from[i] >= 0)
+      close(from[i]);
+  mc_child_text_close(&text);
   char last[64] = "";
   bool complete = read_progress(progress[0], last, sizeof last);
   close(progress[0]);

@@ -11,14 +11,16 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 /* 0: not known yet; 1: namespaces; -1: a session of its own only. */
 static int mode;
-static char note[400]; /* the fixed text and a why of up to 200 bytes */
+static char note[512]; /* the fixed text and a why of up to 200 bytes */
 
 /* ---- the warden, the namespace's init ---- */
 
@@ -108,6 +110,45 @@ static const char *const step_names[] = {"",
                                          "its setgroups",
                                          "its gid map"};
 
+/* ---- the number of processes ---- */
+
+/* Whether the running kernel's version is at least major.minor. */
+static bool kernel_at_least(int major, int minor) {
+  struct utsname u;
+  int got_major = 0, got_minor = 0;
+  if (uname(&u) != 0 || sscanf(u.release, "%d.%d", &got_major, &got_minor) != 2)
+    return false;
+  return got_major > major || (got_major == major && got_minor >= minor);
+}
+
+long mc_child_process_bound(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus > MC_CHILD_PROCESS_BOUND / 4 ? 4 * cpus : MC_CHILD_PROCESS_BOUND;
+}
+
+/* In the child, first in its PID namespace: that namespace's pid_max, so
+   that it holds at most the bound of processes (threads count: each has a
+   pid). Only from Linux 6.14, where pid_max is the namespace's own: on an
+   older kernel the same file is the machine's, which must not change. */
+static void bound_namespace_pids(void) {
+  if (!kernel_at_least(6, 14))
+    return;
+  char text[32];
+  snprintf(text, sizeof text, "%ld", mc_child_process_bound() + 1);
+  write_text("/proc/sys/kernel/pid_max", text);
+}
+
+/* In the child, once in a user namespace of its own: RLIMIT_NPROC, soft
+   and hard (it cannot raise it there), counts that namespace's processes
+   of its user from Linux 5.14; before, the user's processes all over the
+   machine (root's unbounded), so it is left alone there. */
+static void bound_user_namespace_processes(void) {
+  if (!kernel_at_least(5, 14))
+    return;
+  const struct rlimit bound = {(rlim_t)mc_child_process_bound(), (rlim_t)mc_child_process_bound()};
+  setrlimit(RLIMIT_NPROC, &bound);
+}
+
 /* In the child, inside the PID namespace, when fresh_proc: a /proc of its
    own, then a user namespace mapping only its own user and group, in which
    it has no capability over anything outside (nor may it open movconf's
@@ -129,7 +170,10 @@ static int enter_namespaces(bool fresh_proc) {
   if (!write_text("/proc/self/setgroups", "deny"))
     return 4;
   snprintf(map, sizeof map, "%lu %lu 1", gid, gid);
-  return write_text("/proc/self/gid_map", map) ? 0 : 5;
+  if (!write_text("/proc/self/gid_map", map))
+    return 5;
+  bound_user_namespace_processes();
+  return 0;
 }
 
 /* Once: whether a child can be given every namespace, tried on one. */
@@ -157,7 +201,8 @@ static void probe(void) {
   if (mode < 0)
     snprintf(note, sizeof note,
              "implementations run in movconf's PID namespace (%s): a session of their own is "
-             "all that keeps them from movconf's processes",
+             "all that keeps them from movconf's processes, and nothing bounds how many "
+             "processes they start",
              why);
   if (mode < 0 && !getenv("MOVCONF_NO_NAMESPACES"))
     fprintf(stderr, "movconf: note: %s\n", note);
@@ -173,6 +218,7 @@ pid_t mc_child_fork_contained(bool fresh_proc, pid_t *warden) {
     pid = fork_into_new_namespace(warden, why, sizeof why);
     if (pid == 0) {
       setsid();
+      bound_namespace_pids();
       enter_namespaces(fresh_proc); /* it worked on the probe */
       return 0;
     }

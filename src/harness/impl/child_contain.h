@@ -31,6 +31,14 @@
    *warden is the namespace's init (in the parent), 0 without one. */
 pid_t mc_child_fork_contained(bool fresh_proc, pid_t *warden);
 
+/* An implementation's processes (threads included) in its namespaces, at
+   most: 1024, or 4 per online processor where that is more. Bounded where
+   the kernel counts them per namespace (pid_max of the PID namespace from
+   Linux 6.14, RLIMIT_NPROC of the user namespace from 5.14); without
+   namespaces nothing bounds them (the note below says so). */
+enum { MC_CHILD_PROCESS_BOUND = 1024 };
+long mc_child_process_bound(void);
+
 /* NULL when implementations get namespaces of their own, else one line
    saying why not (also said once on stderr, unless MOVCONF_NO_NAMESPACES
    asked for it). Finds out on the first call of either function: a

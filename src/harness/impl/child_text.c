@@ -23,16 +23,14 @@ static mc_child_text *relays[MAX_RELAYS];
 /* How often a watched process is checked for having ended. */
 #define WATCH_MILLIS 20
 
-/* Writes all of data to movconf's stderr, waiting when it is full (its
-   description may be non-blocking by another's doing); gives up on errors. */
-static void write_stderr(const char *data, size_t n) {
+void mc_child_write_all(int fd, const char *data, size_t n) {
   while (n > 0) {
-    ssize_t put = write(STDERR_FILENO, data, n);
+    ssize_t put = write(fd, data, n);
     if (put > 0) {
       data += put;
       n -= (size_t)put;
     } else if (put < 0 && errno == EAGAIN) {
-      struct pollfd p = {.fd = STDERR_FILENO, .events = POLLOUT};
+      struct pollfd p = {.fd = fd, .events = POLLOUT};
       poll(&p, 1, -1);
     } else if (!(put < 0 && errno == EINTR)) {
       return;
@@ -56,7 +54,7 @@ static void emit_line(const mc_child_text *t, const char *text, size_t n) {
     at += piece + 1;
   }
   mc_text_printf(&out, "\n");
-  write_stderr(out.p, out.len);
+  mc_child_write_all(STDERR_FILENO, out.p, out.len);
   mc_text_free(&out);
 }
 

@@ -39,6 +39,11 @@ int mc_child_text_open(mc_child_text *t);
 /* Relays what is left (the child has ended) and closes the read end. */
 void mc_child_text_close(mc_child_text *t);
 
+/* Writes all of data to fd (movconf's stdout or stderr), waiting when it
+   is full (its description may be non-blocking by another's doing); gives
+   up on errors. */
+void mc_child_write_all(int fd, const char *data, size_t n);
+
 /* What mc_child_poll returns when the watched process has ended and none
    of fds is ready. */
 #define MC_CHILD_ENDED (-2)
