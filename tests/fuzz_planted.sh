@@ -221,12 +221,13 @@ fi
 #     batch_dims are written plainly, and batch_dims 1 is not neutral (it
 #     was, so the key left it out). One finding: [2, 1] gathered on axis 1
 #     by indices [0, 0], batch_dims 1 (seeds 1 to 5 all shrank to it, 1 to
-#     7 s).
-fuzz ga ga-batch-swap --op ga --runs 100 --out findings $sizes
-expect "ga: exit status 1, not $status" test "$status" -eq 1
-one_finding ga "*/gather_8-wrong-output-misplaced-rank2-small-indices-axis-batch_dims-any-type.json"
-if [ -n "$found" ]; then
-  expect "ga: [2, 1] on a scalar axis 1 by indices [0, 0], batch_dims 1" python3 -c '
+#     7 s). Left to the uninstrumented builds too (issue 34: CI time).
+if [ -z "$sizes" ]; then
+  fuzz ga ga-batch-swap --op ga --runs 100 --out findings
+  expect "ga: exit status 1, not $status" test "$status" -eq 1
+  one_finding ga "*/gather_8-wrong-output-misplaced-rank2-small-indices-axis-batch_dims-any-type.json"
+  if [ -n "$found" ]; then
+    expect "ga: [2, 1] on a scalar axis 1 by indices [0, 0], batch_dims 1" python3 -c '
 import json, sys
 case = json.load(open(sys.argv[1]))["cases"][0]
 inputs = case["inputs"]
@@ -234,6 +235,7 @@ assert inputs["data"]["shape"] == [2, 1], inputs
 sides = {k: (v["type"], v["shape"], v["values"]) for k, v in inputs.items() if k != "data"}
 assert sides == {"indices": ("i64", [2], [0, 0]), "axis": ("i64", [], [1])}, sides
 assert case["attributes"] == {"batch_dims": 1}, case["attributes"]' "$found"
-  reruns "$found" ga-batch-swap
+    reruns "$found" ga-batch-swap
+  fi
 fi
 expect_report
