@@ -89,6 +89,10 @@ expected = {
     "sl/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
     "sl/reverse_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
     "sl/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
+    # StridedSlice: Slice's three, the same output shapes.
+    "ss/crop/f32": ([1, 16, 72, 72], [1, 16, 56, 56], 4),
+    "ss/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
+    "ss/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
     # Transpose: output dimension k is input dimension order[k].
     "tr/nchw_nhwc/f32": ([1, 16, 64, 64], [1, 64, 64, 16], 4),
     "tr/nhwc_nchw/f32": ([1, 64, 64, 16], [1, 16, 64, 64], 4),

@@ -56,6 +56,14 @@
      pad-reflect-begin-swap  Pad in reflect mode with a positive pads_begin
                       value: the first two output elements exchanged
                       (fuzz_planted.sh: shrunk to rank 1, one pad before)
+     ss-end-mask-reverse-swap  StridedSlice with an ordinary entry (no
+                      ellipsis, new-axis or shrink bit) read backwards to
+                      its end_mask: the first two output elements exchanged
+                      (fuzz_planted.sh: the masks follow the dropped axes)
+     ga-batch-swap    Gather with batch_dims naming at least one batch
+                      axis: the first output elements of the first two
+                      batches exchanged (fuzz_planted.sh: the batch axes
+                      shrink together)
    And for the tests that every finding reproduces (fuzz_distinct.sh):
      d2s-swap-after-first-call  d2s-swap from the process's second call on:
                       a fresh process running one case passes (flaky)
@@ -140,6 +148,17 @@ static void swap_first_two(const movconf_plugin_output *o) {
   uint64_t b = mc_load_bits(o->data, (mc_type)o->type, 1);
   mc_store_bits(o->data, (mc_type)o->type, 0, b);
   mc_store_bits(o->data, (mc_type)o->type, 1, a);
+}
+
+/* Output elements 0 and the first of index 1 on axis 0 exchanged. */
+static void swap_first_of_batches(const movconf_plugin_output *o) {
+  const int64_t n = element_count(o);
+  if (n < 2 || o->rank < 1 || o->shape[0] < 2)
+    return;
+  const int64_t second = n / o->shape[0];
+  uint64_t a = mc_load_bits(o->data, (mc_type)o->type, 0);
+  mc_store_bits(o->data, (mc_type)o->type, 0, mc_load_bits(o->data, (mc_type)o->type, second));
+  mc_store_bits(o->data, (mc_type)o->type, second, a);
 }
 
 static void repeat_vector_tail(const movconf_plugin_request_v3 *request,
@@ -327,6 +346,50 @@ static bool reflect_padded_before(const movconf_plugin_request_v3 *request) {
          strcmp(mode->value.s, "reflect") == 0 && side_value_signed(request, 1, 1);
 }
 
+/* Bit i of the integer-list attribute name of a request (0 past its end). */
+static bool mask_bit(const movconf_plugin_request_v3 *request, const char *name, int64_t i) {
+  const movconf_plugin_attr *m = movconf_plugin_find_attr(request->n_attrs, request->attrs, name);
+  return m && m->kind == MOVCONF_PLUGIN_ATTR_INTS && i < m->value.ints.count &&
+         m->value.ints.values[i] == 1;
+}
+
+/* Element i of 1-D side input `index` of a request, when it can be read. */
+static bool side_at(const movconf_plugin_request_v3 *request, int index, int64_t i, int64_t *v) {
+  const movconf_plugin_tensor *s = &request->inputs[index];
+  mc_tensor side = {
+      .type = (mc_type)s->type, .rank = 1, .data = (uint8_t *)s->data, .nbytes = (size_t)s->nbytes};
+  side.shape[0] = s->rank == 1 ? s->shape[0] : 0;
+  return i < side.shape[0] && mc_side_value(&side, i, v);
+}
+
+/* ss-end-mask-reverse-swap: a StridedSlice entry that is ordinary, has its
+   end_mask bit and a negative stride. */
+static bool end_masked_backwards(const movconf_plugin_request_v3 *request) {
+  if (request->op != MOVCONF_PLUGIN_STRIDED_SLICE || request->n_inputs < 4)
+    return false;
+  const int64_t m = request->inputs[1].rank == 1 ? request->inputs[1].shape[0] : 0;
+  for (int64_t i = 0; i < m; i++) {
+    int64_t stride;
+    if (!mask_bit(request, "ellipsis_mask", i) && !mask_bit(request, "new_axis_mask", i) &&
+        !mask_bit(request, "shrink_axis_mask", i) && mask_bit(request, "end_mask", i) &&
+        side_at(request, 3, i, &stride) && stride < 0)
+      return true;
+  }
+  return false;
+}
+
+/* ga-batch-swap: a Gather whose batch_dims, normalized over the indices'
+   rank, is at least 1 (the output's first axis is then the first batch
+   axis). */
+static bool gathers_by_batch(const movconf_plugin_request_v3 *request) {
+  const movconf_plugin_attr *c =
+      movconf_plugin_find_attr(request->n_attrs, request->attrs, "batch_dims");
+  if (request->op != MOVCONF_PLUGIN_GATHER || !c || c->kind != MOVCONF_PLUGIN_ATTR_INT)
+    return false;
+  const int64_t q = request->inputs[1].rank;
+  return c->value.i > 0 || (c->value.i < 0 && c->value.i + q > 0);
+}
+
 #ifdef PLANTED_CXX
 void planted_throw_and_catch(void);
 #endif
@@ -427,6 +490,10 @@ static int run(const movconf_plugin_request_v3 *request, const movconf_plugin_ou
   if (planted(fault, "sl-negative-start") && request->op == MOVCONF_PLUGIN_SLICE &&
       start_below_minus_one(request))
     swap_first_two(output);
+  if (planted(fault, "ss-end-mask-reverse-swap") && end_masked_backwards(request))
+    swap_first_two(output);
+  if (planted(fault, "ga-batch-swap") && gathers_by_batch(request))
+    swap_first_of_batches(output);
   return status;
 }
 

@@ -64,6 +64,13 @@ bool mc_fuzz_refill(mc_owned_request *r, mc_type type, int rank, const int64_t *
 bool mc_fuzz_shrunk_value(int64_t v, int64_t floor_value, int j, int64_t *out);
 /* Removes element k of a 1-D side input. */
 bool mc_fuzz_drop_side_element(mc_tensor *t, int k);
+/* Writes v as element i of side input `input` of r; false when its type
+   does not hold v. */
+bool mc_fuzz_store_side(mc_owned_request *r, int input, int64_t i, int64_t v);
+/* Element k / MC_FUZZ_VALUE_VARIANTS of side input `input` toward 1 in
+   magnitude, its sign kept (Slice's step, StridedSlice's stride). */
+bool mc_fuzz_side_toward_unit(const mc_owned_request *cur, int input, int k,
+                              mc_owned_request *cand);
 /* The shape of t without axis k, in shape; returns its rank. */
 int mc_fuzz_shape_without(const mc_tensor *t, int k, int64_t shape[MC_TENSOR_MAX_RANK]);
 

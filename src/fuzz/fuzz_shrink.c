@@ -157,6 +157,30 @@ bool mc_fuzz_drop_side_element(mc_tensor *t, int k) {
   return true;
 }
 
+bool mc_fuzz_store_side(mc_owned_request *r, int input, int64_t i, int64_t v) {
+  mc_tensor *t = &r->tensors[input];
+  int64_t back;
+  mc_store_bits(t->data, t->type, i, (uint64_t)v);
+  return mc_side_value(t, i, &back) && back == v;
+}
+
+/* INT64_MIN's magnitude is taken as INT64_MAX, so that it shrinks too. */
+bool mc_fuzz_side_toward_unit(const mc_owned_request *cur, int input, int k,
+                              mc_owned_request *cand) {
+  const int entry = k / MC_FUZZ_VALUE_VARIANTS;
+  int64_t s, want;
+  if (input >= cur->req.n_inputs || !mc_side_value(&cur->tensors[input], entry, &s) ||
+      !mc_fuzz_shrunk_value(s == INT64_MIN ? INT64_MAX
+                            : s < 0        ? -s
+                                           : s,
+                            1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  mc_store_bits(cand->tensors[input].data, cand->tensors[input].type, entry,
+                (uint64_t)(s < 0 ? -want : want));
+  return true;
+}
+
 int mc_fuzz_shape_without(const mc_tensor *t, int k, int64_t shape[MC_TENSOR_MAX_RANK]) {
   int rank = 0;
   for (int a = 0; a < t->rank; a++)

@@ -1,9 +1,13 @@
 /* movconf fuzz: Gather-8's large requests, the axes it can drop and what
    its side inputs change. */
+#include <string.h>
+
 #include "fuzz/fuzz_ops.h"
 #include "movconf/tensor.h"
 
 enum { INDICES = 1, AXIS = 2 };
+/* Indices the shrinking moves look at: a side input holds at most 64. */
+enum { MAX_INDICES = 64 };
 
 /* A scalar i64 axis. */
 static bool scalar_axis(mc_owned_request *r, int64_t value) {
@@ -49,17 +53,163 @@ static bool axes_of(const mc_owned_request *r, int64_t *a, int64_t *b) {
   return true;
 }
 
-/* Without data axis k: neither the gathered axis nor a batch axis (the
-   indices share those); axis follows, counted from the front. */
+/* t's positions from .. from + count - 1 on axis, the axis left out when
+   drop (count 1 then), in out. */
+static bool part_of(const mc_tensor *t, int axis, int64_t from, int64_t count, bool drop,
+                    mc_tensor *out) {
+  int64_t shape[MC_TENSOR_MAX_RANK] = {0}, outer = 1, inner = 1;
+  int rank = 0;
+  for (int k = 0; k < t->rank; k++) {
+    outer *= k < axis ? t->shape[k] : 1;
+    inner *= k > axis ? t->shape[k] : 1;
+    if (k != axis || !drop)
+      shape[rank++] = k == axis ? count : t->shape[k];
+  }
+  if (mc_tensor_alloc(out, t->type, rank, shape, (size_t)-1) != MC_OK)
+    return false;
+  const int64_t n = t->shape[axis];
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t j = 0; j < count; j++)
+      for (int64_t e = 0; e < inner; e++)
+        mc_copy_element(out->data, (o * count + j) * inner + e, t->data,
+                        (o * n + from + j) * inner + e, t->type);
+  return true;
+}
+
+/* cand's indices replaced by part_of theirs; cand freed when that fails. */
+static bool indices_part(mc_owned_request *cand, int axis, int64_t from, int64_t count, bool drop) {
+  mc_tensor part;
+  if (!part_of(&cand->tensors[INDICES], axis, from, count, drop, &part)) {
+    mc_owned_request_free(cand);
+    return false;
+  }
+  mc_tensor_free(&cand->tensors[INDICES]);
+  cand->tensors[INDICES] = part;
+  mc_owned_request_link(cand);
+  return true;
+}
+
+/* Without data axis k, not the gathered one: axis follows, counted from
+   the front; a batch axis goes from the indices too (their first slice on
+   it kept) and batch_dims counts one fewer (a negative one, counted from
+   the indices' rank, stays). */
 static bool drop_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
   int64_t a, b;
-  if (!axes_of(cur, &a, &b) || k == a || k < b || !mc_fuzz_clone(cur, cand))
+  if (!axes_of(cur, &a, &b) || k == a || (k < b && cur->tensors[INDICES].shape[k] < 1) ||
+      !mc_fuzz_clone(cur, cand))
     return false;
   mc_tensor *t = &cand->tensors[AXIS];
   mc_store_bits(t->data, t->type, 0, (uint64_t)(k < a ? a - 1 : a));
   mc_owned_request_link(cand);
+  if (k >= b)
+    return true;
+  const int64_t c = mc_attrs_int(&cur->req.attrs, MC_ATTR_BATCH_DIMS);
+  if (c > 0)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_BATCH_DIMS, c - 1);
+  return indices_part(cand, k, 0, 1, true);
+}
+
+/* Batch axis k / MC_FUZZ_VALUE_VARIANTS, shrunk toward 1 in the data and
+   the indices together (GA-V8), its first positions kept. */
+static bool smaller_batch(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const int axis = k / MC_FUZZ_VALUE_VARIANTS;
+  const mc_tensor *d = &cur->tensors[0];
+  int64_t a, b, want;
+  if (!axes_of(cur, &a, &b) || axis >= b || d->shape[axis] != cur->tensors[INDICES].shape[axis] ||
+      !mc_fuzz_shrunk_value(d->shape[axis], 1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  int64_t shape[MC_TENSOR_MAX_RANK];
+  memcpy(shape, d->shape, sizeof shape);
+  shape[axis] = want;
+  if (!mc_fuzz_refill(cand, d->type, d->rank, shape)) {
+    mc_owned_request_free(cand);
+    return false;
+  }
+  return indices_part(cand, axis, 0, want, false);
+}
+
+/* Fewer indices on their axis j (not a batch one), shrunk toward 1:
+   variant k is j, whether the first or the last positions stay, and how
+   far (mc_fuzz_shrunk_value), so that a failure of one index keeps it. */
+static bool fewer_indices(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const int j = k / (2 * MC_FUZZ_VALUE_VARIANTS);
+  const bool last = (k / MC_FUZZ_VALUE_VARIANTS) % 2 == 1;
+  const mc_tensor *t = &cur->tensors[INDICES];
+  int64_t a, b, want;
+  if (!axes_of(cur, &a, &b) || j < b || j >= t->rank ||
+      !mc_fuzz_shrunk_value(t->shape[j], 1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  return indices_part(cand, j, last ? t->shape[j] - want : 0, want, false);
+}
+
+/* Index k / MC_FUZZ_VALUE_VARIANTS, when positive, shrunk toward 0, the
+   first element of its axis (the generic move stops at 1); a u64 above
+   INT64_MAX, which no other move reads, from INT64_MAX. */
+static bool index_toward_zero(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  int64_t v, want;
+  if (!mc_side_value_saturating(&cur->tensors[INDICES], k / MC_FUZZ_VALUE_VARIANTS, &v) ||
+      !mc_fuzz_shrunk_value(v, 0, k % MC_FUZZ_VALUE_VARIANTS, &want) || !mc_fuzz_clone(cur, cand))
+    return false;
+  mc_fuzz_store_side(cand, INDICES, k / MC_FUZZ_VALUE_VARIANTS, want); /* any type holds it */
   return true;
 }
+
+/* Indices axis k (not a batch one) of one position goes: an output axis
+   fewer. A negative batch_dims grows by one to name the same axes. */
+static bool drop_index_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *t = &cur->tensors[INDICES];
+  int64_t a, b;
+  if (!axes_of(cur, &a, &b) || k < b || k >= t->rank || t->shape[k] != 1 ||
+      !mc_fuzz_clone(cur, cand))
+    return false;
+  const int64_t c = mc_attrs_int(&cur->req.attrs, MC_ATTR_BATCH_DIMS);
+  if (c < 0)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_BATCH_DIMS, c + 1);
+  return indices_part(cand, k, 0, 1, true);
+}
+
+/* batch_dims as plain as it reads: a negative one counted from the front,
+   a 0 left out. */
+static bool plain_batch_dims(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  int64_t a, b;
+  const mc_attrs *attrs = &cur->req.attrs;
+  if (k > 0 || !mc_attrs_present(attrs, MC_ATTR_BATCH_DIMS) || !axes_of(cur, &a, &b) ||
+      mc_attrs_int(attrs, MC_ATTR_BATCH_DIMS) > 0 || !mc_fuzz_clone(cur, cand))
+    return false;
+  if (b > 0)
+    mc_attrs_set_int(&cand->req.attrs, MC_ATTR_BATCH_DIMS, b);
+  else
+    cand->req.attrs.by_id[MC_ATTR_BATCH_DIMS].present = false;
+  return true;
+}
+
+/* axis as plain as it reads: a scalar (k = 0), counted from the front
+   (k = 1), when its type holds that. */
+static bool plain_axis(const mc_owned_request *cur, int k, mc_owned_request *cand) {
+  const mc_tensor *t = &cur->tensors[AXIS];
+  int64_t a, b, x;
+  if (k > 1 || !axes_of(cur, &a, &b) || !mc_side_value(t, 0, &x) ||
+      (k == 0 ? t->rank == 0 : x == a) || !mc_fuzz_clone(cur, cand))
+    return false;
+  cand->tensors[AXIS].rank = k == 0 ? 0 : t->rank;
+  if (!mc_fuzz_store_side(cand, AXIS, 0, k == 0 ? x : a)) {
+    mc_owned_request_free(cand);
+    return false;
+  }
+  mc_owned_request_link(cand);
+  return true;
+}
+
+static const mc_fuzz_move moves[] = {
+    {drop_index_axis, MC_TENSOR_MAX_RANK},
+    {plain_batch_dims, 1},
+    {plain_axis, 2},
+    {smaller_batch, MC_FUZZ_VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
+    {fewer_indices, 2 * MC_FUZZ_VALUE_VARIANTS *MC_TENSOR_MAX_RANK},
+    {index_toward_zero, MC_FUZZ_VALUE_VARIANTS *MAX_INDICES},
+    {NULL, 0}};
 
 /* Neutral, for a failure's key: indices 0..d-1 in order on the gathered
    axis without batch axes (the identity); axis never. */
@@ -77,5 +227,16 @@ static bool side_neutral(const mc_owned_request *r, int input) {
   return true;
 }
 
-const mc_fuzz_op_desc mc_fuzz_gather_8 = {
-    .large = large, .min_rank = 1, .drop_axis = drop_axis, .side_neutral = side_neutral};
+/* batch_dims changes nothing when it names no batch axis (0, -q or
+   absent); the generic rule's 1 names one. */
+static bool attribute_neutral(const mc_owned_request *r, mc_attr id) {
+  const int64_t c = mc_attrs_int(&r->req.attrs, id), q = r->tensors[INDICES].rank;
+  return id != MC_ATTR_BATCH_DIMS || c == 0 || c == -q;
+}
+
+const mc_fuzz_op_desc mc_fuzz_gather_8 = {.large = large,
+                                          .min_rank = 1,
+                                          .drop_axis = drop_axis,
+                                          .moves = moves,
+                                          .side_neutral = side_neutral,
+                                          .attribute_neutral = attribute_neutral};

@@ -131,21 +131,9 @@ static bool drop_entry_move(const mc_owned_request *cur, int k, mc_owned_request
   return true;
 }
 
-/* Step k toward 1 in magnitude, keeping its sign (INT64_MIN's magnitude
-   taken as INT64_MAX, so that it shrinks too). */
+/* Step k / MC_FUZZ_VALUE_VARIANTS toward 1 in magnitude, its sign kept. */
 static bool step_toward_one(const mc_owned_request *cur, int k, mc_owned_request *cand) {
-  const int entry = k / MC_FUZZ_VALUE_VARIANTS;
-  int64_t s, want;
-  if (!mc_side_value(&cur->tensors[STEP], entry, &s) ||
-      !mc_fuzz_shrunk_value(s == INT64_MIN ? INT64_MAX
-                            : s < 0        ? -s
-                                           : s,
-                            1, k % MC_FUZZ_VALUE_VARIANTS, &want) ||
-      !mc_fuzz_clone(cur, cand))
-    return false;
-  mc_store_bits(cand->tensors[STEP].data, cand->tensors[STEP].type, entry,
-                (uint64_t)(s < 0 ? -want : want));
-  return true;
+  return mc_fuzz_side_toward_unit(cur, STEP, k, cand);
 }
 
 /* Side input k + 1 as i64, its values kept: a readable type, and one that
@@ -218,14 +206,6 @@ static bool plain_whole_bound(const mc_owned_request *r, int input, int64_t i, i
   return true;
 }
 
-/* Writes v as element i of input; false when its type does not hold v. */
-static bool store_side(mc_owned_request *r, int input, int64_t i, int64_t v) {
-  mc_tensor *t = &r->tensors[input];
-  int64_t back;
-  mc_store_bits(t->data, t->type, i, (uint64_t)v);
-  return mc_side_value(t, i, &back) && back == v;
-}
-
 /* The bound of entry k / 2 (start for k even, stop for k odd) made the
    plainest whole one (a whole read by another value, -256 say, becomes it
    too), when the side input's type holds it. */
@@ -236,7 +216,7 @@ static bool whole_axis(const mc_owned_request *cur, int k, mc_owned_request *can
   if (!mc_side_value(&cur->tensors[input], i, &v) || !plain_whole_bound(cur, input, i, &want) ||
       v == want || !mc_fuzz_clone(cur, cand))
     return false;
-  if (!store_side(cand, input, i, want)) {
+  if (!mc_fuzz_store_side(cand, input, i, want)) {
     mc_owned_request_free(cand);
     return false;
   }
@@ -263,7 +243,7 @@ static bool drop_unit_axis(const mc_owned_request *cur, int k, mc_owned_request 
     for (int input = START; made && input <= STOP; input++) {
       int64_t v, want;
       if (mc_side_value(&cur->tensors[input], i, &v) && bound_whole(cur, input, i, v))
-        made = plain_whole_bound(cand, input, i, &want) && store_side(cand, input, i, want);
+        made = plain_whole_bound(cand, input, i, &want) && mc_fuzz_store_side(cand, input, i, want);
     }
   if (!made)
     mc_owned_request_free(cand);

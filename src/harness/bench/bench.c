@@ -58,7 +58,7 @@ typedef struct workload {
   const char *text[MC_ATTR_COUNT];
   /* The side inputs of the operations that have them, one value per axis:
      BatchToSpace block_shape, crops; SpaceToBatch block_shape, pads;
-     Slice start, stop, step, axes. */
+     Slice start, stop, step, axes; StridedSlice begin, end, stride. */
   int64_t side[MC_MAX_INPUTS - 1][BENCH_RANK];
   /* Values of each side input, its first ones: 0 for all BENCH_RANK
      (Gather-8's axis is [1]). */
@@ -78,6 +78,7 @@ typedef struct workload {
 #define TR MC_OP_TRANSPOSE
 #define PAD MC_OP_PAD
 #define GA MC_OP_GATHER
+#define SS MC_OP_STRIDED_SLICE
 /* Slice bounds that hold for the full and the --quick shapes alike. */
 #define SL_END INT64_MAX
 #define SL_REV_END INT64_MIN
@@ -144,6 +145,17 @@ static const workload workloads[] = {
   {.op = SL, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
    .quick = {1, 16, 64, 128},
    .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}, {0, 1, 2, 3}}},
+  /* StridedSlice-1: Slice's three workloads as begin, end and stride
+     without masks (every entry ordinary), so that the two compare. */
+  {.op = SS, .name = "crop", .type = MC_F32, .full = {4, 64, 272, 272},
+   .quick = {1, 16, 72, 72},
+   .side = {{0, 0, 8, 8}, {SL_END, SL_END, -8, -8}, {1, 1, 1, 1}}},
+  {.op = SS, .name = "reverse_last", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}}},
+  {.op = SS, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
+   .quick = {1, 16, 64, 128},
+   .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}}},
   /* Transpose, 2^24 elements: channels last and back (after merging, a
      swap of the last two axes: tiles), the last two axes swapped in u8,
      f16, f32, and the outer two (row copies). */

@@ -33,6 +33,11 @@ bool mc_export_format_from_name(const char *name, mc_export_format *out);
   X(PAD_NEGATIVE, "pad-negative",                                                                  \
     "a negative pad: Pad-12 pads, then crops (errata E50); ONNX Pad's crops are not mapped")       \
   X(PAD_SCALAR, "pad-scalar", "rank-0 data: nothing to pad, and ONNX Pad's pads would be empty")   \
+  X(GATHER_BATCH_DIMS, "gather-batch-dims", "batch_dims names batch axes: ONNX Gather has none")   \
+  X(GATHER_INDICES_TYPE, "gather-indices-type",                                                    \
+    "indices of a type other than int32 and int64, which ONNX Gather's Tind is")                   \
+  X(GATHER_OUT_OF_RANGE, "gather-index-out-of-range",                                              \
+    "an index outside [-d, d-1]: Gather-8 writes zeros, ONNX Gather calls it an error")            \
   X(LIST_TOO_LONG, "attribute-list-too-long",                                                      \
     "a list attribute of more than 40 values, of which movconf keeps 40 (an invalid case)")        \
   X(FOLDER_TAKEN, "folder-taken", "another case's id gives the same folder name")                  \

@@ -160,6 +160,26 @@ static int pad_skip(const mc_case *c) {
   return type_skip(c->inputs[0].tensor.type);
 }
 
+/* Gather-13 (data, indices, attribute axis) means Gather-8 with batch_dims
+   0 when every index is within [-d, d-1] and of a type its Tind has. */
+static int gather_skip(const mc_case *c) {
+  const mc_tensor *data = &c->inputs[0].tensor, *indices = &c->inputs[1].tensor;
+  const int64_t b = mc_attrs_int(&c->attrs, MC_ATTR_BATCH_DIMS);
+  if (b != 0 && b != -(int64_t)indices->rank)
+    return MC_EXPORT_SKIP_GATHER_BATCH_DIMS;
+  if (indices->type != MC_I32 && indices->type != MC_I64)
+    return MC_EXPORT_SKIP_GATHER_INDICES_TYPE;
+  int64_t x = 0;
+  mc_side_value(&c->inputs[2].tensor, 0, &x); /* a valid case: in [-r, r-1] */
+  const int64_t d = data->shape[x < 0 ? x + data->rank : x];
+  for (int64_t i = 0; i < mc_tensor_elements(indices); i++) {
+    int64_t v = 0;
+    if (!mc_side_value(indices, i, &v) || v < -d || v >= d)
+      return MC_EXPORT_SKIP_GATHER_OUT_OF_RANGE;
+  }
+  return type_skip(data->type);
+}
+
 int mc_export_onnx_skip(const mc_case *c) {
   if (c->expect_error)
     return MC_EXPORT_SKIP_EXPECTED_ERROR;
@@ -181,6 +201,8 @@ int mc_export_onnx_skip(const mc_case *c) {
   }
   case MC_OP_PAD:
     return pad_skip(c);
+  case MC_OP_GATHER:
+    return gather_skip(c);
   case MC_OP_TRANSPOSE:
     /* Transpose-13's perm is Transpose-1's valid input_order (a permutation
        of 0..r-1); an empty order and an absent perm both reverse the axes. */
@@ -290,6 +312,12 @@ static void plan_of(const mc_case *c, onnx_plan *p) {
     plan_pad(c, p);
     return;
   }
+  if (c->op == MC_OP_GATHER) {
+    p->op_type = "Gather"; /* axis goes as the axis attribute */
+    add_input(p, "data", c->inputs[0].tensor);
+    add_input(p, "indices", c->inputs[1].tensor);
+    return;
+  }
   if (c->op == MC_OP_TRANSPOSE) {
     p->op_type = "Transpose"; /* input_order goes as the perm attribute */
     add_input(p, "data", c->inputs[0].tensor);
@@ -347,6 +375,10 @@ static void write_node(mc_text *graph, const mc_case *c, const onnx_plan *p) {
   } else if (c->op == MC_OP_TRANSPOSE) {
     if (mc_tensor_elements(&c->inputs[1].tensor) > 0)
       ints_attribute(&node, "perm", &c->inputs[1].tensor);
+  } else if (c->op == MC_OP_GATHER) {
+    int64_t axis = 0;
+    mc_side_value(&c->inputs[2].tensor, 0, &axis);
+    int_attribute(&node, "axis", axis);
   } else if (c->op != MC_OP_SLICE)
     int_attribute(&node, "blocksize", mc_attrs_int(&c->attrs, MC_ATTR_BLOCK_SIZE));
   if (c->op == MC_OP_DEPTH_TO_SPACE) {
