@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common/clock.h"
+#include "common/safe_text.h"
 #include "common/text.h"
 #include "harness/bench/bench_impl.h"
 #include "harness/bench/bench_watch.h"
@@ -688,9 +689,11 @@ static void print_row(const bench_row *r, int threads) {
     fprintf(out(), ROW_FORMAT, name, r->w->name, type, shape, thr, mb, "-", "-", "-", "-", "-", "-",
             "-", "-");
     const char *what = r->status == ROW_MISMATCH ? "*** MISMATCH ***" : "*** ERROR ***";
-    fprintf(out(), "  %s %s: %s\n", what, r->id, r->detail);
+    char *detail = mc_safe_text(r->detail); /* may quote the implementation's message */
+    fprintf(out(), "  %s %s: %s\n", what, r->id, detail);
     fflush(out());
-    fprintf(err(), "bench: %s %s: %s\n", what, r->id, r->detail);
+    fprintf(err(), "bench: %s %s: %s\n", what, r->id, detail);
+    free(detail);
     return;
   }
   format_seconds(r->opt.seconds, time, sizeof time);
@@ -874,7 +877,11 @@ static int run_bench(const mc_bench_options *options) {
     char why[512];
     impl = mc_bench_impl_open(o.impl, why, sizeof why);
     if (!impl) {
-      fprintf(err(), "movconf bench: cannot open --impl %s: %s\n", o.impl, why);
+      /* The spec and the loader's reason may quote any bytes (a file name). */
+      char *spec = mc_safe_text(o.impl), *reason = mc_safe_text(why);
+      fprintf(err(), "movconf bench: cannot open --impl %s: %s\n", spec, reason);
+      free(spec);
+      free(reason);
       return 2;
     }
   }
