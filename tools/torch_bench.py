@@ -67,6 +67,13 @@ PARAMS = {
                 "step": [1, 1, 1, 1]},
     "sl/reverse_last": {"start": [-1], "stop": [INT64_MIN], "step": [-1], "axes": [3]},
     "sl/step2_last": {"start": [0], "stop": [INT64_MAX], "step": [2], "axes": [3]},
+    # StridedSlice-1 without masks: Slice's three rows as begin, end and stride
+    # of every axis, the same PyTorch formulations (SLICE_LIKE).
+    "ss/crop": {"start": [0, 0, 8, 8], "stop": [INT64_MAX, INT64_MAX, -8, -8],
+                "step": [1, 1, 1, 1]},
+    "ss/reverse_last": {"start": [0, 0, 0, -1], "stop": [INT64_MAX] * 3 + [INT64_MIN],
+                        "step": [1, 1, 1, -1]},
+    "ss/step2_last": {"start": [0, 0, 0, 0], "stop": [INT64_MAX] * 4, "step": [1, 1, 1, 2]},
     "tr/nchw_nhwc": {"order": [0, 2, 3, 1]},
     "tr/nhwc_nchw": {"order": [0, 3, 1, 2]},
     "tr/swap_last": {"order": [0, 1, 3, 2]},
@@ -80,7 +87,10 @@ PARAMS = {
 }
 SMALL = {"s2d": [2, 3, 4, 6], "d2s": [2, 12, 3, 2], "b2s": [32, 3, 2, 3],
          "s2b": [2, 3, 4, 8], "eip": [2, 3, 5, 6], "sc": [2, 8, 3, 8], "sl": [2, 3, 20, 21],
-         "tr": [2, 3, 5, 7], "pad": [2, 3, 5, 6], "ga": [4, 3, 64, 64]}
+         "tr": [2, 3, 5, 7], "pad": [2, 3, 5, 6], "ga": [4, 3, 64, 64], "ss": [2, 3, 20, 21]}
+# Operations whose rows PyTorch runs as another's: a StridedSlice without
+# masks is a slice.
+SLICE_LIKE = {"ss": "sl"}
 
 
 # ------------------------------------------------------------ formulations
@@ -222,6 +232,7 @@ def as_output(v, shape):
 
 def formulations(op, p):
     """name -> (prepare(x) -> state, call(state) -> output)."""
+    op = SLICE_LIKE.get(op, op)
     view = VIEWS[op]
     forms = {}
 
@@ -301,6 +312,11 @@ def reference_output(op, p, x):
             if name in p:
                 inputs[name] = ref.Tensor("i64", [len(p[name])], [v % 2**64 for v in p[name]])
         result = ref.slice_8(inputs, {}, 1 << 30)
+    elif op == "ss":
+        inputs = {"data": data}
+        for name, key in (("begin", "start"), ("end", "stop"), ("stride", "step")):
+            inputs[name] = ref.Tensor("i64", [rank], [v % 2**64 for v in p[key]])
+        result = ref.strided_slice_1(inputs, {}, 1 << 30)
     elif op == "tr":
         order = ref.Tensor("i64", [rank], list(p["order"]))
         result = ref.transpose_1({"data": data, "input_order": order}, {}, 1 << 30)
