@@ -169,7 +169,7 @@ def check_onnx_folder(folder, cases, problem):
         elif value.name in ("data", "constant_value"):
             if not same_bytes(onnx_tensor_bytes(numpy_helper, proto), desc):
                 problem(folder, "input_%d.pb: bytes differ from the case's" % i)
-        elif numpy_helper.to_array(proto).astype(np.int64).tolist() != side_values_int64(desc):
+        elif numpy_helper.to_array(proto).astype(np.int64).ravel().tolist() != side_values_int64(desc):
             problem(folder, "input_%d.pb: values differ from the case's" % i)
     proto = onnx.TensorProto()
     with open(os.path.join(data_dir, "output_0.pb"), "rb") as f:
