@@ -87,6 +87,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -424,6 +425,7 @@ typedef struct late_writer {
   volatile uint8_t *byte;
   uint8_t value;
   bool slow;
+  _Atomic bool writing; /* the fast writer has written once */
 } late_writer;
 
 static void *write_late(void *arg) {
@@ -440,17 +442,25 @@ static void *write_late(void *arg) {
   do {
     for (int i = 0; i < 1000; i++)
       *w->byte = w->value;
+    atomic_store(&w->writing, true);
     clock_gettime(CLOCK_MONOTONIC, &now);
   } while (now.tv_sec - start.tv_sec < 2);
   return NULL;
 }
 
+/* The fast writer is running when run() returns (waited for, up to 2 s):
+   on a loaded machine a thread only created could first be scheduled after
+   the worker's last case, and its late writes then go unseen
+   (cli/run-jobs failed so under ASan beside other tests). */
 static void start_late_writer(const movconf_plugin_output *o, bool slow) {
   static late_writer w;
-  w = (late_writer){(volatile uint8_t *)o->data, cached.data ? cached.data[0] : 0, slow};
+  w = (late_writer){(volatile uint8_t *)o->data, cached.data ? cached.data[0] : 0, slow, false};
   pthread_t thread;
-  if (o->nbytes > 0 && pthread_create(&thread, NULL, write_late, &w) == 0)
-    pthread_detach(thread);
+  if (o->nbytes <= 0 || pthread_create(&thread, NULL, write_late, &w) != 0)
+    return;
+  pthread_detach(thread);
+  for (int waited_ms = 0; !slow && !atomic_load(&w.writing) && waited_ms < 2000; waited_ms++)
+    nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
 }
 
 static void fork_orphan(void) {
