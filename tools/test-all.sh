@@ -32,8 +32,9 @@ build_and_test() {
 
 # The mutation score of the test suite against the deliberate faults of
 # tools/mutants/ (tools/mutation.py: fails below 95% killed). Nightly: 81
-# mutants take 10 to 15 minutes on 2 cores; CI checks that every patch still
-# applies and compiles (CTest mutants/patches-apply). One mutant per CPU,
+# mutants, an estimated 10 to 15 minutes on 2 cores (docs/mutation.md); CI
+# checks that every patch still applies and compiles (CTest
+# mutants/patches-apply). One mutant per CPU,
 # each built with one compile job: a mutant's rebuild is one or two files,
 # so parallel slots beat parallel compiles (2 cores: 339 s against 518 s).
 mutation_score() {
