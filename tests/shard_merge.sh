@@ -135,6 +135,18 @@ refused too-many "1025 reports given; a run has at most 1024 shards" "$movconf" 
 set --
 refused invalid-flood "invalid-1.json: the reports name more than 65536 invalid files" \
   "$movconf" report merge invalid-1.json kernels-2.json kernels-3.json kernels-4.json
+# Each shard names the files that did not load (every shard loads them all):
+# the merge names each once, in the order first named.
+"$python" -c 'import json
+for k, names in ((1, ["a.json", "b.json"]), (2, ["b.json", "c.json"]), (3, []), (4, ["a.json"])):
+    d = json.load(open("kernels-%d.json" % k)); d["invalid_files"] = names
+    json.dump(d, open("named-%d.json" % k, "w"))'
+"$movconf" report merge --quiet --json named-merged.json named-1.json named-2.json named-3.json \
+  named-4.json >named-merged.out 2>&1
+expect "invalid files named by several shards: each once, first-named first" "$python" -c '
+import json, sys
+names = json.load(open(sys.argv[1]))["invalid_files"]
+sys.exit(names != ["a.json", "b.json", "c.json"] and "got %r" % names)' named-merged.json
 refused unknown-subcommand "unknown subcommand 'bogus'" "$movconf" report bogus
 # A report whose positions collide (a hand-edited or corrupted shard).
 "$python" -c 'import json; d = json.load(open("kernels-2.json")); d["shard"]["index"] = 1

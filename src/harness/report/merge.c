@@ -133,30 +133,68 @@ static bool add_cases(mc_run_report *r, const shard_report *s) {
 }
 
 /* Files that did not load, all shards together: far more than any
-   selection has case files (each is compared with those before it). */
+   selection has case files. */
 #define MERGE_MAX_INVALID_FILES 65536
 
-/* Every shard reports the files that did not load: once each. */
-static bool add_load_errors(mc_run_report *r, const shard_report *s) {
-  const cJSON *item;
-  cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(s->root, "invalid_files")) {
-    if (!cJSON_IsString(item))
-      continue;
-    if (r->n_load_errors == MERGE_MAX_INVALID_FILES) {
-      fprintf(stderr, "movconf report merge: %s: the reports name more than %d invalid files\n",
-              s->path, MERGE_MAX_INVALID_FILES);
-      return false;
+/* One name in a shard's invalid_files, and where it stands in all of them. */
+typedef struct named_file {
+  const char *name, *shard;
+  size_t order;
+} named_file;
+
+static int compare_name(const void *pa, const void *pb) {
+  const named_file *a = pa, *b = pb;
+  int c = strcmp(a->name, b->name);
+  return c ? c : (a->order > b->order) - (a->order < b->order);
+}
+
+static int compare_order(const void *pa, const void *pb) {
+  const named_file *a = pa, *b = pb;
+  return (a->order > b->order) - (a->order < b->order);
+}
+
+/* Every name of every shard's invalid_files, in the shards' order; *n of them. */
+static named_file *collect_load_errors(const shard_report *s, int shards, size_t *n) {
+  size_t total = 0;
+  for (int i = 0; i < shards; i++)
+    total +=
+        (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(s[i].root, "invalid_files"));
+  named_file *names = mc_realloc_or_abort(NULL, (total ? total : 1) * sizeof *names);
+  *n = 0;
+  for (int i = 0; i < shards; i++) {
+    const cJSON *item;
+    cJSON_ArrayForEach(item, cJSON_GetObjectItemCaseSensitive(s[i].root, "invalid_files")) {
+      if (!cJSON_IsString(item))
+        continue;
+      names[*n] = (named_file){item->valuestring, s[i].path, *n};
+      ++*n;
     }
-    bool known = false;
-    for (int i = 0; i < r->n_load_errors && !known; i++)
-      known = strcmp(r->load_errors[i], item->valuestring) == 0;
-    if (known)
-      continue;
-    r->load_errors =
-        mc_realloc_or_abort(r->load_errors, (size_t)(r->n_load_errors + 1) * sizeof(char *));
-    r->load_errors[r->n_load_errors++] = mc_unsafe_text(item->valuestring);
   }
-  return true;
+  return names;
+}
+
+/* Every shard reports the files that did not load: once each, in the order
+   first named. Sorted by name, not compared pairwise: a report may name
+   tens of thousands. */
+static bool add_load_errors(mc_run_report *r, const shard_report *s, int shards) {
+  size_t n, unique = 0;
+  named_file *names = collect_load_errors(s, shards, &n);
+  qsort(names, n, sizeof *names, compare_name);
+  for (size_t i = 0; i < n; i++)
+    if (i == 0 || strcmp(names[i].name, names[unique - 1].name) != 0)
+      names[unique++] = names[i];
+  qsort(names, unique, sizeof *names, compare_order);
+  bool fits = unique <= MERGE_MAX_INVALID_FILES;
+  if (!fits)
+    fprintf(stderr, "movconf report merge: %s: the reports name more than %d invalid files\n",
+            names[MERGE_MAX_INVALID_FILES].shard, MERGE_MAX_INVALID_FILES);
+  else if (unique > 0) {
+    r->load_errors = mc_realloc_or_abort(NULL, unique * sizeof(char *));
+    for (size_t i = 0; i < unique; i++)
+      r->load_errors[r->n_load_errors++] = mc_unsafe_text(names[i].name);
+  }
+  free(names);
+  return fits;
 }
 
 static void add_process_faults(mc_run_report *r, const shard_report *s) {
@@ -223,12 +261,12 @@ static bool merge(const shard_report *s, int n, mc_run_report *r) {
                            cJSON_GetObjectItemCaseSensitive(s[0].root, "summary"), "slow_seconds"),
                        .timeout_seconds = mc_json_member_number(first, "timeout_seconds")};
   for (int i = 0; i < n; i++) {
-    if (!add_cases(r, &s[i]) || !add_load_errors(r, &s[i]))
+    if (!add_cases(r, &s[i]))
       return false;
     add_process_faults(r, &s[i]);
     add_stop(r, &s[i]);
   }
-  if (!order_cases(r))
+  if (!add_load_errors(r, s, n) || !order_cases(r))
     return false;
   int selected = (int)mc_json_member_number(first, "selected_cases");
   if (r->count != selected && !r->stopped_early && r->n_load_errors == 0) {
