@@ -38,6 +38,16 @@ set(CPACK_PACKAGE_CONTACT "movconf maintainers <movconf@localhost>")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# Depends: dpkg-shlibdeps over the package's one dynamically linked file,
+# the movconf program (cmake/MovconfShlibdeps.cmake, at cpack time).
+# CPack's own SHLIBDEPS runs `file` once per installed file to find it:
+# about 470 files, 50 s of CPU (issue 34). tests/package.sh checks that the
+# program is the package's only dynamically linked file, and the Depends.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/MovconfPackageProject.cmake)
+file(GENERATE OUTPUT ${CPACK_PROJECT_CONFIG_FILE}
+     CONTENT "set(MOVCONF_PROGRAM \"$<TARGET_FILE:movconf>\")
+include(\"${CMAKE_CURRENT_LIST_DIR}/MovconfShlibdeps.cmake\")
+")
 set(CPACK_STRIP_FILES OFF)
 include(CPack)

@@ -53,6 +53,12 @@ expect "every file of conformance/, conformance-large/, generators/, spec/ (miss
   test -z "$missing"
 
 dpkg-deb -x "$deb" "$work/root"
+# Depends comes from dpkg-shlibdeps over the program alone
+# (cmake/MovconfShlibdeps.cmake): it must be the only dynamically linked file.
+linked=$(find "$work/root" -type f -exec file {} + | grep 'ELF.*dynamically linked' | cut -d: -f1 |
+  sed "s|^$work/root||" | tr '\n' ' ')
+expect "the program is the package's one dynamically linked file ($linked)" \
+  test "$linked" = "/usr/bin/movconf "
 # Installed at /usr, pkg-config names /usr/include (or nothing: it drops
 # a system folder), not a path through share/pkgconfig/../...
 has "$work/root/usr/share/pkgconfig/movconf-plugin.pc" '^prefix=/usr$'
