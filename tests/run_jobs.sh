@@ -65,6 +65,24 @@ expect "planted: each DepthToSpace failure has its live FAIL line" test \
   "$(grep -c '^FAIL wrong-output: d2s/' planted-2.err)" -eq \
   "$("$python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["wrong-output"])' planted-1.json)"
 
+# Under ThreadSanitizer: no report but the mock plugin's own races.
+no_tsan_report() {
+  expect "no ThreadSanitizer report but the mock's own races" \
+    sh -c "! cat ./*.out ./*.err | grep 'SUMMARY: ThreadSanitizer' | grep -v plugin_mock.c | grep -q ."
+}
+# The tsan preset stops here: its subject is the kernels' threads in forked
+# workers, above. The mock's faults below, its late-writing threads among
+# them, are cli/plugin-faults' share of that preset (the same mock and
+# faults, one process); the default and asan presets run them in workers
+# (issue 34: this test took 110 s of the preset's 208 s).
+case "${MOVCONF_SANITIZE:-}" in
+*thread*)
+  no_tsan_report
+  expect_report
+  exit
+  ;;
+esac
+
 # The fault suite: every fault is a fault of its own case, whichever worker
 # ran it; a late write found only at the end (the last case's) is charged
 # to its case by the worker that ran it.
@@ -199,8 +217,5 @@ has jobs0.out '--jobs takes a number from 1 to 64'
 expect "--jobs 2 with a plugin that does not load: exit 2" test $? -eq 2
 has nostart.out 'cannot load'
 
-# Under ThreadSanitizer: no report but the mock plugin's own races.
-expect "no ThreadSanitizer report but the mock's own races" \
-  sh -c "! cat ./*.out ./*.err | grep 'SUMMARY: ThreadSanitizer' | grep -v plugin_mock.c | grep -q ."
-
+no_tsan_report
 expect_report
