@@ -60,7 +60,7 @@ for preset in default clang asan tsan; do build_and_test "$preset"; done
 echo "== coverage"
 sh coverage/run.sh --jobs "$jobs"
 
-# A short libFuzzer campaign over every fuzz target (fuzz/fuzz_campaign.py: 30 s per
+# A short libFuzzer campaign over every fuzz target (fuzz/fuzz_campaign.py: 20 s per
 # target, then corpus merge, deduplication and minimization of findings),
 # when clang's libFuzzer is installed. A finding fails the run; its
 # regression case is written under conformance/regressions/.
@@ -68,7 +68,7 @@ probe="$(mktemp -d)"
 printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/probe.c"
 if clang -fsanitize=fuzzer "$probe/probe.c" -o "$probe/probe" >/dev/null 2>&1; then
   echo "== fuzz: short libFuzzer campaign"
-  python3 fuzz/fuzz_campaign.py --build --engine libfuzzer --target all --time 30 \
+  python3 fuzz/fuzz_campaign.py --build --engine libfuzzer --target all --time 20 \
     --jobs "$((jobs < 4 ? jobs : 4))" --minimize-time 10
 else
   echo "== fuzz: skipped (clang's libFuzzer is not installed)"
