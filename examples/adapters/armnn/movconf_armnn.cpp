@@ -1,7 +1,8 @@
 // movconf plugin (spec/plugin-abi.md, ABI version 3) over Arm NN's reference
 // backend (CpuRef): BatchToSpace-2, SpaceToBatch-2, SpaceToDepth-1,
-// DepthToSpace-1, Slice-8, Transpose-1, Pad-12 (constant) and Gather-8
-// (batch_dims 0), each run as a one-layer network input -> BatchToSpaceNd /
+// DepthToSpace-1, Slice-8, Transpose-1, Pad-12 (constant), Gather-8
+// (batch_dims 0) and StridedSlice-1, each run as a one-layer network
+// input -> BatchToSpaceNd /
 // SpaceToBatchNd / SpaceToDepth / DepthToSpace / StridedSlice / Transpose /
 // Pad / Gather -> output (Gather's indices a constant layer).
 //
@@ -299,9 +300,11 @@ armnn::PadDescriptor padDescriptor(const movconf_plugin_request_v3 &r) {
   return armnn::PadDescriptor(pairs, padValue(r));
 }
 
-// A StridedSlice-1 mask as Arm NN's bit mask: bit i is element i; values
-// other than 0 and 1, and elements past bit 31, do not fit it.
-int32_t maskBits(const movconf_plugin_request_v3 &r, const char *name) {
+// A StridedSlice-1 mask as Arm NN's bit mask for entries 0 .. entries-1:
+// bit i is element i. Elements past the entries mean nothing in OpenVINO
+// (spec/strided_slice_1.md) and have no entry in Arm NN's descriptor, so
+// they stay out; values other than 0 and 1, and bits past 30, do not fit.
+int32_t maskBits(const movconf_plugin_request_v3 &r, const char *name, size_t entries) {
   const movconf_plugin_attr *a = movconf_plugin_find_attr(r.n_attrs, r.attrs, name);
   if (a == nullptr) return 0;
   if (a->kind != MOVCONF_PLUGIN_ATTR_INTS) throw NotCarried{std::string(name) + " is not a list"};
@@ -309,6 +312,7 @@ int32_t maskBits(const movconf_plugin_request_v3 &r, const char *name) {
   for (int32_t i = 0; i < a->value.ints.count; i++) {
     int64_t v = a->value.ints.values[i];
     if (v != 0 && v != 1) throw NotCarried{std::string(name) + " has a value other than 0 and 1"};
+    if (static_cast<size_t>(i) >= entries) continue;
     if (v && i >= 31) throw NotCarried{std::string(name) + " sets a bit past 30"};
     if (v) bits |= 1 << i;
   }
@@ -316,7 +320,8 @@ int32_t maskBits(const movconf_plugin_request_v3 &r, const char *name) {
 }
 
 // StridedSlice-1 as StridedSlice: begin, end, stride (all ones when absent)
-// and the five masks as they are; Arm NN has the same masks.
+// as they are, and the five masks as Arm NN's bit masks (1 = ignore the
+// bound, as OpenVINO's; the same five masks, TensorFlow's).
 armnn::StridedSliceDescriptor stridedDescriptor(const movconf_plugin_request_v3 &r) {
   std::vector<int> begin, end, stride;
   for (int64_t v : sliceValues(r.inputs[1], "begin")) begin.push_back(toInt(v, "begin"));
@@ -326,11 +331,11 @@ armnn::StridedSliceDescriptor stridedDescriptor(const movconf_plugin_request_v3 
   else
     stride.assign(begin.size(), 1);
   armnn::StridedSliceDescriptor d(begin, end, stride);
-  d.m_BeginMask = maskBits(r, "begin_mask");
-  d.m_EndMask = maskBits(r, "end_mask");
-  d.m_NewAxisMask = maskBits(r, "new_axis_mask");
-  d.m_ShrinkAxisMask = maskBits(r, "shrink_axis_mask");
-  d.m_EllipsisMask = maskBits(r, "ellipsis_mask");
+  d.m_BeginMask = maskBits(r, "begin_mask", begin.size());
+  d.m_EndMask = maskBits(r, "end_mask", begin.size());
+  d.m_NewAxisMask = maskBits(r, "new_axis_mask", begin.size());
+  d.m_ShrinkAxisMask = maskBits(r, "shrink_axis_mask", begin.size());
+  d.m_EllipsisMask = maskBits(r, "ellipsis_mask", begin.size());
   return d;
 }
 
@@ -614,18 +619,16 @@ bool sideInputsFit(const movconf_plugin_query_v3 *q) {
   return 1;
 }
 
-// Claimed: the four first operations on 4-D data, Slice-8 on data of rank 1
-// to 5 (Arm NN's MaxNumOfTensorDimensions), of a type CpuRef has a workload
+// Claimed: the four first operations on 4-D data, Slice-8, Transpose-1,
+// Pad-12, StridedSlice-1 and Gather-8 on data of rank 1 to 5 (Arm NN's
+// MaxNumOfTensorDimensions), of a type CpuRef has a workload
 // for; 1-D integer side inputs (the descriptors take values, not tensors);
 // DepthToSpace/SpaceToDepth unless the mode is depth_first, which Arm NN does
 // not compute (an unknown mode is claimed and rejected).
 int supports(const movconf_plugin_query_v3 *q) {
   int max_rank = static_cast<int>(armnn::MaxNumOfTensorDimensions);
-  // StridedSlice-1 is not claimed yet: its first run over the default tier
-  // crashed Arm NN (SIGFPE, SIGSEGV) and gave wrong shapes with new axes,
-  // not yet confirmed and explained case by case (README.md).
   bool new_op = q->op == MOVCONF_PLUGIN_TRANSPOSE || q->op == MOVCONF_PLUGIN_PAD ||
-                q->op == MOVCONF_PLUGIN_GATHER;
+                q->op == MOVCONF_PLUGIN_STRIDED_SLICE || q->op == MOVCONF_PLUGIN_GATHER;
   if (q->op == MOVCONF_PLUGIN_SLICE || new_op) {
     if (q->input_ranks[0] < 1 || q->input_ranks[0] > max_rank) return 0;
   } else if (q->op > MOVCONF_PLUGIN_DEPTH_TO_SPACE || q->input_ranks[0] != 4) {

@@ -23,8 +23,11 @@ cv2.dnn.readNetFromONNX and run with the default backend on the CPU:
   Pad-12 constant/edge/reflect,      ONNX Pad (Pad-13), pads and constant_value
     rank 2 or >= 4                   as initializers
 
-Gather-8 is not claimed: OpenCV 4.6's importer takes a Gather with constant
-indices of one element only (it asserts indexMat.total() == 1).
+  Gather-8, one index, batch_dims 0,  ONNX Gather, axis attribute = the axis
+    output rank 2 or more              input, indices an int64 initializer
+                                       (the importer takes constant indices
+                                       of one element only: indexMat.total()
+                                       == 1)
 
 OpenCV's DNN computes in float32: f32 is the one element type claimed.
 Validation is OpenCV's: attribute values go into the model as they are, and
@@ -55,7 +58,7 @@ from movconf_adapter import (  # noqa: E402
 log = logger("opencv-adapter")
 
 D2S, S2D, SHUFFLE, SLICE = "DepthToSpace-1", "SpaceToDepth-1", "ShuffleChannels-1", "Slice-8"
-TRANSPOSE, PAD = "Transpose-1", "Pad-12"
+TRANSPOSE, PAD, GATHER = "Transpose-1", "Pad-12", "Gather-8"
 # Pad-12's modes that ONNX Pad has (symmetric has none).
 PAD_MODES = {"constant": "constant", "edge": "edge", "reflect": "reflect"}
 ONNX_MODES = {"blocks_first": "DCR", "depth_first": "CRD"}
@@ -87,7 +90,7 @@ class OpenCvOps:
         self.cv2, self.np, self.onnx = cv2, numpy, onnx
         self.run = {D2S: self.depth_to_space, S2D: self.space_to_depth,
                     SHUFFLE: self.shuffle_channels, SLICE: self.slice,
-                    TRANSPOSE: self.transpose, PAD: self.pad}
+                    TRANSPOSE: self.transpose, PAD: self.pad, GATHER: self.gather}
 
     def model(self, op_type, attributes, shape, constants=()):
         """A serialized ModelProto: one node op_type(x, *constants) -> y, x of
@@ -233,6 +236,37 @@ class OpenCvOps:
                 "constant_value", self.onnx.TensorProto.FLOAT, [], raw_bytes(value), raw=True)))
         return self.forward("Pad", {"mode": mode}, inputs["data"], constants)
 
+    def gather(self, request):
+        """ONNX Gather (Gather-13): the axis input's one value as the axis
+        attribute, the indices as an int64 initializer of their shape, each
+        value as it is. OpenCV 4.6's importer takes constant indices of one
+        element only (it asserts indexMat.total() == 1) and turns the node
+        into its Slice layer and a reshape: other indices are unsupported.
+        ONNX Gather has no batch_dims: only a batch_dims that means 0 (0, or
+        minus the indices' rank) is claimed. An output of rank 1 has no
+        OpenCV 4.6 blob (two dimensions at least): unsupported."""
+        inputs = request["inputs"]
+        rank = self.blob_rank(request)
+        indices = inputs["indices"]
+        index_rank = len(indices["shape"])
+        batch_dims = request["attributes"].get("batch_dims", 0)
+        if batch_dims not in (0, -index_rank):
+            raise Unsupported(f"batch_dims {batch_dims}: ONNX Gather has none (0 only)")
+        values = side_input_values(indices)
+        if values is None or len(values) != 1:
+            raise Unsupported(f"indices of shape {indices['shape']}: OpenCV 4.6's importer takes "
+                              "one index only (indexMat.total() == 1)")
+        if rank - 1 + index_rank < 2:
+            raise Unsupported("an output of rank 1: OpenCV 4.6's blobs have two dimensions at "
+                              "least")
+        axis = side_input_values(inputs["axis"])
+        if axis is None or len(axis) != 1 or values[0] > INT64_MAX or axis[0] > INT64_MAX:
+            raise Unsupported("an axis or index the model cannot hold as one int64")
+        initializer = self.onnx.helper.make_tensor("indices", self.onnx.TensorProto.INT64,
+                                                   indices["shape"], values)
+        return self.forward("Gather", {"axis": axis[0]}, inputs["data"],
+                            [("indices", initializer)])
+
     @staticmethod
     def slice_values(inputs, name):
         tensor = inputs[name]
@@ -310,7 +344,8 @@ def main(argv):
             raise BrokenResult(f"the adapter failed: {e!r}")
 
     hello = handshake("opencv-dnn", f"opencv {cv2.__version__}",
-                      {op: ["f32"] for op in (D2S, S2D, SHUFFLE, SLICE, TRANSPOSE, PAD)})
+                      {op: ["f32"] for op in (D2S, S2D, SHUFFLE, SLICE, TRANSPOSE, PAD,
+                                                        GATHER)})
     return serve(hello, answer, log)
 
 
