@@ -10,7 +10,8 @@
 # - text from the implementation (escape sequences) and from the command
 #   line (bytes that are not UTF-8) reaches no output raw;
 # - off a terminal, a progress line every few seconds; the time to the
-#   first finding; --max-findings stops early.
+#   first finding; --max-findings stops early;
+# - a failure that does not fail again is counted and said, not dropped.
 # usage: fuzz_bounds.sh MOVCONF PLUGIN ADAPTER WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
@@ -104,4 +105,25 @@ assert s["seconds"] < 30, s["seconds"]
 assert len(s["findings"]) == 1, s["findings"]
 assert 0 <= s["first_finding_seconds"] <= s["seconds"], s' first.json
 has first.out "distinct finding (the first after [0-9.]* s)"
+
+# 5. A failure that does not fail when judged again (an adapter that dies
+# at the campaign's third call only: the shrink's judgment of the same
+# request is a later call) is no finding, but it is not dropped unsaid:
+# counted in the summary and --json, and said on stderr, made safe. Exit 0,
+# as for a flaky finding (section 3 of fuzz_distinct.sh): nothing can be
+# re-run. Before, the summary counted one failure and said nothing of it.
+export MOCK_FAULT=signal MOCK_AT=3
+within not-again 60 --impl "exec:exec python3 $(dirname "$adapter")/mock_adapter.py" --op s2d \
+  --runs 3 --seed 1 --timeout 10 --out not-again --json not-again.json
+unset MOCK_FAULT MOCK_AT
+expect "not-again: exit 0 (no finding), not $status" test "$status" -eq 0
+expect "not-again: counted in --json" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["failures"] == 1 and s["not_failing_again"] == 1 and not s["findings"], s' \
+  not-again.json
+has not-again.out "^1 failure not a finding: it did not fail again when judged again"
+has not-again.err \
+  "^movconf fuzz: run 2 (worker 0) failed (crash) but not when judged again: no finding: the adapter was killed by SIGSEGV"
+
 expect_report

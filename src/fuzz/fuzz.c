@@ -420,18 +420,45 @@ static void add_finding(mc_fuzz_stats *s, const mc_fuzz_options *o, const mc_own
 static void hold_back(tried_keys *t, mc_owned_request *r, const char *key, const mc_fuzz_outcome *v,
                       bool any_type, uint64_t run, int steps, int cut_by, char *detail);
 
+/* A failure that is no finding (what; detail: the implementation's words,
+   made safe) is counted, and the first few are said: none is dropped
+   unseen. */
+static void note_no_finding(const mc_fuzz_options *o, mc_fuzz_stats *s, uint64_t run,
+                            const char *what, const char *detail) {
+  if (s->not_failing_again++ >= MC_FUZZ_NOT_AGAIN_SAID)
+    return;
+  char *safe = mc_safe_text(detail ? detail : "");
+  fprintf(stderr, "movconf fuzz: run %" PRIu64 " (worker %d) %s: %s%s\n", run, o->worker, what,
+          safe,
+          s->not_failing_again == MC_FUZZ_NOT_AGAIN_SAID ? " (more such failures are counted only)"
+                                                         : "");
+  free(safe);
+}
+
+static void shrink_and_keep(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+                            const mc_fuzz_outcome *seen, char *detail, uint64_t run,
+                            mc_fuzz_stats *s, tried_keys *tried);
+
 /* A failing request (seen: its outcome, detail: that run's): shrunk while
    it keeps its cause, keyed, and written unless a finding of the same key
-   exists. */
-static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+   exists. Whether the implementation was called again for it. */
+static bool record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
                            const mc_fuzz_outcome *seen, char *detail, uint64_t run,
                            mc_fuzz_stats *s, tried_keys *tried) {
   char key[160];
   finding_key(r, seen, false, key, sizeof key);
   if (tried_before(tried, key)) {
     free(detail);
-    return;
+    return false;
   }
+  shrink_and_keep(impl, o, r, seen, detail, run, s, tried);
+  return true;
+}
+
+static void shrink_and_keep(mc_impl *impl, const mc_fuzz_options *o, mc_owned_request *r,
+                            const mc_fuzz_outcome *seen, char *detail, uint64_t run,
+                            mc_fuzz_stats *s, tried_keys *tried) {
+  char key[160];
   /* At most half the campaign's time left, so that a cause found later
      gets its shrink too, a quarter for a timeout, whose every step may
      take a --timeout (issue 39). */
@@ -456,13 +483,17 @@ static void record_failure(mc_impl *impl, const mc_fuzz_options *o, mc_owned_req
     free(shrunk_detail);
     v = *seen;
     steps = 0;
+  } else if (!mc_verdict_is_failure(v.verdict)) {
+    char what[96];
+    snprintf(what, sizeof what, "failed (%s) but not when judged again: no finding",
+             mc_verdict_name(seen->verdict));
+    note_no_finding(o, s, run, what, detail);
+    free(detail);
+    free(shrunk_detail);
+    return;
   } else {
     free(detail);
     detail = shrunk_detail;
-  }
-  if (!mc_verdict_is_failure(v.verdict)) {
-    free(detail); /* it did not fail again: nothing to report */
-    return;
   }
   /* A shrink cut short has had its time: its type is not probed (two more
      runs of what may be a large request). */
@@ -560,6 +591,116 @@ static void settle_pending(const mc_fuzz_options *o, mc_fuzz_stats *s, tried_key
   free(t->causes);
 }
 
+/* The requests the campaign judged last, kept while the process that ran
+   them serves on: a late fault of one of their calls that arrives later (a
+   thread's write to an output after its call returned, which a loaded
+   machine may run several calls late) is charged to its request. */
+typedef struct held_request {
+  mc_owned_request r;
+  mc_fuzz_outcome v;
+  uint64_t run, first_call, last_call;
+} held_request;
+
+typedef struct held_requests {
+  held_request h[MC_FUZZ_HELD_REQUESTS]; /* oldest first */
+  int n;
+  size_t bytes; /* of their tensors */
+} held_requests;
+
+static size_t request_bytes(const mc_owned_request *r) {
+  size_t n = 0;
+  for (int i = 0; i < r->req.n_inputs; i++)
+    n += r->tensors[i].nbytes;
+  return n;
+}
+
+static void drop_oldest(held_requests *k) {
+  k->bytes -= request_bytes(&k->h[0].r);
+  mc_owned_request_free(&k->h[0].r);
+  memmove(&k->h[0], &k->h[1], (size_t)(k->n - 1) * sizeof k->h[0]);
+  k->n--;
+  for (int i = 0; i < k->n; i++)
+    mc_owned_request_link(&k->h[i].r);
+}
+
+static void release_held(held_requests *k) {
+  while (k->n > 0)
+    drop_oldest(k);
+}
+
+/* Keeps r (moved) as the request judged last, calls first..last; the
+   oldest go when the count or the bytes would pass their bounds. */
+static void hold(held_requests *k, mc_owned_request *r, const mc_fuzz_outcome *v, uint64_t run,
+                 uint64_t first, uint64_t last) {
+  const size_t bytes = request_bytes(r);
+  while (k->n > 0 && (k->n == MC_FUZZ_HELD_REQUESTS || k->bytes + bytes > MC_FUZZ_HELD_BYTES))
+    drop_oldest(k);
+  k->h[k->n] = (held_request){.r = *r, .v = *v, .run = run, .first_call = first, .last_call = last};
+  mc_owned_request_link(&k->h[k->n++].r);
+  k->bytes += bytes;
+  memset(r, 0, sizeof *r); /* moved */
+}
+
+/* The held request that made call `call`, or NULL. */
+static held_request *held_for_call(held_requests *k, uint64_t call) {
+  for (int i = 0; i < k->n; i++)
+    if (call >= k->h[i].first_call && call <= k->h[i].last_call)
+      return &k->h[i];
+  return NULL;
+}
+
+/* Once a late fault was seen: each call from then on has a process of its
+   own, ended (and waited for) after it, as `show` and a culprit's re-run
+   do, so that a late fault is its own request's (spec/runner.md, "Faults
+   that surface later"). Said once. */
+static void process_per_call(mc_impl *impl, const mc_fuzz_options *o, mc_fuzz_stats *s) {
+  if (s->process_per_call || !impl->restart)
+    return;
+  s->process_per_call = true;
+  impl->options.fresh_process_per_case = true;
+  fprintf(stderr,
+          "movconf fuzz: worker %d: the implementation faulted after a call returned (a late "
+          "write): from now on each call has a process of its own (slower), so that such a "
+          "fault is charged to the request that made it\n",
+          o->worker);
+}
+
+/* A late fault of call `blamed` (detail: its message) arrived after its
+   call: when the call was a held request's, that request failed (a
+   crash), shrunk and written as any failure; else (a call of a shrink, or
+   one too far back) no request can be told, and it is counted and said. */
+static void charge_late(mc_impl *impl, const mc_fuzz_options *o, uint64_t blamed,
+                        const char *detail, held_requests *k, mc_fuzz_stats *s, tried_keys *t) {
+  process_per_call(impl, o, s);
+  impl->restart(impl); /* what the process still ran is not the held requests' */
+  held_request *h = held_for_call(k, blamed);
+  if (!h) {
+    note_no_finding(o, s, s->runs ? s->runs - 1 : 0,
+                    "received a late fault of an earlier call whose request is no longer known",
+                    detail);
+    release_held(k);
+    return;
+  }
+  mc_fuzz_outcome seen = h->v;
+  seen.verdict = MC_VERDICT_CRASH;
+  seen.late = true;
+  seen.blamed_call = 0;
+  s->failures++;
+  s->failures_by_op[h->r.req.op]++;
+  record_failure(impl, o, &h->r, &seen, mc_strdupf("%s", detail), h->run, s, t);
+  release_held(k); /* their process is gone */
+}
+
+/* At the campaign's end: a late fault of the last calls, charged too. */
+static void settle_last(mc_impl *impl, const mc_fuzz_options *o, held_requests *k, mc_fuzz_stats *s,
+                        tried_keys *t) {
+  mc_impl_result late;
+  memset(&late, 0, sizeof late);
+  if (impl->settle && impl->restart && impl->settle(impl, &late) && late.blame_call)
+    charge_late(impl, o, late.blame_call, late.message, k, s, t);
+  release_held(k);
+}
+
 /* pending: the findings held back (cut short), which count too. */
 static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, int pending) {
   if (o->runs > 0 && s->runs >= o->runs)
@@ -575,6 +716,7 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
                       void (*progress)(void *ctx, const mc_fuzz_stats *s), void *ctx) {
   mc_rng g = {o->seed * 0x9E3779B97F4A7C15u + (uint64_t)o->worker, 0};
   tried_keys tried = {0};
+  held_requests held = {0};
   ask_claims(o, impl, s);
   while (!campaign_over(o, s, tried.n_pending)) {
     mc_owned_request r;
@@ -589,8 +731,14 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     char *detail = NULL;
     mc_fuzz_outcome v;
     const double started = mc_now_seconds();
+    const uint64_t first_call = impl->calls + 1;
     mc_fuzz_judge(impl, &r, &detail, &v);
+    const uint64_t last_call = impl->calls;
     const double took = mc_now_seconds() - started;
+    if (v.late)
+      process_per_call(impl, o, s);
+    if (v.blamed_call && impl->restart)
+      charge_late(impl, o, v.blamed_call, v.blamed_detail, &held, s, &tried);
     const double bytes = large ? bytes_moved(&r, &v) : 0;
     s->run_seconds += took;
     s->large_seconds += large ? took : 0;
@@ -610,14 +758,21 @@ void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,
     } else if (mc_verdict_is_failure(v.verdict)) {
       s->failures++;
       s->failures_by_op[r.req.op]++;
-      record_failure(impl, o, &r, &v, detail, run, s, &tried);
+      /* What the shrink's calls leave behind is none of the next request's. */
+      if (record_failure(impl, o, &r, &v, detail, run, s, &tried) && impl->restart) {
+        impl->restart(impl);
+        release_held(&held);
+      }
       detail = NULL;
     }
     free(detail);
+    if (!v.out_of_time && last_call == impl->calls)
+      hold(&held, &r, &v, run, first_call, last_call);
     mc_owned_request_free(&r);
     if (progress)
       progress(ctx, s);
   }
+  settle_last(impl, o, &held, s, &tried);
   settle_pending(o, s, &tried);
   free(tried.keys);
 }

@@ -90,6 +90,13 @@ typedef struct mc_fuzz_stats {
   /* Failures whose shrink was cut short, merged into a finding whose
      shrink finished with their cause or a lesser one. */
   int merged_cut_short;
+  /* Failures that did not fail when judged again (a fault that timing
+     decides), and late faults whose request could not be told: no
+     findings, but counted, and each of the first few said on stderr. */
+  uint64_t not_failing_again;
+  /* A late fault was seen: from then on each call had a process of its
+     own, so that such a fault is charged to its own request. */
+  bool process_per_call;
   /* Operations the implementation declined every request of when asked
      before the campaign (mc_impl.supports; a bit per mc_op). */
   uint32_t unclaimed_ops;
@@ -127,6 +134,14 @@ void mc_fuzz_stats_free(mc_fuzz_stats *s);
 #define MC_FUZZ_CLAIM_RUNS 32
 #define MC_FUZZ_ASK_REQUESTS 24
 #define MC_FUZZ_PROBE_ONE_IN 16
+/* Failures that are no finding (mc_fuzz_stats.not_failing_again) said on
+   stderr, per worker; the rest are counted only. */
+#define MC_FUZZ_NOT_AGAIN_SAID 5
+/* The requests judged last that a late fault arriving later is charged
+   to: at most this many, and of at most this many bytes (the newest is
+   kept whatever its size). */
+#define MC_FUZZ_HELD_REQUESTS 16
+#define MC_FUZZ_HELD_BYTES ((size_t)64 << 20)
 uint32_t mc_fuzz_ops_unsupported(const mc_fuzz_stats *s);
 /* "every operation", or the clause prefixes of those drawn, "b2s sl (the
    others unsupported)", for the progress lines and the summary. */

@@ -145,6 +145,8 @@ static void add_counts(mc_fuzz_stats *total, const mc_fuzz_stats *s) {
       (!total->large_timeout_bytes || s->large_timeout_bytes < total->large_timeout_bytes))
     total->large_timeout_bytes = s->large_timeout_bytes;
   total->merged_cut_short += s->merged_cut_short;
+  total->not_failing_again += s->not_failing_again;
+  total->process_per_call = total->process_per_call || s->process_per_call;
   total->discarded += s->discarded;
   total->unclaimed_ops |= s->unclaimed_ops;
   if (s->first_finding_at &&
@@ -373,6 +375,14 @@ void mc_fuzz_print_summary(FILE *out, const mc_fuzz_options *o, int jobs, const 
   if (s->merged_cut_short)
     fprintf(out, "%d failure%s whose shrink was cut short merged into a finding of its cause\n",
             s->merged_cut_short, s->merged_cut_short == 1 ? "" : "s");
+  if (s->not_failing_again)
+    fprintf(out,
+            "%" PRIu64 " failure%s not a finding: %s not fail again when judged again, or came "
+            "late from a request no longer known (said on stderr)\n",
+            s->not_failing_again, s->not_failing_again == 1 ? "" : "s",
+            s->not_failing_again == 1 ? "it did" : "they did");
+  if (s->process_per_call)
+    fprintf(out, "a late fault was seen: after it, each call had a process of its own\n");
   int confirmed = mc_fuzz_confirmed_findings(s);
   fprintf(out, "%d distinct finding%s", confirmed, confirmed == 1 ? "" : "s");
   if (confirmed && s->first_finding_at)
@@ -414,6 +424,8 @@ bool mc_fuzz_write_json(const char *path, const mc_fuzz_options *o, int jobs,
   cJSON_AddNumberToObject(root, "unsupported", (double)s->unsupported);
   cJSON_AddNumberToObject(root, "failures", (double)s->failures);
   cJSON_AddNumberToObject(root, "large_runs", (double)s->large_runs);
+  cJSON_AddNumberToObject(root, "not_failing_again", (double)s->not_failing_again);
+  cJSON_AddBoolToObject(root, "process_per_call", s->process_per_call);
   if (s->first_finding_at)
     cJSON_AddNumberToObject(root, "first_finding_seconds", s->first_finding_at - s->started);
   cJSON *list = cJSON_AddArrayToObject(root, "findings");

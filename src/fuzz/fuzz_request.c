@@ -2,6 +2,7 @@
    fuzz_request.h. */
 #include "fuzz/fuzz_request.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,34 @@ static bool past_stop(const mc_impl *impl) {
   return impl->options.stop_at > 0 && mc_now_seconds() >= impl->options.stop_at;
 }
 
+/* Calls impl on req as the MC_FUZZ_MAX_BLAMES-th call at most: a late
+   fault of an earlier call that arrives instead of this call's answer is
+   kept in *o (the first one) and the call made again in a fresh process,
+   as the runner does (spec/runner.md, "Faults that surface later"). */
+static void call_for_own_answer(mc_impl *impl, const mc_request *req, mc_impl_result *res,
+                                mc_fuzz_outcome *o) {
+  impl->calls++;
+  impl->run(impl, req, res);
+  for (int k = 0; res->blame_call && k < MC_FUZZ_MAX_BLAMES; k++) {
+    if (!o->blamed_call) {
+      o->blamed_call = res->blame_call;
+      snprintf(o->blamed_detail, sizeof o->blamed_detail, "%s", res->message);
+    }
+    mc_impl_result_free_outputs(res);
+    memset(res, 0, sizeof *res);
+    if (impl->restart)
+      impl->restart(impl);
+    impl->calls++;
+    impl->run(impl, req, res);
+  }
+  if (res->blame_call) {
+    res->blame_call = 0;
+    res->late = false;
+    snprintf(res->message, sizeof res->message,
+             "no answer of its own: faults of earlier calls kept arriving instead");
+  }
+}
+
 mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
                          mc_fuzz_outcome *outcome) {
   mc_fuzz_outcome o = {.verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1};
@@ -132,8 +161,9 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   mc_impl_result result;
   memset(&result, 0, sizeof result);
   impl->options.max_output_bytes = r->max_output_bytes; /* the oracle's cap, or verdicts differ */
-  impl->run(impl, &r->req, &result);
+  call_for_own_answer(impl, &r->req, &result, &o);
   o.verdict = mc_judge(&fc.c, impl, &result, detail);
+  o.late = o.verdict == MC_VERDICT_CRASH && result.late;
   bool unanswered = false; /* the second call was cut short by --time: no cause can be told */
   if (o.verdict == MC_VERDICT_WRONG_OUTPUT) { /* which elements were unwritten, for the cause */
     mc_second_fill_run(impl, &r->req, &result);
@@ -147,8 +177,11 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   o.unwritten =
       o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result, &fc.c.expected.tensor);
   if ((o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) || unanswered) {
+    const mc_fuzz_outcome blamed = o; /* an earlier call's fault still counts */
     o = (mc_fuzz_outcome){
         .verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1, .out_of_time = true};
+    o.blamed_call = blamed.blamed_call;
+    memcpy(o.blamed_detail, blamed.blamed_detail, sizeof o.blamed_detail);
     free(*detail);
     *detail = NULL;
   }

@@ -59,15 +59,28 @@ typedef struct mc_fuzz_outcome {
   /* The implementation's stop_at (the campaign's --time) came first: the
      run has no verdict (it says unsupported), whatever it did. */
   bool out_of_time;
+  /* A crash after the call returned (a write to its output after run()
+     returned): timing decides whether a shared process shows it, so it is
+     judged again in a process of its own per call (record_failure). */
+  bool late;
+  /* Not 0: a late fault of an earlier call (mc_impl.calls numbered it)
+     arrived during this judgment, with blamed_detail; this request was
+     then run again in a fresh process for an answer of its own. */
+  uint64_t blamed_call;
+  char blamed_detail[512];
 } mc_fuzz_outcome;
 
 /* One run of the implementation on r, judged against the oracle: the
    verdict, (heap, NULL on pass) its detail, and (when outcome is not NULL)
-   what the run shows about a failure's cause. A call cut short by
+   what the run shows about a failure's cause. Each call is numbered
+   (mc_impl.calls), so that a late fault names the call it belongs to. A call cut short by
    impl->options.stop_at, or one not made because it has passed, is
    out_of_time with the verdict unsupported. */
 mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
                          mc_fuzz_outcome *outcome);
+/* Late faults of earlier calls one judgment takes before its call counts
+   as answered by none (as many as the runner takes for a case). */
+#define MC_FUZZ_MAX_BLAMES 4
 
 /* What a failure shows about its cause (fuzz_cause.c): what must stay
    exactly (operation, verdict, the shape of the mismatch or the expected

@@ -49,6 +49,9 @@ typedef struct mc_impl_result {
      numbered blame_call (it wrote after returning, or replied twice); the
      current call got no answer of its own and must be run again. */
   uint64_t blame_call;
+  /* MC_OUTCOME_CRASH: the fault came after the call returned (a write to
+     its output after run() returned): this call's, or blame_call's. */
+  bool late;
   /* The process that served this call was started for it: nothing an
      earlier case did can have affected it. */
   bool fresh_start;

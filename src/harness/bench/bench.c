@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -244,6 +245,11 @@ typedef struct bench_case {
   mc_tensor data, side[MC_MAX_INPUTS - 1];
   mc_request req;
 } bench_case;
+
+/* A plugin's fault after run() returned on a workload's request, found by
+   movconf before the benchmark's process starts (find_late_writes), by
+   workload index; "": none. */
+static char late_writes[WORKLOAD_COUNT][sizeof(((bench_row *)NULL)->impl_detail)];
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -508,6 +514,11 @@ static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tens
     row->impl_status = ROW_MISMATCH;
   else
     row->impl_status = ROW_OK;
+  const char *late = late_writes[row->w - workloads];
+  if (row->impl_status == ROW_OK && late[0]) {
+    row->impl_status = ROW_ERROR;
+    snprintf(row->impl_detail, sizeof row->impl_detail, "%s", late);
+  }
   row->impl_timed_itself = mc_bench_impl_times_itself(impl);
   if (row->impl_status == ROW_OK && row->impl_timed_itself)
     row->impl.seconds = mc_bench_impl_own_timing(impl, &row->impl.runs, &row->impl.calls_per_run);
@@ -1014,6 +1025,52 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info, int *own_
   }
 }
 
+/* Runs each selected workload's request once on the plugin as `movconf
+   run` isolates it, in a process of its own ended after the call (as
+   `show` runs a case): a thread the plugin leaves writing into the output
+   after run() returned faults there, where the calls timed in one process
+   into one buffer would not show it, and its row is then an error. Run
+   by movconf before the benchmark's process starts: that process,
+   contained, cannot start another contained one. A plugin that is no
+   regular file is left to the benchmark's load to refuse; the first call
+   that does not answer in time ends the search (the benchmark's watch
+   says why). */
+static void find_late_writes(const mc_bench_options *o) {
+  struct stat st;
+  if (stat(o->impl + strlen("plugin:"), &st) != 0 || !S_ISREG(st.st_mode))
+    return;
+  mc_impl_options options = {.timeout_seconds = o->timeout_seconds,
+                             .handshake_timeout_seconds = o->timeout_seconds,
+                             .max_output_bytes = MC_DEFAULT_MAX_OUTPUT_BYTES,
+                             .fresh_process_per_case = true};
+  char why[512];
+  mc_impl *impl = mc_impl_open(o->impl, &options, why, sizeof why);
+  bool answering = impl != NULL; /* else the benchmark's own load says why */
+  for (int i = 0; i < WORKLOAD_COUNT && answering; i++) {
+    if (!selected(&workloads[i], o->filter))
+      continue;
+    bench_case c;
+    if (build_case(&workloads[i], o->quick ? workloads[i].quick : workloads[i].full, &c) == MC_OK) {
+      mc_impl_result r;
+      memset(&r, 0, sizeof r);
+      impl->calls++;
+      impl->run(impl, &c.req, &r);
+      answering = r.outcome != MC_OUTCOME_TIMEOUT;
+      char *safe = mc_safe_text(r.message); /* the plugin's process wrote it */
+      if (r.outcome == MC_OUTCOME_CRASH && r.late)
+        snprintf(late_writes[i], sizeof late_writes[i],
+                 "run alone in a process of its own, it faulted after run() returned (%s): "
+                 "not timed",
+                 safe);
+      free(safe);
+      mc_impl_result_free_outputs(&r);
+    }
+    free_case(&c);
+  }
+  if (impl)
+    mc_impl_close(impl);
+}
+
 /* A plugin is called in the benchmark's own process (a socket between
    would be timed too), which it can end: exit(), a crash. So the benchmark
    runs in a child process, and one that ended before it completed is a
@@ -1021,6 +1078,7 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info, int *own_
    plugin's host is (child_contain.h): kill(0), kill(-1) and
    kill(getppid()) from the plugin reach only its own processes. */
 static int run_guarded(const mc_bench_options *o) {
+  find_late_writes(o);
   int progress[2];
   mc_child_guard_install();
   mc_child_text text;

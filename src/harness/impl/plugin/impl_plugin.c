@@ -374,6 +374,7 @@ static void take_reply(mc_impl *self, plugin_state *s, mc_wire_reply *r, double 
     return;
   case MC_WIRE_FATAL_FAULT:
     set_crash(res, "%s", r->message);
+    res->late = r->blame_call != 0; /* a call is named only for a fault after it returned */
     /* A fault charged to an earlier case (a late write) leaves this one unanswered. */
     if (r->blame_call != 0 && r->blame_call != self->calls)
       res->blame_call = r->blame_call;
@@ -457,6 +458,7 @@ static void end_after_case(mc_impl *self, plugin_state *s, mc_impl_result *res) 
   if (plugin_settle(self, &late)) {
     mc_tensor_free(&res->output);
     set_crash(res, "%s", late.message);
+    res->late = true;
     if (late.blame_call != self->calls)
       res->blame_call = late.blame_call;
   }
