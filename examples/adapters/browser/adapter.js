@@ -22,6 +22,9 @@
 const path = require('path');
 const common = require('../common/protocol.js');
 const { installedPackage } = require('../common/detect.js');
+// The calls cross the DevTools protocol as JSON: NaN, the infinities and -0
+// written so that they survive it (the page's applyCalls reads them back).
+const { toWire } = require('../common/tfjs_calls.js');
 
 const NAME = 'browser';
 const PAGE_FAILURE_STATUS = 3;
@@ -123,7 +126,7 @@ function tfjsPageRunner(tfjs) {
     const result = await common.libraryCall(what, async () => {
       const answer = await pageCall(what, async (page) => {
         await injectFault(page, data);
-        return page.evaluate((i, c) => window.movconf.tfjsRun(i, c), input, calls);
+        return page.evaluate((i, c) => window.movconf.tfjsRun(i, c), input, toWire(calls));
       });
       if (answer && answer.error !== undefined) throw new Error(String(answer.error));
       return answer;
