@@ -29,9 +29,10 @@ const { toWire } = require('../common/tfjs_calls.js');
 const NAME = 'browser';
 const PAGE_FAILURE_STATUS = 3;
 const VERSION_LIMIT = 100;
-// Operations the library modules map whose browser rows have not all been run
-// and explained yet: left out of the handshakes (the tfjs rows run Transpose-1).
-const UNRUN_IN_BROWSER = ['Transpose-1', 'Pad-12', 'StridedSlice-1', 'Gather-8'];
+// Operations the library modules map whose browser rows have not been run
+// and explained yet: left out of those rows' handshakes.
+const UNRUN_IN_TFJS = ['StridedSlice-1', 'Gather-8'];
+const UNRUN_IN_ORT = ['Transpose-1', 'Pad-12', 'StridedSlice-1', 'Gather-8'];
 
 const dist = (pkg, file) => path.join(__dirname, 'node_modules', ...pkg.split('/'), 'dist', file);
 const TFJS_FILES = { 'tf-core.js': dist('@tensorflow/tfjs-core', 'tf-core.min.js'),
@@ -160,10 +161,7 @@ async function serveTfjs(puppeteer, backendName) {
   await common.serve({
     name: backend.package.replace('@tensorflow/', ''),
     version: versionWithRenderer(version, renderer),
-    // Pad-12, StridedSlice-1 and Gather-8 are mapped (common/tfjs_adapter.js)
-    // but their webgl/webgpu rows are not yet run and explained (README,
-    // Findings): left out.
-    ops: tfjs.tfjsOps(UNRUN_IN_BROWSER.filter((op) => op !== 'Transpose-1')),
+    ops: tfjs.tfjsOps(UNRUN_IN_TFJS),
     handlers: tfjs.tfjsHandlers(tfjsPageRunner(tfjs)),
     library: `TensorFlow.js (${backendName})`,
   });
@@ -190,9 +188,7 @@ async function serveOrt(puppeteer) {
   await require('../common/onnxruntime_adapter.js').serveOnnxRuntime({
     ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
     version: versionWithRenderer(version, renderer),
-    // These are mapped but their webgpu row's run is not finished and
-    // explained yet (README, Findings).
-    without: UNRUN_IN_BROWSER,
+    without: UNRUN_IN_ORT,
     sessionOptions: { executionProviders: ['webgpu'],
                       extra: { session: { disable_cpu_ep_fallback: '1' } } },
   });
