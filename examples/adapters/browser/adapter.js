@@ -189,6 +189,9 @@ async function serveOrt(puppeteer) {
     ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
     version: versionWithRenderer(version, renderer),
     without: UNRUN_IN_ORT,
+    // A run that failed inside the webgpu provider leaves its session
+    // unable to answer the next run (README, Findings): a new one is made.
+    dropFailedSessions: true,
     sessionOptions: { executionProviders: ['webgpu'],
                       extra: { session: { disable_cpu_ep_fallback: '1' } } },
   });
