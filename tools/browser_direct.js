@@ -28,8 +28,12 @@
 // which has none, and Slice with ends a scalar graph input (ONNX wants
 // 1-D): both must refuse them. Slice of 0 .. 6 by [3:0:-1] and of 0 .. 4
 // by [4:INT32_MAX:-1], starts, ends and steps fed as graph inputs: [3, 2, 1]
-// and [] (ONNX clamps ends to dim-1 for a negative step). Prints each
+// and [] (ONNX clamps ends to dim-1 for a negative step). Pad of 0 .. 2 in
+// reflect mode by 3 at the start, pads fed as a graph input: ONNX wants
+// reflect pads below the axis' size, so both must refuse it. Prints each
 // provider's output or error (or that it did not answer within 120 s).
+// `node tools/browser_direct.js ort-webgpu NAME` runs only the models whose
+// name contains NAME (each model's name is printed with its answers).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -73,6 +77,12 @@ async function ortDirect(puppeteer) {
     // starts, ends and steps as graph inputs, as the adapter feeds them.
     'Slice [3:0:-1] of 0 .. 6': sliceInputs(7, [3], [0], [-1]),
     'Slice [4:INT32_MAX:-1] of 0 .. 4': sliceInputs(5, [4], [2147483647], [-1]),
+    // Reflect Pad of 0 .. 2 by 3 at the start: ONNX requires reflect pads
+    // below the axis' size (the CPU provider refuses it).
+    'Pad reflect of 0 .. 2 by 3': {
+      model: graphModel([{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: 'reflect' } }],
+                        {}, 'f32', 1, [{ name: 'pads', type: 'i64', rank: 1 }]),
+      shape: [3], feeds: { pads: [[3, 0], [2]] } },
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
@@ -82,7 +92,8 @@ async function ortDirect(puppeteer) {
     'blocksize 2^32': d2s({ blocksize: 2 ** 32, mode: 'DCR' }),
   };
   const result = {};
-  for (const [name, { model, shape, feeds = {} }] of Object.entries(models))
+  const only = process.argv[3] || '';
+  for (const [name, { model, shape, feeds = {} }] of Object.entries(models).filter(([n]) => n.includes(only)))
     result[name] = await session.page.evaluate(async (bytes, shape, feeds, prefix) => {
       ort.env.wasm.numThreads = 1;
       ort.env.wasm.wasmPaths = prefix;
