@@ -13,7 +13,8 @@
 // axis 1, block [3]: a [6, 1] of zeros (the padding). Then the bits of a
 // float32 [2, 2] transposed whose first element is the signaling NaN
 // 0x7f800001 (a copy keeps it), of tf.pad of float32 [1, 2] by one NaN
-// (0x7fc00000) at the end, and tf.pad of int32 [1, 2] by one 2147483647.
+// (0x7fc00000) at the end, tf.pad of int32 [1, 2] by one 2147483647, and
+// tf.gather of int32 [1 .. 5] at [0, -2, -1] (Gather-8: [1, 4, 5]).
 // Prints the first input and output elements.
 //
 // ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
@@ -154,6 +155,9 @@ async function main() {
     result.transposeSignalingNan = await bits(tf.transpose(nan, [1, 0]));
     result.padNan = await bits(tf.pad(tf.tensor1d([1, 2]), [[0, 1]], NaN));
     result.padInt32Max = await first(tf.pad(tf.tensor1d([1, 2], 'int32'), [[0, 1]], 2147483647), 3);
+    // Indices outside [0, d-1]: the CPU backend refuses them.
+    result.gatherNegative = await first(tf.gather(tf.tensor1d([1, 2, 3, 4, 5], 'int32'),
+                                                  tf.tensor1d([0, -2, -1], 'int32')), 3);
     // Last: on webgpu its zero-size binding invalidates the command buffer
     // it is in, and with it whatever else that buffer computes.
     const padded = tf.spaceToBatchND(tf.zeros([2, 0]), [3], [[0, 3]]);
