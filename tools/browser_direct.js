@@ -31,7 +31,9 @@
 // by [4:INT32_MAX:-1], starts, ends and steps fed as graph inputs: [3, 2, 1]
 // and [] (ONNX clamps ends to dim-1 for a negative step). Pad of 0 .. 2 in
 // reflect mode by 3 at the start, pads fed as a graph input: ONNX wants
-// reflect pads below the axis' size, so both must refuse it. Prints each
+// reflect pads below the axis' size, so both must refuse it. Gather of
+// [[0, 1], [2, 3]] at index 2 of axis 1 (of size 2), indices fed as a graph
+// input: ONNX wants indices in range, so both must refuse it. Prints each
 // provider's output or error (or that it did not answer within 120 s).
 // `node tools/browser_direct.js ort-webgpu NAME` runs only the models whose
 // name contains NAME (each model's name is printed with its answers).
@@ -84,6 +86,12 @@ async function ortDirect(puppeteer) {
       model: graphModel([{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: 'reflect' } }],
                         {}, 'f32', 1, [{ name: 'pads', type: 'i64', rank: 1 }]),
       shape: [3], feeds: { pads: [[3, 0], [2]] } },
+    // Gather of [[0, 1], [2, 3]] at index 2 of axis 1, which has 2: ONNX
+    // wants indices in [-2, 1] (the CPU provider refuses it).
+    'Gather at 2 on an axis of 2': {
+      model: graphModel([{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: 1 } }],
+                        {}, 'f32', 2, [{ name: 'indices', type: 'i64', rank: 1 }]),
+      shape: [2, 2], feeds: { indices: [[2], [1]] } },
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
