@@ -29,7 +29,8 @@
 // which has none, and Slice with ends a scalar graph input (ONNX wants
 // 1-D): both must refuse them. Slice of 0 .. 6 by [3:0:-1] and of 0 .. 4
 // by [4:INT32_MAX:-1], starts, ends and steps fed as graph inputs: [3, 2, 1]
-// and [] (ONNX clamps ends to dim-1 for a negative step). Pad of 0 .. 2 in
+// and [] (ONNX clamps ends to dim-1 for a negative step); by [5:0:0], a
+// zero step, which both must refuse. Pad of 0 .. 2 in
 // reflect mode by 3 at the start, pads fed as a graph input: ONNX wants
 // reflect pads below the axis' size, so both must refuse it. Gather of
 // [[0, 1], [2, 3]] at index 2 of axis 1 (of size 2), indices fed as a graph
@@ -80,6 +81,8 @@ async function ortDirect(puppeteer) {
     // starts, ends and steps as graph inputs, as the adapter feeds them.
     'Slice [3:0:-1] of 0 .. 6': sliceInputs(7, [3], [0], [-1]),
     'Slice [4:INT32_MAX:-1] of 0 .. 4': sliceInputs(5, [4], [2147483647], [-1]),
+    // A zero step: ONNX refuses it (the CPU provider does, 'step' value cannot be 0).
+    'Slice [5:0:0] of 0 .. 6 (step 0)': sliceInputs(7, [5], [0], [0]),
     // Reflect Pad of 0 .. 2 by 3 at the start: ONNX requires reflect pads
     // below the axis' size (the CPU provider refuses it).
     'Pad reflect of 0 .. 2 by 3': {
