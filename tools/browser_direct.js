@@ -13,7 +13,8 @@
 // axis 1, block [3]: a [6, 1] of zeros (the padding). Then the bits of a
 // float32 [2, 2] transposed whose first element is the signaling NaN
 // 0x7f800001 (a copy keeps it), of tf.pad of float32 [1, 2] by one NaN
-// (0x7fc00000) at the end, and tf.pad of int32 [1, 2] by one 2147483647.
+// (0x7fc00000) at the end, tf.pad of int32 [1, 2] by one 2147483647, and
+// tf.gather of int32 [1 .. 5] at [0, -2, -1] (Gather-8: [1, 4, 5]).
 // Prints the first input and output elements.
 //
 // ort-webgpu: ONNX Runtime Web (ort.webgpu.min.js) in the page, one-node
@@ -28,8 +29,15 @@
 // which has none, and Slice with ends a scalar graph input (ONNX wants
 // 1-D): both must refuse them. Slice of 0 .. 6 by [3:0:-1] and of 0 .. 4
 // by [4:INT32_MAX:-1], starts, ends and steps fed as graph inputs: [3, 2, 1]
-// and [] (ONNX clamps ends to dim-1 for a negative step). Prints each
+// and [] (ONNX clamps ends to dim-1 for a negative step); by [5:0:0], a
+// zero step, which both must refuse. Pad of 0 .. 2 in
+// reflect mode by 3 at the start, pads fed as a graph input: ONNX wants
+// reflect pads below the axis' size, so both must refuse it. Gather of
+// [[0, 1], [2, 3]] at index 2 of axis 1 (of size 2), indices fed as a graph
+// input: ONNX wants indices in range, so both must refuse it. Prints each
 // provider's output or error (or that it did not answer within 120 s).
+// `node tools/browser_direct.js ort-webgpu NAME` runs only the models whose
+// name contains NAME (each model's name is printed with its answers).
 const path = require('path');
 
 const folder = path.join(__dirname, '..', 'examples', 'adapters', 'browser');
@@ -73,6 +81,20 @@ async function ortDirect(puppeteer) {
     // starts, ends and steps as graph inputs, as the adapter feeds them.
     'Slice [3:0:-1] of 0 .. 6': sliceInputs(7, [3], [0], [-1]),
     'Slice [4:INT32_MAX:-1] of 0 .. 4': sliceInputs(5, [4], [2147483647], [-1]),
+    // A zero step: ONNX refuses it (the CPU provider does, 'step' value cannot be 0).
+    'Slice [5:0:0] of 0 .. 6 (step 0)': sliceInputs(7, [5], [0], [0]),
+    // Reflect Pad of 0 .. 2 by 3 at the start: ONNX requires reflect pads
+    // below the axis' size (the CPU provider refuses it).
+    'Pad reflect of 0 .. 2 by 3': {
+      model: graphModel([{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: 'reflect' } }],
+                        {}, 'f32', 1, [{ name: 'pads', type: 'i64', rank: 1 }]),
+      shape: [3], feeds: { pads: [[3, 0], [2]] } },
+    // Gather of [[0, 1], [2, 3]] at index 2 of axis 1, which has 2: ONNX
+    // wants indices in [-2, 1] (the CPU provider refuses it).
+    'Gather at 2 on an axis of 2': {
+      model: graphModel([{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: 1 } }],
+                        {}, 'f32', 2, [{ name: 'indices', type: 'i64', rank: 1 }]),
+      shape: [2, 2], feeds: { indices: [[2], [1]] } },
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
@@ -82,7 +104,8 @@ async function ortDirect(puppeteer) {
     'blocksize 2^32': d2s({ blocksize: 2 ** 32, mode: 'DCR' }),
   };
   const result = {};
-  for (const [name, { model, shape, feeds = {} }] of Object.entries(models))
+  const only = process.argv[3] || '';
+  for (const [name, { model, shape, feeds = {} }] of Object.entries(models).filter(([n]) => n.includes(only)))
     result[name] = await session.page.evaluate(async (bytes, shape, feeds, prefix) => {
       ort.env.wasm.numThreads = 1;
       ort.env.wasm.wasmPaths = prefix;
@@ -143,6 +166,9 @@ async function main() {
     result.transposeSignalingNan = await bits(tf.transpose(nan, [1, 0]));
     result.padNan = await bits(tf.pad(tf.tensor1d([1, 2]), [[0, 1]], NaN));
     result.padInt32Max = await first(tf.pad(tf.tensor1d([1, 2], 'int32'), [[0, 1]], 2147483647), 3);
+    // Indices outside [0, d-1]: the CPU backend refuses them.
+    result.gatherNegative = await first(tf.gather(tf.tensor1d([1, 2, 3, 4, 5], 'int32'),
+                                                  tf.tensor1d([0, -2, -1], 'int32')), 3);
     // Last: on webgpu its zero-size binding invalidates the command buffer
     // it is in, and with it whatever else that buffer computes.
     const padded = tf.spaceToBatchND(tf.zeros([2, 0]), [3], [[0, 3]]);

@@ -22,13 +22,17 @@
 const path = require('path');
 const common = require('../common/protocol.js');
 const { installedPackage } = require('../common/detect.js');
+// The calls cross the DevTools protocol as JSON: NaN, the infinities and -0
+// written so that they survive it (the page's applyCalls reads them back).
+const { toWire } = require('../common/tfjs_calls.js');
 
 const NAME = 'browser';
 const PAGE_FAILURE_STATUS = 3;
 const VERSION_LIMIT = 100;
-// Operations the library modules map whose browser rows have not all been run
-// and explained yet: left out of the handshakes (the tfjs rows run Transpose-1).
-const UNRUN_IN_BROWSER = ['Transpose-1', 'Pad-12', 'StridedSlice-1', 'Gather-8'];
+// Operations the library modules map whose browser rows have not been run
+// and explained yet: left out of those rows' handshakes.
+const UNRUN_IN_TFJS = [];
+const UNRUN_IN_ORT = ['Transpose-1'];
 
 const dist = (pkg, file) => path.join(__dirname, 'node_modules', ...pkg.split('/'), 'dist', file);
 const TFJS_FILES = { 'tf-core.js': dist('@tensorflow/tfjs-core', 'tf-core.min.js'),
@@ -123,7 +127,7 @@ function tfjsPageRunner(tfjs) {
     const result = await common.libraryCall(what, async () => {
       const answer = await pageCall(what, async (page) => {
         await injectFault(page, data);
-        return page.evaluate((i, c) => window.movconf.tfjsRun(i, c), input, calls);
+        return page.evaluate((i, c) => window.movconf.tfjsRun(i, c), input, toWire(calls));
       });
       if (answer && answer.error !== undefined) throw new Error(String(answer.error));
       return answer;
@@ -157,10 +161,7 @@ async function serveTfjs(puppeteer, backendName) {
   await common.serve({
     name: backend.package.replace('@tensorflow/', ''),
     version: versionWithRenderer(version, renderer),
-    // Pad-12, StridedSlice-1 and Gather-8 are mapped (common/tfjs_adapter.js)
-    // but their webgl/webgpu rows are not yet run and explained (README,
-    // Findings): left out.
-    ops: tfjs.tfjsOps(UNRUN_IN_BROWSER.filter((op) => op !== 'Transpose-1')),
+    ops: tfjs.tfjsOps(UNRUN_IN_TFJS),
     handlers: tfjs.tfjsHandlers(tfjsPageRunner(tfjs)),
     library: `TensorFlow.js (${backendName})`,
   });
@@ -187,9 +188,10 @@ async function serveOrt(puppeteer) {
   await require('../common/onnxruntime_adapter.js').serveOnnxRuntime({
     ort: require('./ort_page.js').pageOrt(call), packageName: ORT_PACKAGE, name: NAME,
     version: versionWithRenderer(version, renderer),
-    // These are mapped but their webgpu row's run is not finished and
-    // explained yet (README, Findings).
-    without: UNRUN_IN_BROWSER,
+    without: UNRUN_IN_ORT,
+    // A run that failed inside the webgpu provider leaves its session
+    // unable to answer the next run (README, Findings): a new one is made.
+    dropFailedSessions: true,
     sessionOptions: { executionProviders: ['webgpu'],
                       extra: { session: { disable_cpu_ep_fallback: '1' } } },
   });

@@ -53,6 +53,8 @@ const sessions = new Map();
 // The package (set by runOnnxRuntimeAdapter) and its session options.
 let ort;
 let sessionOptions;
+// Whether a session whose run failed is dropped (options.dropFailedSessions).
+let dropFailedSessions = false;
 
 async function session(opType, attributes, type, rank) {
   const key = JSON.stringify([opType, Object.entries(attributes).map(([k, v]) => [k, String(v)]),
@@ -73,12 +75,22 @@ function ortTensor(type, bytes, dims) {
   return new ort.Tensor(ortType, array, dims);
 }
 
+// A session taken out of the cache, not released (a session that no longer
+// answers may not answer its release either): the next request of its model
+// creates a new one.
+function forgetSession(s) {
+  for (const [key, cached] of sessions) if (cached === s) sessions.delete(key);
+}
+
 // The output of a session on the request's data (and `feeds`, the graph's
 // other inputs, already ONNX Runtime tensors).
 async function runSession(what, s, data, dims, feeds = {}) {
   const bytes = common.tensorBytes(data, 'data');
   const x = ortTensor(data.type, bytes, dims);
-  const result = await common.libraryCall(what, () => s.run({ x, ...feeds }));
+  const result = await common.libraryCall(what, () => s.run({ x, ...feeds }).catch((e) => {
+    if (dropFailedSessions) forgetSession(s);
+    throw e;
+  }));
   const y = result.y;
   const type = MOVCONF_TYPE_OF[y.type];
   if (!type) throw new Error(`ONNX Runtime returned a ${y.type} tensor`);
@@ -487,16 +499,25 @@ async function probeShuffleTypes() {
 
 // Loads nothing itself: `options.ort` is the package the adapter required
 // (or an object with the same API: the browser adapter's, in a page),
+// The package and session options the handlers use (options as below).
+function useOnnxRuntime(options) {
+  ort = options.ort;
+  dropFailedSessions = Boolean(options.dropFailedSessions);
+  sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
+                     ...(options.sessionOptions || {}) };
+  sessions.clear();
+}
+
 // `options.packageName` its npm name (for the version, unless
 // `options.version` gives it), `options.folder` the adapter's folder (where
 // node_modules is), `options.name` the log prefix. Returns when movconf
 // ends the session. One thread: many tiny requests on a shared machine. Log
 // level fatal: errors come back as exceptions, which the reply carries.
 // `options.without` lists operations left out of the handshake.
+// `options.dropFailedSessions`: a session whose run failed is not used
+// again (the webgpu provider's next run of it never answers).
 async function serveOnnxRuntime(options) {
-  ort = options.ort;
-  sessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4,
-                     ...(options.sessionOptions || {}) };
+  useOnnxRuntime(options);
   const version = options.version || installedPackage(options.folder, options.packageName).version;
   const ops = await probeTypes(options.without);
   common.log(options.name, `${options.packageName} ${version}; kernels for`,
@@ -509,4 +530,4 @@ function runOnnxRuntimeAdapter(options) {
   common.runAdapter(options.name, () => serveOnnxRuntime(options));
 }
 
-module.exports = { gatherNodes, runOnnxRuntimeAdapter, serveOnnxRuntime };
+module.exports = { gatherNodes, HANDLERS, runOnnxRuntimeAdapter, serveOnnxRuntime, useOnnxRuntime };

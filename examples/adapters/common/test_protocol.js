@@ -14,7 +14,8 @@ const p = require('./protocol.js');
 const { varint } = require('./onnx_model.js');
 const { shuffleView } = require('./shuffle_view.js');
 const { stridedSlicePlan } = require('./strided_slice_plan.js');
-const { gatherNodes } = require('./onnxruntime_adapter.js');
+const { gatherNodes, HANDLERS: ORT_HANDLERS, useOnnxRuntime } = require('./onnxruntime_adapter.js');
+const { applyCalls, toWire } = require('./tfjs_calls.js');
 
 const b64 = (bytes) => Buffer.from(bytes).toString('base64');
 
@@ -248,4 +249,50 @@ test('Gather-8 nodes: Gather without batch axes, Unsqueeze and GatherND when axi
   assert.deepEqual(gatherNodes(-1, -1n, 3, 3), gatherNd(2)); // batch_dims 2, axis 2
   for (const [b, axis] of [[1, 2n], [1, 0n], [3, 3n]])
     assert.throws(() => gatherNodes(b, axis, 4, 2), p.Unsupported, `batch_dims ${b}, axis ${axis}`);
+});
+
+// The browser adapter's calls reach the page as JSON (the DevTools protocol's
+// arguments), which turns NaN and the infinities into null and -0 into 0.
+test('tfjs calls keep NaN bits, the infinities and -0 across JSON to the page', () => {
+  const nanPayload1 = new Float32Array(new Uint32Array([0x7fc00001]).buffer)[0];
+  const calls = [['pad', [[0, 1]], nanPayload1], ['f', -0, [Infinity, -Infinity, 2.5], 'reflect', null],
+                 ['gather', { tensor: { values: [NaN, -0, 1], shape: [3], dtype: 'float32' } }]];
+  const seen = [];
+  const record = (y, ...args) => (seen.push(args), y);
+  const tf = { pad: record, f: record, gather: record,
+               tensor: (values, shape, dtype) => ({ values, shape, dtype }) };
+  const page = JSON.parse(JSON.stringify(toWire(calls)));
+  assert.equal(applyCalls(tf, 'x', page), 'x');
+  assert.deepEqual(seen, [[[[0, 1]], NaN], [-0, [Infinity, -Infinity, 2.5], 'reflect', null],
+                          [{ values: [NaN, -0, 1], shape: [3], dtype: 'float32' }]]);
+  assert.ok(Object.is(seen[1][0], -0) && Object.is(seen[2][0].values[1], -0));
+  assert.equal(new Uint32Array(Float32Array.of(seen[0][1]).buffer)[0], 0x7fc00001);
+  assert.throws(() => applyCalls(tf, 'x', [['pad', [], { float64: 'nan' }]]), /no float64 bits nan/);
+});
+
+// The webgpu provider's session whose run failed never answers its next run:
+// with dropFailedSessions the next request of the same model gets a new one.
+test('ONNX Runtime: a session whose run failed is not used again when asked', async () => {
+  const request = { attributes: {}, inputs: {
+    data: { type: 'f32', shape: [2], base64: b64(new Uint8Array(new Float32Array([1, 2]).buffer)) },
+    input_order: { type: 'i64', shape: [1], base64: b64(new Uint8Array(8)) } } };
+  const created = [];
+  const ort = {
+    Tensor: class { constructor(type, data, dims) { Object.assign(this, { type, data, dims }); } },
+    InferenceSession: { create: async () => {
+      const failing = created.length === 0;
+      created.push(failing);
+      return { run: async ({ x }) => {
+        if (failing) throw new Error('failed inside the provider');
+        return { y: { type: 'float32', dims: x.dims, data: x.data } };
+      } };
+    } },
+  };
+  for (const [drop, sessionsMade] of [[true, 2], [false, 1]]) {
+    created.length = 0;
+    useOnnxRuntime({ ort, dropFailedSessions: drop });
+    await assert.rejects(ORT_HANDLERS['Transpose-1'](request), /failed inside the provider/);
+    await ORT_HANDLERS['Transpose-1'](request).then(() => {}, () => {});
+    assert.equal(created.length, sessionsMade, `dropFailedSessions ${drop}`);
+  }
 });
