@@ -89,10 +89,11 @@ expected = {
     "sl/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
     "sl/reverse_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
     "sl/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
-    # StridedSlice: Slice's three, the same output shapes.
+    # StridedSlice: Slice's four, the same output shapes.
     "ss/crop/f32": ([1, 16, 72, 72], [1, 16, 56, 56], 4),
     "ss/reverse_last/f32": ([1, 16, 64, 64], [1, 16, 64, 64], 4),
     "ss/step2_last/f32": ([1, 16, 64, 128], [1, 16, 64, 64], 4),
+    "ss/reverse_last/u8": ([1, 16, 64, 64], [1, 16, 64, 64], 1),
     # Transpose: output dimension k is input dimension order[k].
     "tr/nchw_nhwc/f32": ([1, 16, 64, 64], [1, 64, 64, 16], 4),
     "tr/nhwc_nchw/f32": ([1, 64, 64, 16], [1, 16, 64, 64], 4),
@@ -110,6 +111,8 @@ expected = {
     "ga/axis0/f32": ([4, 16, 64, 64], [4, 16, 64, 64], 4),
     "ga/axis2/f32": ([4, 16, 64, 64], [4, 16, 4, 64], 4),
     "ga/axis3/f32": ([4, 16, 64, 64], [4, 16, 64, 4], 4),
+    "ga/axis2/u8": ([4, 16, 64, 64], [4, 16, 4, 64], 1),
+    "ga/axis3/f16": ([4, 16, 64, 64], [4, 16, 64, 4], 2),
 }
 positive = ["seconds", "microseconds_per_call", "gb_per_s", "memcpy_seconds",
             "memcpy_gb_per_s", "memcpy_ratio", "ceiling_seconds", "ceiling_gb_per_s",

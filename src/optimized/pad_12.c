@@ -4,7 +4,9 @@
    input row and a border: constant borders are fills of pad_value, edge
    borders fills of the row's first or last element, reflect and symmetric
    borders reversed copies. An output row whose outer index falls into a
-   constant border is pad_value throughout. Rows are split over the pool.
+   constant border is pad_value throughout. Rows are split over the pool;
+   a streamed output is one run per range, the interiors streamed straight
+   from the input rows.
    Compiled twice like the other kernels (kernels_avx2.c includes this
    file); the validation is compiled once. Clauses: spec/pad_12.md. */
 #include "optimized/kernels.h"
@@ -128,7 +130,7 @@ mc_status mc_opt_validate_pad_12(const mc_request *req, mc_opt_plan *plan, mc_er
 /* The data position output position j of an axis reads: -1 for pad_value.
    j - begin is exact: with begin <= 0 it is formed in uint64 (it may pass
    INT64_MAX, beyond every fold PAD-V9 allows). */
-static int64_t pad_source(int mode, int64_t j, int64_t begin, int64_t d) {
+static MC_ROW_INLINE int64_t pad_source(int mode, int64_t j, int64_t begin, int64_t d) {
   if (begin > 0 && j < begin) {
     if (mode == PAD_CONSTANT)
       return -1;
@@ -143,63 +145,157 @@ static int64_t pad_source(int mode, int64_t j, int64_t begin, int64_t d) {
   return mode == PAD_EDGE ? d - 1 : mode == PAD_REFLECT ? d - 2 - past : d - 1 - past;
 }
 
-/* dst[at .. at + n) = the element whose bits are v. */
-static void pad_fill(const mc_rowio *io, uint8_t *dst, int64_t at, int64_t n, uint64_t v) {
-  if (n <= 0)
-    return;
+/* dst[at .. at + n) = the element whose bits are v; n >= 1. */
+static MC_ROW_INLINE void pad_fill(const mc_rowio *io, uint8_t *dst, int64_t at, int64_t n,
+                                   uint64_t v) {
   if (io->esize == 0) {
     for (int64_t k = 0; k < n; k++)
       mc_store_bits(dst, io->type, at + k, v);
     return;
   }
   const int64_t es = (int64_t)io->esize;
-  uint8_t *o = dst + at * es;
-  if (es == 1) {
-    memset(o, (int)(v & 0xFF), (size_t)n);
+  uint8_t *o = dst + at * es, e[8];
+  for (int64_t k = 0; k < es; k++) /* mc_store_bits's little-endian bytes, inline */
+    e[k] = (uint8_t)(v >> (8 * k));
+  if (n * es <= 16) { /* borders are short: a call to memset or memcpy costs more */
+    for (int64_t k = 0; k < n; k++)
+      switch (es) {
+      case 1:
+        o[k] = e[0];
+        break;
+      case 2:
+        memcpy(o + 2 * k, e, 2);
+        break;
+      case 4:
+        memcpy(o + 4 * k, e, 4);
+        break;
+      default:
+        memcpy(o + 8 * k, e, 8);
+        break;
+      }
     return;
   }
-  mc_store_bits(dst, io->type, at, v);
+  if (es == 1) {
+    memset(o, e[0], (size_t)n);
+    return;
+  }
+  memcpy(o, e, (size_t)es);
   for (int64_t done = 1; done < n; done *= 2)
     memcpy(o + done * es, o, (size_t)((n - done < done ? n - done : done) * es));
 }
 
-/* One output row of n elements from the input row at `src` (d elements),
-   into dst from element at. */
-static void pad_row(const mc_kernel_job *job, uint8_t *dst, int64_t at, int64_t src) {
+/* The bits of input element i: mc_load_bits's little-endian bytes, inline
+   for whole-byte types (edge borders read two a row). */
+static MC_ROW_INLINE uint64_t pad_load(const mc_kernel_job *job, int64_t i) {
+  const int64_t es = (int64_t)job->io.esize;
+  if (es == 0)
+    return mc_load_bits(job->in, job->io.type, i);
+  uint64_t v = 0;
+  for (int64_t k = 0; k < es; k++)
+    v |= (uint64_t)job->in[i * es + k] << (8 * k);
+  return v;
+}
+
+/* A piece of an output row: n copies of the element whose bits are v
+   (step 0), or n input elements from `from` on, forwards or backwards. */
+typedef struct pad_piece {
+  int64_t n, from, step;
+  uint64_t v;
+} pad_piece;
+
+static pad_piece pad_fill_piece(int64_t n, uint64_t v) {
+  return (pad_piece){.n = n, .step = 0, .v = v};
+}
+
+static pad_piece pad_copy_piece(int64_t n, int64_t from, int64_t step) {
+  return (pad_piece){.n = n, .from = from, .step = step};
+}
+
+/* The border of n elements before (left) or after the interior of the
+   input row at `src` (d elements); `at` is its first output position. */
+static MC_ROW_INLINE pad_piece pad_border(const mc_kernel_job *job, int64_t src, int64_t at,
+                                          int64_t n, bool left) {
   const mc_opt_plan *p = job->plan;
-  const mc_rowio *io = &job->io;
+  const int last = p->rank - 1;
+  const int64_t d = p->in_shape[last];
+  if (n <= 0)
+    return pad_fill_piece(0, 0); /* no element to read: d may be 0 */
+  switch (p->pad_mode) {
+  case PAD_CONSTANT:
+    return pad_fill_piece(n, p->pad_value);
+  case PAD_EDGE:
+    return pad_fill_piece(n, pad_load(job, left ? src : src + d - 1));
+  default: /* reflect, symmetric: reversed runs */
+    return pad_copy_piece(n, src + pad_source(p->pad_mode, at, p->begin[last], d), -1);
+  }
+}
+
+/* The pieces of one output row in output order: a border, a copy of the
+   interior of the input row at `src` (-1: pad_value throughout) and a
+   border. Returns how many. */
+static MC_ROW_INLINE int pad_row_pieces(const mc_kernel_job *job, int64_t src, pad_piece *piece) {
+  const mc_opt_plan *p = job->plan;
   const int last = p->rank - 1;
   const int64_t n = p->out_shape[last], d = p->in_shape[last], b = p->begin[last];
+  if (src < 0) {
+    piece[0] = pad_fill_piece(n, p->pad_value);
+    return 1;
+  }
   const int64_t lo = b > 0 ? (b < n ? b : n) : 0;
   int64_t hi = b + d < n ? b + d : n; /* b + d fits: PAD-O1 */
   if (hi < lo)
     hi = lo;
-  const int64_t right = n - hi;
-  if (hi > lo)
-    mc_row_copy(io, dst, at + lo, 1, job->in, src + (lo - b), 1, hi - lo);
-  switch (p->pad_mode) {
-  case PAD_CONSTANT:
-    pad_fill(io, dst, at, lo, p->pad_value);
-    pad_fill(io, dst, at + hi, right, p->pad_value);
-    break;
-  case PAD_EDGE:
-    if (lo > 0)
-      pad_fill(io, dst, at, lo, mc_load_bits(job->in, io->type, src));
-    if (right > 0)
-      pad_fill(io, dst, at + hi, right, mc_load_bits(job->in, io->type, src + d - 1));
-    break;
-  default: /* reflect, symmetric: reversed runs */
-    if (lo > 0)
-      mc_row_copy_cached(io, dst, at, 1, job->in, src + pad_source(p->pad_mode, 0, b, d), -1, lo);
-    if (right > 0)
-      mc_row_copy_cached(io, dst, at + hi, 1, job->in, src + pad_source(p->pad_mode, hi, b, d), -1,
-                         right);
+  piece[0] = pad_border(job, src, 0, lo, true);
+  piece[1] = pad_copy_piece(hi - lo, src + (lo - b), 1);
+  piece[2] = pad_border(job, src, hi, n - hi, false);
+  return 3;
+}
+
+/* The pieces of a row into dst from element at, ordinary stores. */
+static MC_ROW_INLINE void pad_write(const mc_kernel_job *job, int64_t at, const pad_piece *piece,
+                                    int count) {
+  for (int k = 0; k < count; k++) {
+    const pad_piece *c = &piece[k];
+    if (c->n <= 0)
+      continue;
+    if (c->step == 0)
+      pad_fill(&job->io, job->out, at, c->n, c->v);
+    else
+      mc_row_copy_cached(&job->io, job->out, at, 1, job->in, c->from, c->step, c->n);
+    at += c->n;
+  }
+}
+
+/* A piece's bytes are built in this buffer, a part at a time, when they
+   are not a forward run of the input. */
+enum { PAD_PART_BYTES = 1024 };
+
+/* One piece appended to a streamed run: a forward copy streams straight
+   from the input row; fills and reversed runs are built in L1 first. */
+static MC_ROW_INLINE void pad_put(const mc_kernel_job *job, mc_stream_run *run,
+                                  const pad_piece *c) {
+  const int64_t es = (int64_t)job->io.esize;
+  if (c->n <= 0)
+    return;
+  if (c->step == 1) {
+    mc_stream_put(run, job->in + c->from * es, (size_t)(c->n * es));
+    return;
+  }
+  _Alignas(64) uint8_t part[PAD_PART_BYTES];
+  const int64_t cap = PAD_PART_BYTES / es;
+  if (c->step == 0)
+    pad_fill(&job->io, part, 0, c->n < cap ? c->n : cap, c->v);
+  for (int64_t k = 0; k < c->n; k += cap) {
+    const int64_t m = c->n - k < cap ? c->n - k : cap;
+    if (c->step != 0)
+      mc_row_copy_cached(&job->io, part, 0, 1, job->in, c->from - k, -1, m);
+    mc_stream_put(run, part, (size_t)(m * es));
   }
 }
 
 /* The input row an output row reads, from its outer index: -1 when an
    outer position falls into a constant border. */
-static int64_t pad_source_row(const mc_kernel_job *job, const mc_row_walk *w) {
+static MC_ROW_INLINE int64_t pad_source_row(const mc_kernel_job *job, const mc_row_walk *w) {
   const mc_opt_plan *p = job->plan;
   int64_t src = 0;
   for (int a = 0; a < w->axes; a++) {
@@ -211,28 +307,30 @@ static int64_t pad_source_row(const mc_kernel_job *job, const mc_row_walk *w) {
   return src;
 }
 
-/* Output rows [begin, end), through the row stage when the output streams. */
+/* Output rows [begin, end). When the output streams, the range is one run
+   written in order (no staging pass over the interiors). */
 static void pad_rows(void *ctx, int64_t begin, int64_t end) {
   const mc_kernel_job *j = ctx;
   const mc_opt_plan *p = j->plan;
   const int last = p->rank - 1;
   const int64_t width = p->out_shape[last];
-  mc_row_stage stage;
-  mc_row_stage_init(&stage, j, width);
+  mc_stream_run streamed, *run = j->io.stream ? &streamed : NULL;
+  if (run)
+    mc_stream_run_begin(run, j->out + begin * width * (int64_t)j->io.esize);
   mc_row_walk w;
   mc_row_walk_start(&w, last, p->out_shape, begin);
   for (int64_t row = begin; row < end; row++, mc_row_walk_next(&w)) {
-    const mc_kernel_job *to = stage.active ? &stage.job : j;
-    const int64_t at =
-        stage.active ? mc_row_stage_claim(&stage, j, row * width, width) : row * width;
-    const int64_t src = pad_source_row(j, &w);
-    if (src < 0)
-      pad_fill(&to->io, to->out, at, width, p->pad_value);
-    else
-      pad_row(to, to->out, at, src);
+    pad_piece piece[3];
+    const int count = pad_row_pieces(j, pad_source_row(j, &w), piece);
+    if (!run) {
+      pad_write(j, row * width, piece, count);
+      continue;
+    }
+    for (int k = 0; k < count; k++)
+      pad_put(j, run, &piece[k]);
   }
-  if (stage.active)
-    mc_row_stage_flush(&stage, j);
+  if (run)
+    mc_stream_run_end(run);
 }
 
 void MC_KERNEL(mc_kernel_pad_12)(const mc_kernel_job *job) {

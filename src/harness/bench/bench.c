@@ -147,7 +147,7 @@ static const workload workloads[] = {
   {.op = SL, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
    .quick = {1, 16, 64, 128},
    .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}, {0, 1, 2, 3}}},
-  /* StridedSlice-1: Slice's three workloads as begin, end and stride
+  /* StridedSlice-1: Slice's four workloads as begin, end and stride
      without masks (every entry ordinary), so that the two compare. */
   {.op = SS, .name = "crop", .type = MC_F32, .full = {4, 64, 272, 272},
    .quick = {1, 16, 72, 72},
@@ -158,6 +158,9 @@ static const workload workloads[] = {
   {.op = SS, .name = "step2_last", .type = MC_F32, .full = {4, 64, 256, 512},
    .quick = {1, 16, 64, 128},
    .side = {{0, 0, 0, 0}, {SL_END, SL_END, SL_END, SL_END}, {1, 1, 1, 2}}},
+  {.op = SS, .name = "reverse_last", .type = MC_U8, .full = {4, 64, 256, 256},
+   .quick = {1, 16, 64, 64},
+   .side = {{0, 0, 0, -1}, {SL_END, SL_END, SL_END, SL_REV_END}, {1, 1, 1, -1}}},
   /* Transpose, 2^24 elements: channels last and back (after merging, a
      swap of the last two axes: tiles), the last two axes swapped in u8,
      f16, f32, and the outer two (row copies). */
@@ -192,13 +195,17 @@ static const workload workloads[] = {
    .side = {{0, 0, 1, 1}, {0, 0, 1, 1}}},
   /* Gather-8 over 4 x 64 x 256 x 256: four
      indices on axis 0 (rows of 2^22 elements, the output as large as the
-     data), on axis 2 (rows of 256) and on axis 3 (rows of one element);
-     --quick 4 x 16 x 64 x 64. */
+     data), on axis 2 (rows of 256) and on axis 3 (rows of one element),
+     the last two also in u8 and f16; --quick 4 x 16 x 64 x 64. */
   {.op = GA, .name = "axis0", .type = MC_F32, .full = {4, 64, 256, 256},
    .quick = {4, 16, 64, 64}, .side = {{3, 0, -2, 1}, {0}}, .side_len = {0, 1}},
   {.op = GA, .name = "axis2", .type = MC_F32, .full = {4, 64, 256, 256},
    .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {2}}, .side_len = {0, 1}},
   {.op = GA, .name = "axis3", .type = MC_F32, .full = {4, 64, 256, 256},
+   .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {3}}, .side_len = {0, 1}},
+  {.op = GA, .name = "axis2", .type = MC_U8, .full = {4, 64, 256, 256},
+   .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {2}}, .side_len = {0, 1}},
+  {.op = GA, .name = "axis3", .type = MC_F16, .full = {4, 64, 256, 256},
    .quick = {4, 16, 64, 64}, .side = {{63, 0, -1, 1}, {3}}, .side_len = {0, 1}},
   /* Latency: a call this small is all overhead; same shape with --quick. */
   {.op = S2D, .name = "small", .type = MC_F32, .full = {1, 8, 8, 8},
