@@ -66,17 +66,17 @@ if small_campaigns; then
   fuzz jobs d2s-swap --op d2s --runs 300 --jobs 2 $sizes
   expect "jobs: exit status 1, not $status" test "$status" -eq 1
   expect "jobs: each finding's steps and detail are its file's" python3 -c '
-  import json, os, subprocess, sys
-  movconf, plugin = sys.argv[2], sys.argv[3]
-  s = json.load(open(sys.argv[1]))
-  assert s["findings"], s
-  for f in s["findings"]:
-      case = json.load(open(f["file"]))["cases"][0]
-      assert "shrunk in %d steps" % f["shrink_steps"] in case["origin"], (f, case["origin"])
-      run = subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, f["file"]],
-                           capture_output=True, text=True, env=dict(os.environ, MOVCONF_PLANTED="d2s-swap"))
-      assert f["detail"] in run.stdout, (f["detail"], run.stdout)
-  ' jobs.json "$movconf" "$plugin"
+import json, os, subprocess, sys
+movconf, plugin = sys.argv[2], sys.argv[3]
+s = json.load(open(sys.argv[1]))
+assert s["findings"], s
+for f in s["findings"]:
+    case = json.load(open(f["file"]))["cases"][0]
+    assert "shrunk in %d steps" % f["shrink_steps"] in case["origin"], (f, case["origin"])
+    run = subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, f["file"]],
+                         capture_output=True, text=True, env=dict(os.environ, MOVCONF_PLANTED="d2s-swap"))
+    assert f["detail"] in run.stdout, (f["detail"], run.stdout)
+' jobs.json "$movconf" "$plugin"
   expect "jobs: no worker file left" sh -c '! ls -A jobs | grep -q "^\."'
 
   # 3. A failure only from a process's second call: flaky, not a finding.
@@ -85,33 +85,33 @@ if small_campaigns; then
   has flaky.out "^0 distinct findings"
   has flaky.out "flaky: not reproduced alone"
   expect "flaky: listed as flaky in --json" python3 -c '
-  import json, sys
-  s = json.load(open(sys.argv[1]))
-  assert not s["findings"] and s["flaky"], s' flaky.json
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert not s["findings"] and s["flaky"], s' flaky.json
 
   # 4. A failure under a small output cap: the file's case holds the cap
   #    (max_output_bytes) and fails as printed, and only with it.
   fuzz cap cap-wrong-error --op d2s --runs 1000
   expect "cap: exit status 1, not $status" test "$status" -eq 1
   expect "cap: a finding under a small cap holds it and fails the same way only with it" python3 -c '
-  import json, os, re, subprocess, sys
-  movconf, plugin = sys.argv[2], sys.argv[3]
-  s = json.load(open(sys.argv[1]))
-  assert all(f["rerun"] == "reproduced alone" for f in s["findings"]), s
-  capped = [f for f in s["findings"] if f["max_output_bytes"] != 1 << 30]
-  assert capped, s
-  for f in capped:
-      doc = json.load(open(f["file"]))
-      assert doc["cases"][0]["max_output_bytes"] == f["max_output_bytes"], (doc, f)
-      run = lambda file: subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, file],
-                                        capture_output=True, text=True,
-                                        env=dict(os.environ, MOVCONF_PLANTED="cap-wrong-error"))
-      as_printed = run(f["file"])
-      assert as_printed.returncode == 1 and re.search(r"^wrong-error: ", as_printed.stdout, re.M), as_printed.stdout
-      del doc["cases"][0]["max_output_bytes"]
-      uncapped = f["file"] + ".uncapped.json"
-      json.dump(doc, open(uncapped, "w"))
-      assert not re.search(r"^wrong-error: ", run(uncapped).stdout, re.M), f  # the cap is what makes it this failure
-  ' cap.json "$movconf" "$plugin"
+import json, os, re, subprocess, sys
+movconf, plugin = sys.argv[2], sys.argv[3]
+s = json.load(open(sys.argv[1]))
+assert all(f["rerun"] == "reproduced alone" for f in s["findings"]), s
+capped = [f for f in s["findings"] if f["max_output_bytes"] != 1 << 30]
+assert capped, s
+for f in capped:
+    doc = json.load(open(f["file"]))
+    assert doc["cases"][0]["max_output_bytes"] == f["max_output_bytes"], (doc, f)
+    run = lambda file: subprocess.run([movconf, "run", "--impl", "plugin:" + plugin, file],
+                                      capture_output=True, text=True,
+                                      env=dict(os.environ, MOVCONF_PLANTED="cap-wrong-error"))
+    as_printed = run(f["file"])
+    assert as_printed.returncode == 1 and re.search(r"^wrong-error: ", as_printed.stdout, re.M), as_printed.stdout
+    del doc["cases"][0]["max_output_bytes"]
+    uncapped = f["file"] + ".uncapped.json"
+    json.dump(doc, open(uncapped, "w"))
+    assert not re.search(r"^wrong-error: ", run(uncapped).stdout, re.M), f  # the cap is what makes it this failure
+' cap.json "$movconf" "$plugin"
 fi
 expect_report

@@ -100,9 +100,9 @@ if small_campaigns; then
     sh -c '! printf "%s\n" "$1" | grep -v "/slice_8-wrong-output-misplaced-[^/]*\.json$"' only "$found"
   has "$work/only/out.txt" "^fuzzed: Slice-8 (the others unsupported)$"
   expect "only: more than 500 of the 600 runs went to Slice-8" python3 -c '
-  import re, sys
-  runs = int(re.search(r"^Slice-8 +(\d+)", open(sys.argv[1]).read(), re.M).group(1))
-  assert runs > 500, runs' "$work/only/out.txt"
+import re, sys
+runs = int(re.search(r"^Slice-8 +(\d+)", open(sys.argv[1]).read(), re.M).group(1))
+assert runs > 500, runs' "$work/only/out.txt"
 
   # 5. --jobs 2: the progress line (every 5 s off a terminal) counts the
   #    finding found in the first second. A second campaign's findings run
@@ -182,17 +182,17 @@ if small_campaigns; then
   #    inputs, 22 now; one per cause and type).
   fuzz allcut d2s-swap --op d2s --runs 60 --shrink-time 0 --no-large --out findings
   expect "allcut: no finding stands beside a lesser one of its cause and type" python3 -c '
-  import json, re, sys
-  sizes = ["small", "4ki+", "64ki+", "1mi+"]
-  def parse(key):
-      m = re.match(r"(.*)-rank(\d+)-(small|4ki\+|64ki\+|1mi\+)((?:-[a-z_]+)*)-([a-z0-9]+)$", key)
-      return m.group(1), int(m.group(2)), sizes.index(m.group(3)), set(m.group(4).split("-")) - {""}, m.group(5)
-  keys = [f["key"] for f in json.load(open(sys.argv[1]))["findings"]]
-  assert keys, keys
-  for p in keys:
-      for q in keys:
-          a, b = parse(p), parse(q)
-          assert p == q or not (a[0] == b[0] and a[4] == b[4] and b[1] <= a[1] and b[2] <= a[2] and b[3] <= a[3]), (q, "stands for", p)' \
+import json, re, sys
+sizes = ["small", "4ki+", "64ki+", "1mi+"]
+def parse(key):
+    m = re.match(r"(.*)-rank(\d+)-(small|4ki\+|64ki\+|1mi\+)((?:-[a-z_]+)*)-([a-z0-9]+)$", key)
+    return m.group(1), int(m.group(2)), sizes.index(m.group(3)), set(m.group(4).split("-")) - {""}, m.group(5)
+keys = [f["key"] for f in json.load(open(sys.argv[1]))["findings"]]
+assert keys, keys
+for p in keys:
+    for q in keys:
+        a, b = parse(p), parse(q)
+        assert p == q or not (a[0] == b[0] and a[4] == b[4] and b[1] <= a[1] and b[2] <= a[2] and b[3] <= a[3]), (q, "stands for", p)' \
     "$work/allcut/summary.json"
   # 11. DepthToSpace's last output element left unwritten above 64
   #    elements: a rank-4 failure of some 80 elements merges two spatial

@@ -82,11 +82,11 @@ if small_campaigns; then
     reruns "$found" d2s-swap
   fi
   expect "d2s: the --json summary says 500 runs and one wrong-output finding" python3 -c '
-  import json, sys
-  s = json.load(open(sys.argv[1]))
-  assert s["runs"] == 500, s["runs"]
-  assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]
-  assert s["findings"][0]["shrink_cut_short_by"] is None, s["findings"]' \
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert s["runs"] == 500, s["runs"]
+assert len(s["findings"]) == 1 and s["findings"][0]["verdict"] == "wrong-output", s["findings"]
+assert s["findings"][0]["shrink_cut_short_by"] is None, s["findings"]' \
     "$work/d2s/summary.json"
   lacks "$work/d2s/out.txt" "cut short"
 
@@ -106,13 +106,13 @@ if small_campaigns; then
   expect "cut: exit status 1, not $status" test "$status" -eq 1
   has "$work/cut/out.txt" "shrunk in 0 steps, cut short by --shrink-time, "
   expect "cut: every finding's --json entry says its shrink was cut short" python3 -c '
-  import json, os, sys
-  s = json.load(open(sys.argv[1]))
-  assert s["findings"] and all(f["shrink_cut_short_by"] == "--shrink-time" for f in s["findings"]), s
-  for f in s["findings"]:
-      file = os.path.join(os.path.dirname(sys.argv[1]), f["file"])  # relative to the campaign folder
-      origin = json.load(open(file))["cases"][0]["origin"]
-      assert "shrunk in 0 steps, cut short by --shrink-time (it may shrink further)" in origin, origin' \
+import json, os, sys
+s = json.load(open(sys.argv[1]))
+assert s["findings"] and all(f["shrink_cut_short_by"] == "--shrink-time" for f in s["findings"]), s
+for f in s["findings"]:
+    file = os.path.join(os.path.dirname(sys.argv[1]), f["file"])  # relative to the campaign folder
+    origin = json.load(open(file))["cases"][0]["origin"]
+    assert "shrunk in 0 steps, cut short by --shrink-time (it may shrink further)" in origin, origin' \
     "$work/cut/summary.json"
 
 
@@ -128,10 +128,10 @@ if small_campaigns; then
   one_finding sc "*/shuffle_channels_1-wrong-output-misplaced-rank1-small-group-any-type.json"
   if [ -n "$found" ]; then
     expect "sc: [6] at axis 0, group 3" python3 -c '
-  import json, sys
-  case = json.load(open(sys.argv[1]))["cases"][0]
-  assert case["inputs"]["data"]["shape"] == [6], case["inputs"]
-  assert case["attributes"] == {"axis": 0, "group": 3}, case["attributes"]' "$found"
+import json, sys
+case = json.load(open(sys.argv[1]))["cases"][0]
+assert case["inputs"]["data"]["shape"] == [6], case["inputs"]
+assert case["attributes"] == {"axis": 0, "group": 3}, case["attributes"]' "$found"
     reruns "$found" sc-group3-copy
   fi
 
@@ -149,11 +149,11 @@ if small_campaigns; then
   one_finding sl "*/slice_8-wrong-output-misplaced-rank1-small-step-any-type.json"
   if [ -n "$found" ]; then
     expect "sl: [2] read backwards by start -1, stop -3, step -1, all i64, no axes" python3 -c '
-  import json, sys
-  inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
-  assert inputs["data"]["shape"] == [2] and "axes" not in inputs, inputs
-  sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
-  assert sides == {"start": ("i64", [-1]), "stop": ("i64", [-3]), "step": ("i64", [-1])}, sides' "$found"
+import json, sys
+inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
+assert inputs["data"]["shape"] == [2] and "axes" not in inputs, inputs
+sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
+assert sides == {"start": ("i64", [-1]), "stop": ("i64", [-3]), "step": ("i64", [-1])}, sides' "$found"
     reruns "$found" sl-reverse-swap
   fi
 
@@ -166,10 +166,10 @@ if small_campaigns; then
   one_finding tr "*/transpose_1-wrong-output-misplaced-rank1-small-input_order-any-type.json"
   if [ -n "$found" ]; then
     expect "tr: [2] with an empty i64 input_order" python3 -c '
-  import json, sys
-  inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
-  assert inputs["data"]["shape"] == [2], inputs
-  assert (inputs["input_order"]["type"], inputs["input_order"]["shape"]) == ("i64", [0]), inputs' "$found"
+import json, sys
+inputs = json.load(open(sys.argv[1]))["cases"][0]["inputs"]
+assert inputs["data"]["shape"] == [2], inputs
+assert (inputs["input_order"]["type"], inputs["input_order"]["shape"]) == ("i64", [0]), inputs' "$found"
     reruns "$found" tr-reverse-swap
   fi
 
@@ -184,13 +184,13 @@ if small_campaigns; then
   one_finding pad "*/pad_12-wrong-output-misplaced-rank1-small-pads_begin-pad_mode-any-type.json"
   if [ -n "$found" ]; then
     expect "pad: [2] reflect, pads_begin [1], pads_end [0], both i64, no pad_value" python3 -c '
-  import json, sys
-  case = json.load(open(sys.argv[1]))["cases"][0]
-  inputs = case["inputs"]
-  assert inputs["data"]["shape"] == [2] and "pad_value" not in inputs, inputs
-  sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
-  assert sides == {"pads_begin": ("i64", [1]), "pads_end": ("i64", [0])}, sides
-  assert case["attributes"] == {"pad_mode": "reflect"}, case["attributes"]' "$found"
+import json, sys
+case = json.load(open(sys.argv[1]))["cases"][0]
+inputs = case["inputs"]
+assert inputs["data"]["shape"] == [2] and "pad_value" not in inputs, inputs
+sides = {k: (v["type"], v["values"]) for k, v in inputs.items() if k != "data"}
+assert sides == {"pads_begin": ("i64", [1]), "pads_end": ("i64", [0])}, sides
+assert case["attributes"] == {"pad_mode": "reflect"}, case["attributes"]' "$found"
     reruns "$found" pad-reflect-begin-swap
   fi
 fi
