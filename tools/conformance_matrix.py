@@ -46,7 +46,8 @@ be among the entry's failing cases of each adapter that ran. Failures no
 entry explains are listed as unexplained.
 
 The registry: {"adapters": [{"name", "library", "impl", "detect", "version",
-"composite"?, "self_test"?}]}; detect, version and self_test are argument
+"composite"?, "self_test"?, "timeout_seconds"?, "ci_shards"?}]} (ci_shards:
+read by tests/CMakeLists.txt for CI's --shard); detect, version and self_test are argument
 lists run from the repository root (detect: exit 0 when installed; version:
 prints the library's version; self_test: the adapter's own check, run by
 --ctest before the suite), impl is movconf's --impl string, composite maps
