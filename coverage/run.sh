@@ -107,19 +107,44 @@ logged lcov $rc --capture --initial --directory "$out" --output-file "$out/base.
 step "unit tests"
 logged ctest --test-dir "$out" -j "$jobs" -R '^unit/' --output-on-failure
 
-movconf="$out/movconf"
-step "conformance run: oracle"
-(cd "$root" && logged "$movconf" run --impl oracle --quiet)
-for threads in 1 2 3 7; do
-  step "conformance run: optimized, $threads threads, every request split"
-  (cd "$root" && MOVCONF_PARALLEL_MIN_BYTES=0 logged "$movconf" run --impl optimized \
-    --threads "$threads" --quiet)
-  step "conformance run: optimized, $threads threads, split, streaming stores"
-  (cd "$root" && MOVCONF_PARALLEL_MIN_BYTES=0 MOVCONF_STREAM_MIN_BYTES=0 logged "$movconf" run \
-    --impl optimized --threads "$threads" --quiet)
+# The conformance runs, $jobs at a time (most keep one core busy); gcov
+# merges each process's counters into the files under a lock at its exit.
+# Not run --jobs: its workers leave by _exit, which writes no counters.
+lanes=$((jobs < 1 ? 1 : jobs))
+# run_specs: one line per run, DESCRIPTION|ENV...|RUN-OPTIONS.
+run_specs() {
+  echo "oracle||--impl oracle"
+  for threads in 1 2 3 7; do
+    echo "optimized, $threads threads, every request split|MOVCONF_PARALLEL_MIN_BYTES=0|--impl optimized --threads $threads"
+    echo "optimized, $threads threads, split, streaming stores|MOVCONF_PARALLEL_MIN_BYTES=0 MOVCONF_STREAM_MIN_BYTES=0|--impl optimized --threads $threads"
+  done
+  echo "optimized, default threads and cut-off||--impl optimized"
+}
+# lane K: the K-th of every $lanes runs, one after another; fails on the first
+# that fails, with its log's tail.
+lane() {
+  n=0
+  run_specs | while IFS='|' read -r what vars options; do
+    n=$((n + 1))
+    [ $(((n - 1) % lanes)) -eq "$1" ] || continue
+    step "conformance run: $what"
+    # shellcheck disable=SC2086 # $vars and $options are lists of words
+    if ! (cd "$root" && env $vars "$out/movconf" run $options --quiet >"$out/run-$n.log" 2>&1); then
+      echo "coverage: failed: conformance run: $what" >&2
+      tail -n 30 "$out/run-$n.log" >&2
+      exit 1
+    fi
+  done
+}
+pids="" k=0
+while [ $k -lt $lanes ]; do
+  lane $k &
+  pids="$pids $!"
+  k=$((k + 1))
 done
-step "conformance run: optimized, default threads and cut-off"
-(cd "$root" && logged "$movconf" run --impl optimized --quiet)
+for pid in $pids; do
+  wait "$pid" || exit 2
+done
 
 for target in diff roundtrip parser; do
   step "fuzz replay: $target"
