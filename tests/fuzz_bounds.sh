@@ -11,7 +11,8 @@
 #   line (bytes that are not UTF-8) reaches no output raw;
 # - off a terminal, a progress line every few seconds; the time to the
 #   first finding; --max-findings stops early;
-# - a failure that does not fail again is counted and said, not dropped.
+# - a failure that does not fail again is counted and said, not dropped;
+# - a restart cut short by --time is no crash of the implementation.
 # usage: fuzz_bounds.sh MOVCONF PLUGIN ADAPTER WORKDIR
 set -u
 . "$(dirname "$0")/expect.sh"
@@ -59,6 +60,20 @@ has hang-untested.out "^0 runs"
 status=$?
 expect "mute: exit status 2 (did not start), not $status" test "$status" -eq 2
 has mute.err "no handshake line before the campaign's time ran out (--time)"
+
+# An adapter whose request 3 hangs and whose every later start takes 60 s:
+# the restart that judges the hang again runs into --time. That cut is
+# movconf's, not the adapter's: the finding is the hang's timeout, with its
+# own words, not a crash "restarting the adapter failed" (before).
+export MOCK_FAULT=slow-restart MOCK_AT=3 MOCK_STATE="$work/slow-restart"
+within slow-restart 40 --impl "exec:exec python3 $(dirname "$adapter")/mock_adapter.py" \
+  --op s2d --time 8 --timeout 2 --seed 1 --out slow-restart --json slow-restart.json
+unset MOCK_FAULT MOCK_AT MOCK_STATE
+expect "slow-restart: one finding, a timeout" python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+assert [f["verdict"] for f in s["findings"]] == ["timeout"], s["findings"]' slow-restart.json
+lacks slow-restart.out "restarting the adapter failed"
 
 # 2. --out that cannot be written: exit 2 before the campaign, said.
 echo not a folder >plain

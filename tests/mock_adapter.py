@@ -54,6 +54,7 @@ Faults at request MOCK_AT:
     ubsan-report       what UBSan does by default: a report in the log_path of
                        UBSAN_OPTIONS, then a correct reply
     restart-fails      exit; every later start sends a bad handshake
+    slow-restart       hang; every later start sleeps 60 s before its handshake
     stderr-noise       (every request) log a lot to stderr; still correct
 Faults at start:
     nonblock-stderr    set O_NONBLOCK on stderr and log a line with an escape
@@ -130,6 +131,8 @@ def handshake():
         time.sleep(60)
     if FAULT == "late-handshake":
         time.sleep(4)
+    if FAULT == "slow-restart" and restarted:
+        time.sleep(60)
     name = "mock\x1b[2J\x85adapter" if FAULT == "control-text" else "mock-adapter"
     send({"protocol": "movconf-adapter/1", "name": name, "version": "1",
           "ops": {"SpaceToDepth-1": {"types": TYPES}}})
@@ -199,6 +202,9 @@ def faulty_reply(request_id, reply):
         os.kill(os.getppid(), signal.SIGKILL)
         hang()
     elif FAULT == "hang":
+        hang()
+    elif FAULT == "slow-restart":
+        open(STATE, "w").close()
         hang()
     elif FAULT == "partial":
         sys.stdout.write(json.dumps(reply)[:10])

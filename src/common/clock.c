@@ -25,6 +25,10 @@ int mc_deadline_passed(double deadline) {
   return deadline != MC_NO_DEADLINE && mc_now_seconds() >= deadline;
 }
 
+int mc_stop_passed(double stop_at) {
+  return stop_at > 0 && mc_now_seconds() >= stop_at;
+}
+
 int mc_millis_until(double deadline) {
   if (deadline == MC_NO_DEADLINE)
     return -1;

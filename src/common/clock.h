@@ -14,6 +14,10 @@ double mc_deadline_after(double seconds);
 double mc_deadline_within(double seconds, double stop_at);
 /* True once the deadline has passed (never for MC_NO_DEADLINE). */
 int mc_deadline_passed(double deadline);
+/* True once stop_at, the run's own stop (fuzz --time), has passed (never
+   when stop_at <= 0): what ran into it was cut short by movconf, not by
+   the implementation. */
+int mc_stop_passed(double stop_at);
 /* Milliseconds left until the deadline, for poll(): 0 once it has passed,
    -1 (wait for ever) for MC_NO_DEADLINE. */
 int mc_millis_until(double deadline);

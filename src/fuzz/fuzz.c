@@ -708,7 +708,7 @@ static bool campaign_over(const mc_fuzz_options *o, const mc_fuzz_stats *s, int 
     return true;
   if (o->stop_flag && *o->stop_flag)
     return true;
-  return o->stop_at > 0 && mc_now_seconds() >= o->stop_at;
+  return mc_stop_passed(o->stop_at);
 }
 
 void mc_fuzz_campaign(const mc_fuzz_options *o, mc_impl *impl, mc_fuzz_stats *s,

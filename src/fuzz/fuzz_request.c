@@ -115,10 +115,6 @@ static bool has_unwritten(const mc_impl_result *r, const mc_tensor *want) {
   return d.unwritten > d.differing - d.unwritten;
 }
 
-static bool past_stop(const mc_impl *impl) {
-  return impl->options.stop_at > 0 && mc_now_seconds() >= impl->options.stop_at;
-}
-
 /* Calls impl on req as the MC_FUZZ_MAX_BLAMES-th call at most: a late
    fault of an earlier call that arrives instead of this call's answer is
    kept in *o (the first one) and the call made again in a fresh process,
@@ -150,7 +146,7 @@ static void call_for_own_answer(mc_impl *impl, const mc_request *req, mc_impl_re
 mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail,
                          mc_fuzz_outcome *outcome) {
   mc_fuzz_outcome o = {.verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1};
-  if (past_stop(impl)) {
+  if (mc_stop_passed(impl->options.stop_at)) {
     o.out_of_time = true;
     if (outcome)
       *outcome = o;
@@ -167,7 +163,7 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   bool unanswered = false; /* the second call was cut short by --time: no cause can be told */
   if (o.verdict == MC_VERDICT_WRONG_OUTPUT) { /* which elements were unwritten, for the cause */
     mc_second_fill_run(impl, &r->req, &result);
-    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data && past_stop(impl);
+    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data && mc_stop_passed(impl->options.stop_at);
     free(*detail);
     o.verdict = mc_judge(&fc.c, impl, &result, detail);
   }
@@ -176,7 +172,7 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
     o.output_elements = mc_tensor_elements(&fc.c.expected.tensor);
   o.unwritten =
       o.verdict == MC_VERDICT_WRONG_OUTPUT && has_unwritten(&result, &fc.c.expected.tensor);
-  if ((o.verdict == MC_VERDICT_TIMEOUT && past_stop(impl)) || unanswered) {
+  if ((o.verdict == MC_VERDICT_TIMEOUT && mc_stop_passed(impl->options.stop_at)) || unanswered) {
     const mc_fuzz_outcome blamed = o; /* an earlier call's fault still counts */
     o = (mc_fuzz_outcome){
         .verdict = MC_VERDICT_UNSUPPORTED, .output_elements = -1, .out_of_time = true};

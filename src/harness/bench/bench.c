@@ -253,10 +253,12 @@ typedef struct bench_case {
   mc_request req;
 } bench_case;
 
-/* A plugin's fault after run() returned on a workload's request, found by
-   movconf before the benchmark's process starts (find_late_writes), by
+/* A plugin's faults after run() returned on the workloads' requests, found
+   by movconf before the benchmark's process starts (find_late_writes), by
    workload index; "": none. */
-static char late_writes[WORKLOAD_COUNT][sizeof(((bench_row *)NULL)->impl_detail)];
+typedef struct late_writes {
+  char found[WORKLOAD_COUNT][sizeof(((bench_row *)NULL)->impl_detail)];
+} late_writes;
 
 static double now_seconds(void) {
   struct timespec ts;
@@ -509,7 +511,8 @@ static bool check_against_oracle(const mc_request *req, const mc_tensor *got, be
    must equal the oracle's output bit for bit before it is timed (an adapter
    has timed itself by then: its figures count only when the output is right). */
 static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tensor *want,
-                       const timing_plan *plan, bench_row *row, mc_tensor *theirs) {
+                       const timing_plan *plan, const char *late, bench_row *row,
+                       mc_tensor *theirs) {
   mc_bench_impl_plan own = {.runs = plan->runs, .min_run_seconds = plan->min_run_seconds};
   mc_bench_impl_status s =
       mc_bench_impl_prepare(impl, req, &own, theirs, row->impl_detail, sizeof row->impl_detail);
@@ -521,8 +524,7 @@ static void check_impl(mc_bench_impl *impl, const mc_request *req, const mc_tens
     row->impl_status = ROW_MISMATCH;
   else
     row->impl_status = ROW_OK;
-  const char *late = late_writes[row->w - workloads];
-  if (row->impl_status == ROW_OK && late[0]) {
+  if (row->impl_status == ROW_OK && late && late[0]) {
     row->impl_status = ROW_ERROR;
     snprintf(row->impl_detail, sizeof row->impl_detail, "%s", late);
   }
@@ -595,9 +597,10 @@ static void time_kernels(kernel_call *k, mc_bench_impl *impl, bench_row *row,
 }
 
 /* Checks the kernels against the oracle on a built case, then times them,
-   the memcpy baseline and the oracle. */
+   the memcpy baseline and the oracle. late: impl's fault after run()
+   returned on this workload ("" or NULL: none). */
 static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options *o,
-                           const timing_plan *plan, mc_bench_impl *impl) {
+                           const timing_plan *plan, mc_bench_impl *impl, const char *late) {
   mc_error err = {0};
   mc_type type;
   int64_t shape[MC_MAX_RANK];
@@ -622,7 +625,7 @@ static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options
     fail_row(row, "the kernels failed", k.status, &k.err);
   } else if (check_against_oracle(&c->req, &out, row, &want, &oracle_first)) {
     if (impl)
-      check_impl(impl, &c->req, &want, plan, row, &theirs);
+      check_impl(impl, &c->req, &want, plan, late, row, &theirs);
     mc_tensor_free(&want); /* not needed while timing: less memory in use */
     time_kernels(&k, impl, row, o, plan);
   }
@@ -636,7 +639,7 @@ static void bench_case_run(bench_case *c, bench_row *row, const mc_bench_options
 }
 
 static void bench_workload(const workload *w, const mc_bench_options *o, const timing_plan *plan,
-                           mc_bench_impl *impl, bench_row *row) {
+                           mc_bench_impl *impl, const char *late, bench_row *row) {
   memset(row, 0, sizeof *row);
   row->w = w;
   workload_id(w, row->id, sizeof row->id);
@@ -650,7 +653,7 @@ static void bench_workload(const workload *w, const mc_bench_options *o, const t
     fail_row(row, "cannot build the input", s, NULL);
   else {
     row->in_bytes = c.data.nbytes;
-    bench_case_run(&c, row, o, plan, impl);
+    bench_case_run(&c, row, o, plan, impl, late);
   }
   free_case(&c);
 }
@@ -886,7 +889,8 @@ static void note_progress(const char *what, const char *id) {
   (void)put; /* a note lost makes the failure message vaguer, nothing worse */
 }
 
-static int run_bench(const mc_bench_options *options) {
+/* late: what find_late_writes found (NULL: not looked for). */
+static int run_bench(const mc_bench_options *options, const late_writes *late) {
   mc_bench_options o = *options;
   if (o.threads <= 0)
     o.threads = mc_default_threads();
@@ -925,7 +929,7 @@ static int run_bench(const mc_bench_options *options) {
     char id[64];
     workload_id(&workloads[i], id, sizeof id);
     note_progress("workload", id);
-    bench_workload(&workloads[i], &o, &plan, impl, &rows[n]);
+    bench_workload(&workloads[i], &o, &plan, impl, late ? late->found[i] : NULL, &rows[n]);
     print_row(&rows[n], o.threads);
     all_ok = all_ok && rows[n].status == ROW_OK;
     if (impl) {
@@ -1042,7 +1046,7 @@ static bool wait_benchmark(pid_t pid, double timeout, siginfo_t *info, int *own_
    regular file is left to the benchmark's load to refuse; the first call
    that does not answer in time ends the search (the benchmark's watch
    says why). */
-static void find_late_writes(const mc_bench_options *o) {
+static void find_late_writes(const mc_bench_options *o, late_writes *late) {
   struct stat st;
   if (stat(o->impl + strlen("plugin:"), &st) != 0 || !S_ISREG(st.st_mode))
     return;
@@ -1065,7 +1069,7 @@ static void find_late_writes(const mc_bench_options *o) {
       answering = r.outcome != MC_OUTCOME_TIMEOUT;
       char *safe = mc_safe_text(r.message); /* the plugin's process wrote it */
       if (r.outcome == MC_OUTCOME_CRASH && r.late)
-        snprintf(late_writes[i], sizeof late_writes[i],
+        snprintf(late->found[i], sizeof late->found[i],
                  "run alone in a process of its own, it faulted after run() returned (%s): "
                  "not timed",
                  safe);
@@ -1085,7 +1089,9 @@ static void find_late_writes(const mc_bench_options *o) {
    plugin's host is (child_contain.h): kill(0), kill(-1) and
    kill(getppid()) from the plugin reach only its own processes. */
 static int run_guarded(const mc_bench_options *o) {
-  find_late_writes(o);
+  late_writes late; /* read by the benchmark's process too, a fork */
+  memset(&late, 0, sizeof late);
+  find_late_writes(o, &late);
   int progress[2];
   mc_child_guard_install();
   mc_child_text text;
@@ -1111,7 +1117,7 @@ static int run_guarded(const mc_bench_options *o) {
     mc_bench_watch_own();
     close(progress[0]);
     progress_fd = progress[1];
-    int status = run_bench(o);
+    int status = run_bench(o, &late);
     note_progress("complete", ""); /* whatever the status: it returned */
     fflush(NULL);
     _exit(status);
@@ -1164,5 +1170,5 @@ static int run_guarded(const mc_bench_options *o) {
 int mc_bench_run(const mc_bench_options *options) {
   if (options->impl && strncmp(options->impl, "plugin:", 7) == 0)
     return run_guarded(options);
-  return run_bench(options);
+  return run_bench(options, NULL);
 }

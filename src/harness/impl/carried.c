@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "common/clock.h"
+
 bool mc_impl_request_carried(const mc_request *req, const char *to_whom, mc_impl_result *r) {
   bool ok = mc_op_input_count_ok(req->op, req->n_inputs);
   for (int i = 0; ok && i < req->n_inputs; i++)
@@ -13,4 +15,13 @@ bool mc_impl_request_carried(const mc_request *req, const char *to_whom, mc_impl
     snprintf(r->message, sizeof r->message, "malformed request: not sent to the %s", to_whom);
   }
   return ok;
+}
+
+bool mc_impl_start_cut_short(double stop_at, const char *what, mc_impl_result *r) {
+  if (!mc_stop_passed(stop_at))
+    return false;
+  r->outcome = MC_OUTCOME_TIMEOUT;
+  snprintf(r->message, sizeof r->message,
+           "the %s was still starting when the time allowed (--time) ran out", what);
+  return true;
 }

@@ -153,6 +153,8 @@ static bool ensure_running(mc_adapter *a, mc_impl_result *r) {
   }
   char why[400];
   if (!mc_adapter_start(a, why, sizeof why)) {
+    if (mc_impl_start_cut_short(a->stop_at, "adapter", r))
+      return false;
     a->restart_failures++;
     r->outcome = MC_OUTCOME_CRASH;
     snprintf(r->message, sizeof r->message, "restarting the adapter failed: %s", why);

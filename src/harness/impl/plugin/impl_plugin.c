@@ -417,14 +417,8 @@ static void plugin_run(mc_impl *self, const mc_request *req, mc_impl_result *res
   char err[400];
   if (s->pid <= 0 && !start_child(self, s, err, sizeof err)) {
     res->fresh_start = true; /* a failed start owes nothing to earlier cases */
-    if (self->options.stop_at > 0 && mc_now_seconds() >= self->options.stop_at) {
-      /* movconf's own deadline (fuzz --time) cut the start short: not the
-         plugin's fault, as a call cut short by it is not. */
-      res->outcome = MC_OUTCOME_TIMEOUT;
-      snprintf(res->message, sizeof res->message,
-               "the plugin process was still starting when the time allowed ran out");
+    if (mc_impl_start_cut_short(self->options.stop_at, "plugin process", res))
       return;
-    }
     s->restart_failures++;
     set_crash(res, "could not start a fresh plugin process: %s", err);
     return;
