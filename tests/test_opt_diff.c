@@ -376,6 +376,12 @@ static void test_transpose_tiles(void) {
     transpose_case("one tile with edges", sizes[t], 3, L(2, 37, 45), L(0, 2, 1));
     transpose_case("tiles along both axes", sizes[t], 2, L(70, 300), L(1, 0));
     transpose_case("channels last", sizes[t], 4, L(2, 19, 5, 9), L(0, 2, 3, 1));
+    /* Streamed, whole output lines straight from the registers (AVX2):
+       input rows further apart than output rows and not, then tiles whose
+       edge is not whole steps next to tiles that are. */
+    transpose_case("lines, input rows apart", sizes[t], 3, L(2, 64, 128), L(0, 2, 1));
+    transpose_case("lines, output rows apart", sizes[t], 2, L(128, 64), L(1, 0));
+    transpose_case("lines and edges", sizes[t], 3, L(2, 72, 136), L(0, 2, 1));
   }
 }
 

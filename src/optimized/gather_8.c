@@ -160,39 +160,6 @@ static int64_t gather_row_of(const mc_opt_plan *p, int64_t i) {
   return v < d ? v : -1;
 }
 
-typedef struct gather_job {
-  const mc_kernel_job *job;
-} gather_job;
-
-/* One element of a fixed byte size: the memcpy compiles to a move. */
-#define GATHER_ONE(SIZE, DST, SRC) memcpy((DST), (SRC), SIZE)
-
-/* Output element r of a one-element row (inner = 1) of esize bytes: the
-   element or zero bits. */
-static inline void gather_element(const mc_kernel_job *job, int64_t r, int64_t s, bool in_range) {
-  const size_t esize = job->io.esize;
-  uint8_t *dst = job->out + r * (int64_t)esize;
-  if (!in_range) {
-    memset(dst, 0, esize);
-    return;
-  }
-  const uint8_t *src = job->in + s * (int64_t)esize;
-  switch (esize) {
-  case 1:
-    GATHER_ONE(1, dst, src);
-    break;
-  case 2:
-    GATHER_ONE(2, dst, src);
-    break;
-  case 4:
-    GATHER_ONE(4, dst, src);
-    break;
-  default:
-    GATHER_ONE(8, dst, src);
-    break;
-  }
-}
-
 /* Rows of one element read one element per run of d input elements, which
    are far apart: each load would wait for memory alone (bench ga/axis3 at
    0.3 of the ceiling). So the element the same index reads GATHER_AHEAD
@@ -204,47 +171,116 @@ enum { GATHER_AHEAD = 16 };
 #define GATHER_PREFETCH(ADDR) ((void)(ADDR))
 #endif
 
-/* The input row at `base` is [t, pre, 0]; v the index in it (-1: none).
-   Past the batch's last pre position, the row itself (no fetch beyond). */
-static inline void gather_prefetch(const mc_kernel_job *job, int64_t pre, int64_t base, int64_t v) {
-  const mc_opt_plan *p = job->plan;
-  const int64_t ahead = pre + GATHER_AHEAD < p->gather_pre ? GATHER_AHEAD * p->gather_axis_len : 0;
-  GATHER_PREFETCH(job->in + (base + ahead + (v > 0 ? v : 0)) * (int64_t)job->io.esize);
+/* Up to this many indices a batch's are decoded once into an array, not
+   once per output row. */
+enum { GATHER_DECODED = 64 };
+
+/* Output row r is [t, pre, n] over [batch, pre, count]; base is the input
+   row of [t, pre, 0]. The indices of batch `decoded` (-1: none) are in
+   row[] when count <= GATHER_DECODED. */
+typedef struct gather_walk {
+  int64_t t, pre, n, base, count, pres, d, decoded;
+  const mc_opt_plan *p;
+  int64_t row[GATHER_DECODED];
+} gather_walk;
+
+/* The walk at row `begin`: one division per part, increments after. */
+static inline void gather_walk_start(gather_walk *w, const mc_opt_plan *p, int64_t begin) {
+  w->p = p;
+  w->count = p->gather_count;
+  w->pres = p->gather_pre;
+  w->d = p->gather_axis_len;
+  const int64_t per_batch = w->pres * w->count;
+  w->t = begin / per_batch;
+  w->pre = (begin % per_batch) / w->count;
+  w->n = begin % w->count;
+  w->base = (w->t * w->pres + w->pre) * w->d;
+  w->decoded = -1;
 }
 
-/* Output rows [begin, end): row r is [t, p, n] over [batch, pre, count],
-   walked by increments after one division per part at the start. */
+/* The input row (within [t, pre]) the walk's current index reads, -1:
+   none (gather_row_of). */
+static inline int64_t gather_walk_index(gather_walk *w) {
+  if (w->count > GATHER_DECODED)
+    return gather_row_of(w->p, w->t * w->count + w->n);
+  if (w->decoded != w->t) {
+    for (int64_t k = 0; k < w->count; k++)
+      w->row[k] = gather_row_of(w->p, w->t * w->count + k);
+    w->decoded = w->t;
+  }
+  return w->row[w->n];
+}
+
+static inline void gather_walk_next(gather_walk *w) {
+  if (++w->n == w->count) {
+    w->n = 0;
+    w->base += w->d;
+    if (++w->pre == w->pres) {
+      w->pre = 0;
+      w->t++;
+    }
+  }
+}
+
+/* Rows of one element of E bytes, the element or zero bits each. What the
+   loop reads of the job is in locals: a store to the output could alias it
+   and would have it reloaded every element (about 57 instructions an
+   element before, callgrind). */
+#define GATHER_SINGLES_FN(E)                                                                       \
+  static void gather_singles_##E(const mc_kernel_job *job, int64_t begin, int64_t end) {           \
+    const uint8_t *in = job->in;                                                                   \
+    uint8_t *out = job->out;                                                                       \
+    gather_walk w;                                                                                 \
+    gather_walk_start(&w, job->plan, begin);                                                       \
+    for (int64_t r = begin; r < end; r++, gather_walk_next(&w)) {                                  \
+      const int64_t v = gather_walk_index(&w);                                                     \
+      /* past the batch's last pre position, the row itself: no fetch beyond */                    \
+      const int64_t ahead = w.pre + GATHER_AHEAD < w.pres ? GATHER_AHEAD * w.d : 0;                \
+      GATHER_PREFETCH(in + (w.base + ahead + (v > 0 ? v : 0)) * E);                                \
+      if (v >= 0)                                                                                  \
+        memcpy(out + r * E, in + (w.base + v) * E, E);                                             \
+      else                                                                                         \
+        memset(out + r * E, 0, E);                                                                 \
+    }                                                                                              \
+  }
+GATHER_SINGLES_FN(1)
+GATHER_SINGLES_FN(2)
+GATHER_SINGLES_FN(4)
+GATHER_SINGLES_FN(8)
+
+/* Output rows [begin, end) of inner elements each. */
 static void gather_rows(void *ctx, int64_t begin, int64_t end) {
-  const mc_kernel_job *job = ((const gather_job *)ctx)->job;
-  const mc_opt_plan *p = job->plan;
-  const int64_t inner = p->gather_inner, count = p->gather_count, d = p->gather_axis_len;
-  const int64_t per_batch = p->gather_pre * count;
-  const bool single = inner == 1 && job->io.esize > 0;
-  int64_t t = begin / per_batch, pre = (begin % per_batch) / count, n = begin % count;
-  int64_t base = (t * p->gather_pre + pre) * d; /* input row of [t, pre, 0] */
-  for (int64_t r = begin; r < end; r++) {
-    const int64_t v = gather_row_of(p, t * count + n);
-    if (single) {
-      gather_prefetch(job, pre, base, v);
-      gather_element(job, r, base + v, v >= 0);
-    } else if (v < 0)
+  const mc_kernel_job *job = ctx;
+  const int64_t inner = job->plan->gather_inner;
+  if (inner == 1 && job->io.esize > 0) {
+    switch (job->io.esize) {
+    case 1:
+      gather_singles_1(job, begin, end);
+      return;
+    case 2:
+      gather_singles_2(job, begin, end);
+      return;
+    case 4:
+      gather_singles_4(job, begin, end);
+      return;
+    default:
+      gather_singles_8(job, begin, end);
+      return;
+    }
+  }
+  gather_walk w;
+  gather_walk_start(&w, job->plan, begin);
+  for (int64_t r = begin; r < end; r++, gather_walk_next(&w)) {
+    const int64_t v = gather_walk_index(&w);
+    if (v < 0)
       mc_row_zero(&job->io, job->out, r * inner, 1, inner);
     else
-      mc_row_copy(&job->io, job->out, r * inner, 1, job->in, (base + v) * inner, 1, inner);
-    if (++n == count) {
-      n = 0;
-      base += d;
-      if (++pre == p->gather_pre) {
-        pre = 0;
-        t++;
-      }
-    }
+      mc_row_copy(&job->io, job->out, r * inner, 1, job->in, (w.base + v) * inner, 1, inner);
   }
 }
 
 void MC_KERNEL(mc_kernel_gather_8)(const mc_kernel_job *job) {
   const mc_opt_plan *p = job->plan;
-  gather_job g = {job};
   const int64_t rows = p->gather_batch * p->gather_pre * p->gather_count;
-  mc_parallel_for(job->threads, rows, 1, gather_rows, &g);
+  mc_parallel_for(job->threads, rows, 1, gather_rows, (void *)job);
 }

@@ -68,6 +68,9 @@ mc_status mc_opt_validate_transpose_1(const mc_request *req, mc_opt_plan *plan, 
   }
   for (int k = 0; k < rank; k++)
     plan->out_shape[k] = plan->in_shape[plan->perm[k]];
+  /* A transpose reads its input once, in tiles: from 16 MiB out, streaming
+     its lines straight from the registers beat the write-allocate reads. */
+  plan->stream_counts_reads = true;
   return MC_OK;
 }
 #endif
@@ -205,11 +208,8 @@ TRANSPOSE_BLOCK_FN(2, 8, _mm_unpacklo_epi16, _mm_unpackhi_epi16)
    lane, 32-bit then 64-bit interleaves make 4 x 4 transposes; the lanes
    then swap between rows i and i + 4. Half the instructions per byte of
    the 4 x 4 blocks. */
-static inline __attribute__((always_inline)) void
-transpose_block_4(uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {
-  __m256i r[8], t[8];
-  for (int i = 0; i < 8; i++)
-    r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * src_row));
+static inline __attribute__((always_inline)) void transpose_regs_4(__m256i r[8]) {
+  __m256i t[8];
   for (int i = 0; i < 8; i += 2) {
     t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
     t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
@@ -224,8 +224,107 @@ transpose_block_4(uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src
     t[i] = _mm256_permute2x128_si256(r[i], r[i + 4], 0x20);
     t[i + 4] = _mm256_permute2x128_si256(r[i], r[i + 4], 0x31);
   }
+  memcpy(r, t, sizeof t);
+}
+
+static inline __attribute__((always_inline)) void
+transpose_block_4(uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {
+  __m256i r[8];
   for (int i = 0; i < 8; i++)
-    _mm256_storeu_si256((__m256i *)(void *)(dst + i * dst_row), t[i]);
+    r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * src_row));
+  transpose_regs_4(r);
+  for (int i = 0; i < 8; i++)
+    _mm256_storeu_si256((__m256i *)(void *)(dst + i * dst_row), r[i]);
+}
+
+/* Streamed tiles go straight from the registers to whole output lines.
+   transpose_half_E leaves in r[j] the 32 bytes of output row j that come
+   from 32 / E input rows: 4-byte elements as one 8 x 8 block; 1 and 2-byte
+   elements as two N x N blocks side by side, input row i in the low lane
+   and row i + N in the high lane, each lane transposed on its own. */
+static inline __attribute__((always_inline)) void transpose_half_4(__m256i r[8], const uint8_t *src,
+                                                                   int64_t src_row) {
+  for (int i = 0; i < 8; i++)
+    r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * src_row));
+  transpose_regs_4(r);
+}
+
+#define TRANSPOSE_HALF_FN(E, N, LO, HI)                                                            \
+  static inline __attribute__((always_inline)) void transpose_half_##E(                            \
+      __m256i r[N], const uint8_t *src, int64_t src_row) {                                         \
+    __m256i t[N];                                                                                  \
+    for (int i = 0; i < N; i++)                                                                    \
+      r[i] = _mm256_inserti128_si256(                                                              \
+          _mm256_castsi128_si256(                                                                  \
+              _mm_loadu_si128((const __m128i *)(const void *)(src + i * src_row))),                \
+          _mm_loadu_si128((const __m128i *)(const void *)(src + (i + N) * src_row)), 1);           \
+    for (int round = 1; round < N; round *= 2) {                                                   \
+      for (int i = 0; i < N / 2; i++) {                                                            \
+        t[2 * i] = LO(r[i], r[i + N / 2]);                                                         \
+        t[2 * i + 1] = HI(r[i], r[i + N / 2]);                                                     \
+      }                                                                                            \
+      memcpy(r, t, sizeof t);                                                                      \
+    }                                                                                              \
+  }
+TRANSPOSE_HALF_FN(1, 16, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8)
+TRANSPOSE_HALF_FN(2, 8, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
+
+/* R output rows (R = 8, or 16 for bytes) of 64 bytes each, from 64 / E
+   input rows: two halves, each row's line streamed as soon as whole. */
+#define TRANSPOSE_LINES_FN(E, R)                                                                   \
+  static inline __attribute__((always_inline)) void transpose_lines_##E(                           \
+      uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {                        \
+    __m256i low[R], high[R];                                                                       \
+    transpose_half_##E(low, src, src_row);                                                         \
+    transpose_half_##E(high, src + 32 / E * src_row, src_row);                                     \
+    for (int j = 0; j < R; j++) {                                                                  \
+      _mm256_stream_si256((__m256i *)(void *)(dst + j * dst_row), low[j]);                         \
+      _mm256_stream_si256((__m256i *)(void *)(dst + j * dst_row + 32), high[j]);                   \
+    }                                                                                              \
+  }
+TRANSPOSE_LINES_FN(1, 16)
+TRANSPOSE_LINES_FN(2, 8)
+TRANSPOSE_LINES_FN(4, 8)
+
+/* A tile streamed from the registers, in steps of R output rows by one
+   output line. Only where every step's lines are whole and on line
+   boundaries: na a multiple of R, nb of a line's elements, and every
+   output row of the tile starting on a line. */
+#define TRANSPOSE_STREAMED_FN(E, R)                                                                \
+  static bool transpose_streamed_##E(uint8_t *dst, int64_t out_a, const uint8_t *src,              \
+                                     int64_t in_b, int64_t na, int64_t nb) {                       \
+    if (na % R != 0 || nb % (64 / E) != 0 || (out_a * E) % 64 != 0 ||                              \
+        mc_stream_line_offset(dst) != 0)                                                           \
+      return false;                                                                                \
+    if (in_b > out_a) /* input rows further apart: each read along its row */                      \
+      for (int64_t b = 0; b < nb; b += 64 / E)                                                     \
+        for (int64_t a = 0; a < na; a += R)                                                        \
+          transpose_lines_##E(dst + (a * out_a + b) * E, out_a * E, src + (b * in_b + a) * E,      \
+                              in_b * E);                                                           \
+    else /* each output row written in order */                                                    \
+      for (int64_t a = 0; a < na; a += R)                                                          \
+        for (int64_t b = 0; b < nb; b += 64 / E)                                                   \
+          transpose_lines_##E(dst + (a * out_a + b) * E, out_a * E, src + (b * in_b + a) * E,      \
+                              in_b * E);                                                           \
+    return true;                                                                                   \
+  }
+TRANSPOSE_STREAMED_FN(1, 16)
+TRANSPOSE_STREAMED_FN(2, 8)
+TRANSPOSE_STREAMED_FN(4, 8)
+
+/* Whether the streamed tile went straight from the registers. */
+static bool transpose_streamed(int64_t esize, uint8_t *dst, int64_t out_a, const uint8_t *src,
+                               int64_t in_b, int64_t na, int64_t nb) {
+  switch (esize) {
+  case 1:
+    return transpose_streamed_1(dst, out_a, src, in_b, na, nb);
+  case 2:
+    return transpose_streamed_2(dst, out_a, src, in_b, na, nb);
+  case 4:
+    return transpose_streamed_4(dst, out_a, src, in_b, na, nb);
+  default:
+    return false;
+  }
 }
 #else
 TRANSPOSE_BLOCK_FN(4, 4, _mm_unpacklo_epi32, _mm_unpackhi_epi32)
@@ -282,6 +381,10 @@ static void transpose_tile(const mc_rowio *io, uint8_t *out, int64_t o, int64_t 
   }
   const int64_t esize = (int64_t)io->esize;
   const uint8_t *src = in + i * esize;
+#if defined(MC_KERNELS_AVX2)
+  if (io->stream && transpose_streamed(esize, out + o * esize, out_a, src, in_b, na, nb))
+    return;
+#endif
   if (io->stream) {
     /* Through an L1 stage, streamed out: no whole output line is read
        before it is written; the lines a row shares with the next tile's
