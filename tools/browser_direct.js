@@ -34,7 +34,8 @@
 // reflect mode by 3 at the start, pads fed as a graph input: ONNX wants
 // reflect pads below the axis' size, so both must refuse it. Gather of
 // [[0, 1], [2, 3]] at index 2 of axis 1 (of size 2), indices fed as a graph
-// input: ONNX wants indices in range, so both must refuse it. Prints each
+// input: ONNX wants indices in range, so both must refuse it; the same for
+// [2, 2, 2, 2] of 0 .. 15 at index 2 of axis 0, past the whole buffer. Prints each
 // provider's output or error (or that it did not answer within 120 s).
 // `node tools/browser_direct.js ort-webgpu NAME` runs only the models whose
 // name contains NAME (each model's name is printed with its answers).
@@ -95,6 +96,11 @@ async function ortDirect(puppeteer) {
       model: graphModel([{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: 1 } }],
                         {}, 'f32', 2, [{ name: 'indices', type: 'i64', rank: 1 }]),
       shape: [2, 2], feeds: { indices: [[2], [1]] } },
+    // The same past the whole buffer: [2, 2, 2, 2] at index 2 of axis 0.
+    'Gather at 2 on axis 0 of [2, 2, 2, 2]': {
+      model: graphModel([{ opType: 'Gather', inputs: ['x', 'indices'], outputs: ['y'], attributes: { axis: 0 } }],
+                        {}, 'f32', 4, [{ name: 'indices', type: 'i64', rank: 1 }]),
+      shape: [2, 2, 2, 2], feeds: { indices: [[2], [1]] } },
     // Last: these may never answer (each is given 120 s).
     'Slice of a scalar on axis 0': {
       model: graphModel([{ opType: 'Slice', inputs: ['x', 'starts', 'ends', 'axes', 'steps'],
