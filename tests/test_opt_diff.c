@@ -4,6 +4,7 @@
    primitives the kernels are built from. */
 #include <stdlib.h>
 
+#include "cases/bytes/fuzz_bytes.h"
 #include "check.h"
 #include "movconf/optimized.h"
 #include "movconf/oracle.h"
@@ -251,27 +252,66 @@ static void test_simd_choice(void) {
 #endif
 }
 
+/* A valid request of op from random fuzz bytes (the fuzz targets'
+   decoder, cases/bytes/fuzz_bytes.h), for the operations without a maker
+   of their own above: natural selector bytes only, so that most decode to
+   valid requests of the small size class; drawn again until the oracle
+   accepts one. False (in owning nothing) when none did. */
+static bool make_from_bytes(mc_op op, mc_fuzz_input *in) {
+  for (int tries = 0; tries < 100; tries++) {
+    uint8_t bytes[96];
+    for (size_t i = 0; i < sizeof bytes; i++)
+      bytes[i] = (uint8_t)(next_random() % 0xE0);
+    bytes[0] = (uint8_t)op;
+    if (!mc_fuzz_decode(bytes, sizeof bytes, in))
+      continue;
+    mc_tensor out;
+    mc_error err;
+    if (in->req.op == op && mc_oracle_run(&in->req, CAP, &out, &err) == MC_OK) {
+      mc_tensor_free(&out);
+      return true;
+    }
+    mc_fuzz_input_free(in);
+  }
+  return false;
+}
+
+/* A random valid request of op: its maker's, else from fuzz bytes (then
+ *decoded owns it). */
+static bool make_request(mc_op op, request_store *s, mc_fuzz_input *decoded) {
+  if (op == MC_OP_BATCH_TO_SPACE || op == MC_OP_SPACE_TO_BATCH)
+    make_batch_space(s, op == MC_OP_BATCH_TO_SPACE);
+  else if (op == MC_OP_SPACE_TO_DEPTH || op == MC_OP_DEPTH_TO_SPACE)
+    make_space_depth(s, op == MC_OP_SPACE_TO_DEPTH);
+  else if (op == MC_OP_EXTRACT_IMAGE_PATCHES)
+    make_patches(s);
+  else if (op == MC_OP_SHUFFLE_CHANNELS)
+    make_shuffle(s);
+  else if (op == MC_OP_SLICE)
+    make_slice(s);
+  else if (!make_from_bytes(op, decoded))
+    return false;
+  else
+    s->req = decoded->req;
+  return true;
+}
+
 static void test_random_requests(void) {
   int per_op[MC_OP_COUNT] = {0}, failures = 0;
   for (int i = 0; i < 6000 && failures < 5; i++) {
     request_store s;
+    mc_fuzz_input decoded;
     memset(&s, 0, sizeof s);
+    memset(&decoded, 0, sizeof decoded);
     mc_op op = (mc_op)pick(0, MC_OP_COUNT - 1);
-    if (op == MC_OP_BATCH_TO_SPACE || op == MC_OP_SPACE_TO_BATCH)
-      make_batch_space(&s, op == MC_OP_BATCH_TO_SPACE);
-    else if (op == MC_OP_EXTRACT_IMAGE_PATCHES)
-      make_patches(&s);
-    else if (op == MC_OP_SHUFFLE_CHANNELS)
-      make_shuffle(&s);
-    else if (op == MC_OP_SLICE)
-      make_slice(&s);
-    else
-      make_space_depth(&s, op == MC_OP_SPACE_TO_DEPTH);
-    bool ok = agrees(&s.req);
+    bool made = make_request(op, &s, &decoded);
+    CHECK(made);
+    bool ok = made && agrees(&s.req);
     CHECK(ok);
     failures += !ok;
-    per_op[op]++;
+    per_op[op] += made;
     free_store(&s);
+    mc_fuzz_input_free(&decoded);
   }
   printf("random requests per op:");
   for (int op = 0; op < MC_OP_COUNT; op++)
