@@ -246,7 +246,9 @@ static MC_ROW_INLINE int pad_row_pieces(const mc_kernel_job *job, int64_t src, p
   if (hi < lo)
     hi = lo;
   piece[0] = pad_border(job, src, 0, lo, true);
-  piece[1] = pad_copy_piece(hi - lo, src + (lo - b), 1);
+  /* Only a nonempty interior has a start: then b > -d, so lo - b fits;
+     an empty one may have b = INT64_MIN (PAD-O1 lets e cancel it). */
+  piece[1] = pad_copy_piece(hi - lo, hi > lo ? src + (lo - b) : src, 1);
   piece[2] = pad_border(job, src, hi, n - hi, false);
   return 3;
 }
