@@ -163,7 +163,8 @@ mc_verdict mc_fuzz_judge(mc_impl *impl, const mc_owned_request *r, char **detail
   bool unanswered = false; /* the second call was cut short by --time: no cause can be told */
   if (o.verdict == MC_VERDICT_WRONG_OUTPUT) { /* which elements were unwritten, for the cause */
     mc_second_fill_run(impl, &r->req, &result);
-    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data && mc_stop_passed(impl->options.stop_at);
+    unanswered = mc_second_fill_wanted(impl, &result) && !result.refilled.data &&
+                 mc_stop_passed(impl->options.stop_at);
     free(*detail);
     o.verdict = mc_judge(&fc.c, impl, &result, detail);
   }

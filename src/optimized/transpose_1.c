@@ -180,22 +180,30 @@ static void transpose_rows(void *ctx, int64_t begin, int64_t end) {
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
+/* log2(N) rounds of interleaving register i with register i + N/2 (low
+   halves into 2i, high halves into 2i + 1): an N x N transpose of each
+   128-bit lane of the N registers r of type T. */
+#define TRANSPOSE_ROUNDS(T, N, LO, HI, r)                                                          \
+  do {                                                                                             \
+    T t_[N];                                                                                       \
+    for (int round = 1; round < N; round *= 2) {                                                   \
+      for (int i = 0; i < N / 2; i++) {                                                            \
+        t_[2 * i] = LO(r[i], r[i + N / 2]);                                                        \
+        t_[2 * i + 1] = HI(r[i], r[i + N / 2]);                                                    \
+      }                                                                                            \
+      memcpy(r, t_, sizeof t_);                                                                    \
+    }                                                                                              \
+  } while (0)
+
 /* An N x N block of E-byte elements (N = 16 / E) transposed in registers:
-   N rows of 16 bytes loaded, log2(N) rounds of interleaving row i with row
-   i + N/2 (low halves into 2i, high halves into 2i + 1), N rows stored. */
+   N rows of 16 bytes loaded, TRANSPOSE_ROUNDS, N rows stored. */
 #define TRANSPOSE_BLOCK_FN(E, N, LO, HI)                                                           \
   static inline __attribute__((always_inline)) void transpose_block_##E(                           \
       uint8_t *dst, int64_t dst_row, const uint8_t *src, int64_t src_row) {                        \
-    __m128i r[N], t[N];                                                                            \
+    __m128i r[N];                                                                                  \
     for (int i = 0; i < N; i++)                                                                    \
       r[i] = _mm_loadu_si128((const __m128i *)(const void *)(src + i * src_row));                  \
-    for (int round = 1; round < N; round *= 2) {                                                   \
-      for (int i = 0; i < N / 2; i++) {                                                            \
-        t[2 * i] = LO(r[i], r[i + N / 2]);                                                         \
-        t[2 * i + 1] = HI(r[i], r[i + N / 2]);                                                     \
-      }                                                                                            \
-      memcpy(r, t, sizeof r);                                                                      \
-    }                                                                                              \
+    TRANSPOSE_ROUNDS(__m128i, N, LO, HI, r);                                                       \
     for (int i = 0; i < N; i++)                                                                    \
       _mm_storeu_si128((__m128i *)(void *)(dst + i * dst_row), r[i]);                              \
   }
@@ -252,19 +260,12 @@ static inline __attribute__((always_inline)) void transpose_half_4(__m256i r[8],
 #define TRANSPOSE_HALF_FN(E, N, LO, HI)                                                            \
   static inline __attribute__((always_inline)) void transpose_half_##E(                            \
       __m256i r[N], const uint8_t *src, int64_t src_row) {                                         \
-    __m256i t[N];                                                                                  \
     for (int i = 0; i < N; i++)                                                                    \
       r[i] = _mm256_inserti128_si256(                                                              \
           _mm256_castsi128_si256(                                                                  \
               _mm_loadu_si128((const __m128i *)(const void *)(src + i * src_row))),                \
           _mm_loadu_si128((const __m128i *)(const void *)(src + (i + N) * src_row)), 1);           \
-    for (int round = 1; round < N; round *= 2) {                                                   \
-      for (int i = 0; i < N / 2; i++) {                                                            \
-        t[2 * i] = LO(r[i], r[i + N / 2]);                                                         \
-        t[2 * i + 1] = HI(r[i], r[i + N / 2]);                                                     \
-      }                                                                                            \
-      memcpy(r, t, sizeof t);                                                                      \
-    }                                                                                              \
+    TRANSPOSE_ROUNDS(__m256i, N, LO, HI, r);                                                       \
   }
 TRANSPOSE_HALF_FN(1, 16, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8)
 TRANSPOSE_HALF_FN(2, 8, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16)
