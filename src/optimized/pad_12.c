@@ -157,6 +157,11 @@ static MC_ROW_INLINE void pad_fill(const mc_rowio *io, uint8_t *dst, int64_t at,
   }
   const int64_t es = (int64_t)io->esize, bytes = n * es;
   uint8_t *o = dst + at * es, e[8];
+  if (n == 1) { /* one element (edge seams): its bytes, one store */
+    for (int64_t k = 0; k < es; k++)
+      o[k] = (uint8_t)(v >> (8 * k));
+    return;
+  }
   for (int64_t k = 0; k < 8; k++) /* mc_store_bits's little-endian bytes, repeated */
     e[k] = (uint8_t)(v >> (8 * (k % es)));
   /* Borders are short: two stores that may overlap (both start at an
