@@ -7,7 +7,8 @@
    constant border is pad_value throughout. The rows of a plane that read
    data share their pieces, built once. Rows are split over the pool;
    a streamed output is one run per range, the interiors streamed straight
-   from the input rows.
+   from the input rows, a row's right border and the next row's left
+   border put as one seam.
    Compiled twice like the other kernels (kernels_avx2.c includes this
    file); the validation is compiled once. Clauses: spec/pad_12.md. */
 #include "optimized/kernels.h"
@@ -156,6 +157,11 @@ static MC_ROW_INLINE void pad_fill(const mc_rowio *io, uint8_t *dst, int64_t at,
   }
   const int64_t es = (int64_t)io->esize, bytes = n * es;
   uint8_t *o = dst + at * es, e[8];
+  if (n == 1) { /* one element (edge seams): its bytes, one store */
+    for (int64_t k = 0; k < es; k++)
+      o[k] = (uint8_t)(v >> (8 * k));
+    return;
+  }
   for (int64_t k = 0; k < 8; k++) /* mc_store_bits's little-endian bytes, repeated */
     e[k] = (uint8_t)(v >> (8 * (k % es)));
   /* Borders are short: two stores that may overlap (both start at an
@@ -300,27 +306,91 @@ static MC_ROW_INLINE void pad_put(const pad_io *io, mc_stream_run *run, const pa
   }
 }
 
-/* A piece at output element `at`, into the run when there is one. */
-static MC_ROW_INLINE void pad_emit(const pad_io *io, mc_stream_run *run, int64_t at,
-                                   const pad_piece *c) {
-  if (run)
-    pad_put(io, run, c);
-  else
-    pad_write(io, at, c);
+/* A row's piece for the input row at `src`: `from` made absolute, an edge
+   fill's element read. */
+static MC_ROW_INLINE pad_piece pad_at(const pad_io *io, pad_piece c, int64_t src, bool edge) {
+  c.from += src;
+  if (edge && c.step == 0 && c.n > 0)
+    c.v = pad_load(io, c.from);
+  return c;
 }
 
-/* The output row at element `at` that reads the input row at `src`. */
-static MC_ROW_INLINE void pad_row(const pad_io *io, mc_stream_run *run, int64_t at,
-                                  const pad_piece *piece, int64_t src, bool edge) {
-  pad_piece c[3] = {piece[0], piece[1], piece[2]};
-  for (int k = 0; k < 3; k++) {
-    c[k].from += src;
-    if (edge && c[k].step == 0 && c[k].n > 0)
-      c[k].v = pad_load(io, c[k].from);
+/* The output row at element `at` that reads the input row at `src`,
+   ordinary stores. */
+static MC_ROW_INLINE void pad_row(const pad_io *io, int64_t at, const pad_piece *piece, int64_t src,
+                                  bool edge) {
+  const pad_piece left = pad_at(io, piece[0], src, edge), right = pad_at(io, piece[2], src, edge);
+  const pad_piece interior = pad_at(io, piece[1], src, edge);
+  pad_write(io, at, &left);
+  pad_write(io, at + left.n, &interior);
+  pad_write(io, at + left.n + interior.n, &right);
+}
+
+/* Seams up to this size are built in one buffer; wider borders are put a
+   piece at a time. */
+enum { PAD_SEAM_BYTES = 256 };
+
+/* A streamed range. A row's right border and the next row's left border
+   are adjacent in the output: they go out as one seam, so that a row
+   costs the put of its interior and one small put. `open` is the input
+   row whose right border is still to come (-1: none). */
+typedef struct pad_stream {
+  mc_stream_run run;
+  int64_t open;
+  size_t bytes; /* a seam's bytes; 0 when they do not fit `seam` */
+  bool same;    /* constant borders: every seam is the one built at the start */
+  _Alignas(64) uint8_t seam[PAD_SEAM_BYTES];
+} pad_stream;
+
+/* The seam between the input rows at `prev` and `next`, built in s->seam
+   with ordinary stores. */
+static MC_ROW_INLINE void pad_seam(const pad_io *io, pad_stream *s, const pad_piece *piece,
+                                   int64_t prev, int64_t next, bool edge) {
+  const pad_io at_seam = {io->row, io->in, s->seam};
+  const pad_piece right = pad_at(io, piece[2], prev, edge), left = pad_at(io, piece[0], next, edge);
+  pad_write(&at_seam, 0, &right);
+  pad_write(&at_seam, right.n, &left);
+}
+
+/* Starts the run at `at`; a constant seam is built here once. Inline, as
+   every function that gets `io`: it must not escape (see pad_io). */
+static MC_ROW_INLINE void pad_stream_begin(const pad_io *io, pad_stream *s, const pad_piece *piece,
+                                           uint8_t *at, bool constant) {
+  const int64_t n = piece[2].n + piece[0].n; /* <= the row's width */
+  mc_stream_run_begin(&s->run, at);
+  s->open = -1;
+  s->bytes = n * (int64_t)io->row.esize <= PAD_SEAM_BYTES ? (size_t)n * io->row.esize : 0;
+  s->same = s->bytes > 0 && constant;
+  if (s->same) /* fills of pad_value: no `from` to read */
+    pad_seam(io, s, piece, 0, 0, false);
+}
+
+/* Puts the open row's right border. */
+static MC_ROW_INLINE void pad_close(const pad_io *io, pad_stream *s, const pad_piece *piece,
+                                    bool edge) {
+  if (s->open < 0)
+    return;
+  const pad_piece right = pad_at(io, piece[2], s->open, edge);
+  pad_put(io, &s->run, &right);
+  s->open = -1;
+}
+
+/* Puts the row that reads the input row at `src`, but for its right
+   border, which stays open. */
+static MC_ROW_INLINE void pad_row_put(const pad_io *io, pad_stream *s, const pad_piece *piece,
+                                      int64_t src, bool edge) {
+  if (s->open >= 0 && s->bytes > 0) {
+    if (!s->same)
+      pad_seam(io, s, piece, s->open, src, edge);
+    mc_stream_put(&s->run, s->seam, s->bytes);
+  } else {
+    pad_close(io, s, piece, edge);
+    const pad_piece left = pad_at(io, piece[0], src, edge);
+    pad_put(io, &s->run, &left);
   }
-  pad_emit(io, run, at, &c[0]);
-  pad_emit(io, run, at + c[0].n, &c[1]);
-  pad_emit(io, run, at + c[0].n + c[1].n, &c[2]);
+  const pad_piece interior = pad_at(io, piece[1], src, edge);
+  pad_put(io, &s->run, &interior);
+  s->open = src;
 }
 
 /* The input position of an output row's outer index on axes [0, w->axes):
@@ -335,6 +405,19 @@ static MC_ROW_INLINE int64_t pad_source_row(const mc_kernel_job *job, const mc_r
     src += s * job->in_stride[a];
   }
   return src;
+}
+
+/* n elements of pad_value from output element `at`: rows in a constant
+   border. */
+static MC_ROW_INLINE void pad_fill_rows(const pad_io *io, pad_stream *s, const pad_piece *piece,
+                                        int64_t at, int64_t n, uint64_t v, bool edge) {
+  const pad_piece fill = {.n = n, .v = v};
+  if (s) {
+    pad_close(io, s, piece, edge);
+    pad_put(io, &s->run, &fill);
+  } else {
+    pad_write(io, at, &fill);
+  }
 }
 
 /* Output rows [begin, end), a plane (the last two axes) at a time: the
@@ -354,28 +437,33 @@ static MC_ROW_INLINE void pad_rows_of(const mc_kernel_job *j, size_t es, int64_t
   const int64_t stride = last > 0 ? j->in_stride[last - 1] : 0;
   pad_piece piece[3];
   pad_row_pieces(p, piece);
-  mc_stream_run streamed, *run = j->io.stream ? &streamed : NULL;
+  pad_stream streamed, *run = j->io.stream ? &streamed : NULL;
   if (run)
-    mc_stream_run_begin(run, j->out + begin * width * (int64_t)j->io.esize);
+    pad_stream_begin(&io, run, piece, j->out + begin * width * (int64_t)j->io.esize,
+                     mode == PAD_CONSTANT);
   mc_row_walk w;
   mc_row_walk_start(&w, outer, p->out_shape, begin / h);
   for (int64_t row = begin, i = begin % h; row < end; i = 0, mc_row_walk_next(&w)) {
     const int64_t m = h - i < end - row ? h - i : end - row, src = pad_source_row(j, &w);
     if (src < 0) { /* a constant border: the plane's rows in one fill */
-      pad_emit(&io, run, row * width, &(pad_piece){.n = m * width, .v = p->pad_value});
+      pad_fill_rows(&io, run, piece, row * width, m * width, p->pad_value, edge);
       row += m;
       continue;
     }
     for (const int64_t stop = i + m; i < stop; i++, row++) {
       const int64_t s = pad_source(mode, i, b, d);
       if (s < 0)
-        pad_emit(&io, run, row * width, &(pad_piece){.n = width, .v = p->pad_value});
+        pad_fill_rows(&io, run, piece, row * width, width, p->pad_value, edge);
+      else if (run)
+        pad_row_put(&io, run, piece, src + s * stride, edge);
       else
-        pad_row(&io, run, row * width, piece, src + s * stride, edge);
+        pad_row(&io, row * width, piece, src + s * stride, edge);
     }
   }
-  if (run)
-    mc_stream_run_end(run);
+  if (run) {
+    pad_close(&io, run, piece, edge);
+    mc_stream_run_end(&run->run);
+  }
 }
 
 static void pad_rows(void *ctx, int64_t begin, int64_t end) {
