@@ -13,6 +13,8 @@
 #include "common/error.h"
 
 enum { GATHER_INDICES = 1, GATHER_AXIS = 2 };
+/* Output rows of at least this many bits (4 KiB) may stream. */
+enum { GATHER_STREAM_ROW_BITS = 8 * 4096 };
 
 /* GA-V1 to GA-V4: side-input types, then the scalar-or-[1] form of axis. */
 static mc_status gather_check_forms(const mc_tensor *indices, const mc_tensor *axis,
@@ -93,9 +95,10 @@ mc_status mc_opt_validate_gather_8(const mc_request *req, mc_opt_plan *plan, mc_
   memcpy(plan->out_shape + a + q_rest, plan->in_shape + a + 1,
          (size_t)(plan->rank - a - 1) * sizeof plan->out_shape[0]);
   gather_view(indices, plan, a, b);
-  /* Rows are as short as the inner run: streaming them would write
-     partial lines. */
-  plan->never_streams = true;
+  /* Rows are as long as the inner run: short ones would stream partial
+     lines, long ones (ga/axis0's 16 MiB) pay the write-allocate read
+     without it. */
+  plan->never_streams = plan->gather_inner < GATHER_STREAM_ROW_BITS / mc_type_bits(plan->type);
   return MC_OK;
 }
 #endif
