@@ -31,6 +31,7 @@ import os
 import platform
 import re
 import subprocess
+import statistics
 import sys
 import tempfile
 
@@ -134,19 +135,38 @@ def kept_notes(path):
     return text[at:] if at >= 0 else ""
 
 
-def target(row):
-    """Issue 17's target for a movconf row, and whether this run met it."""
+def target(row, ratios):
+    """Issue 17's target for a movconf row, judged on the median over every
+    run of the sitting that timed it (the movconf-only run and each --impl
+    run time movconf's kernels again): one run's ratio swings by 0.2 and more
+    on this machine (docs/performance-matrix.md)."""
     wid = row["id"]
     if wid.startswith("s2d/small/"):
-        us = row["seconds"] * 1e6
-        return f"<= 1 us: {us:.2f} us, {'met' if us <= 1 else 'missed'}"
+        us = statistics.median(ratios) * 1e6
+        return (f"<= 1 us: {us:.2f} us (median of {len(ratios)} runs), "
+                f"{'met' if us <= 1 else 'missed'}")
     want = 0.8 if wid.startswith("eip/") else 0.7 if wid.endswith(("/u8", "/f16")) else 0.85
-    got = row["ceiling_ratio"]
-    return f">= {want} of ceiling: {'met' if got >= want else 'missed'}"
+    got = statistics.median(ratios)
+    return (f">= {want} of ceiling: median {got:.2f} of {len(ratios)} runs "
+            f"({min(ratios):.2f} to {max(ratios):.2f}), {'met' if got >= want else 'missed'}")
+
+
+def sitting_ratios(runs):
+    """Workload id -> the figure target() judges, from every run that timed
+    movconf's kernels on it: the ceiling ratio, or the call's seconds for the
+    latency row."""
+    out = {}
+    for _, doc in runs:
+        for r in doc["workloads"]:
+            if r.get("status") == "ok":
+                key = "seconds" if r["id"].startswith("s2d/small/") else "ceiling_ratio"
+                out.setdefault(r["id"], []).append(r[key])
+    return out
 
 
 def write_page(args, runs, left_out, torch, costs, out):
     movconf_rows = {r["id"]: r for r in runs[0][1]["workloads"]}
+    ratios = sitting_ratios(runs)
     lines = [
         "# Performance matrix",
         "",
@@ -169,7 +189,9 @@ def write_page(args, runs, left_out, torch, costs, out):
         "for example) and was not timed.",
         "",
         "GB/s counts input bytes + output bytes per call (1 GB = 10^9 bytes); *vs movconf* is "
-        "the implementation's GB/s over movconf's in the same run (below 1: slower).",
+        "the implementation's GB/s over movconf's in the same run (below 1: slower). The "
+        "targets are judged on the median of movconf's row over every run of the sitting "
+        "(each `--impl` run times movconf's kernels again), not on the first run alone.",
         "",
         "| workload | implementation | GB/s | vs ceiling | vs movconf | target (movconf rows) |",
         "|---|---|---:|---:|---:|---|",
@@ -180,7 +202,7 @@ def write_page(args, runs, left_out, torch, costs, out):
             lines.append(f"| `{wid}` | movconf | {base.get('status')} | | |")
             continue
         lines.append(f"| `{wid}` | **movconf** | {base['gb_per_s']:.2f} | "
-                     f"{base['ceiling_ratio']:.2f} | 1.00 | {target(base)} |")
+                     f"{base['ceiling_ratio']:.2f} | 1.00 | {target(base, ratios[wid])} |")
         for name, doc in runs[1:]:
             row = {r["id"]: r for r in doc["workloads"]}.get(wid)
             if not row or row.get("status") != "ok":
