@@ -135,38 +135,30 @@ def kept_notes(path):
     return text[at:] if at >= 0 else ""
 
 
-def target(row, figures):
+def target(wid, rows):
     """Issue 17's target for a movconf row, judged on the median over every
-    run of the sitting that timed it (the movconf-only run and each --impl
-    run time movconf's kernels again): one run's ratio swings by 0.2 and more
-    on this machine (docs/performance-matrix.md)."""
-    wid = row["id"]
+    run of the sitting that timed it (`rows`: the movconf-only run and each
+    --impl run time movconf's kernels again): one run's ratio swings by 0.2
+    and more on this machine (docs/performance-matrix.md)."""
     if wid.startswith("s2d/small/"):
-        us = statistics.median(figures) * 1e6
-        return (f"<= 1 us: {us:.2f} us (median of {len(figures)} runs), "
+        us = statistics.median(r["seconds"] for r in rows) * 1e6
+        return (f"<= 1 us: {us:.2f} us (median of {len(rows)} runs), "
                 f"{'met' if us <= 1 else 'missed'}")
     want = 0.8 if wid.startswith("eip/") else 0.7 if wid.endswith(("/u8", "/f16")) else 0.85
-    got = statistics.median(figures)
-    return (f">= {want} of ceiling: median {got:.2f} of {len(figures)} runs "
-            f"({min(figures):.2f} to {max(figures):.2f}), {'met' if got >= want else 'missed'}")
-
-
-def sitting_figures(runs):
-    """Workload id -> the figure target() judges, from every run that timed
-    movconf's kernels on it: the ceiling ratio, or the call's seconds for the
-    latency row."""
-    out = {}
-    for _, doc in runs:
-        for r in doc["workloads"]:
-            if r.get("status") == "ok":
-                key = "seconds" if r["id"].startswith("s2d/small/") else "ceiling_ratio"
-                out.setdefault(r["id"], []).append(r[key])
-    return out
+    ratios = [r["ceiling_ratio"] for r in rows]
+    got = statistics.median(ratios)
+    return (f">= {want} of ceiling: median {got:.2f} of {len(rows)} runs "
+            f"({min(ratios):.2f} to {max(ratios):.2f}), {'met' if got >= want else 'missed'}")
 
 
 def write_page(args, runs, left_out, torch, costs, out):
-    movconf_rows = {r["id"]: r for r in runs[0][1]["workloads"]}
-    figures = sitting_figures(runs)
+    by_id = [(name, {r["id"]: r for r in doc["workloads"]}) for name, doc in runs]
+    movconf_rows = by_id[0][1]
+    timed = {}  # workload id -> movconf's rows of it in every run of the sitting
+    for _, rows in by_id:
+        for wid, r in rows.items():
+            if r.get("status") == "ok":
+                timed.setdefault(wid, []).append(r)
     lines = [
         "# Performance matrix",
         "",
@@ -202,9 +194,9 @@ def write_page(args, runs, left_out, torch, costs, out):
             lines.append(f"| `{wid}` | movconf | {base.get('status')} | | |")
             continue
         lines.append(f"| `{wid}` | **movconf** | {base['gb_per_s']:.2f} | "
-                     f"{base['ceiling_ratio']:.2f} | 1.00 | {target(base, figures[wid])} |")
-        for name, doc in runs[1:]:
-            row = {r["id"]: r for r in doc["workloads"]}.get(wid)
+                     f"{base['ceiling_ratio']:.2f} | 1.00 | {target(wid, timed[wid])} |")
+        for name, rows in by_id[1:]:
+            row = rows.get(wid)
             if not row or row.get("status") != "ok":
                 continue
             fig = impl_figures(row)

@@ -16,8 +16,8 @@ typedef struct mc_opt_plan {
   int64_t out_elements;
   size_t out_bytes;
   /* Streaming stores (optimized.c), as the operation's validator sets
-     them: never_streams when its kernel's rows cannot stream (zero is
-     "may stream"); stream_counts_reads when the bytes it reads count
+     them: never_streams when its kernel's rows cannot stream, or are too
+     short to gain from it (zero is "may stream"); stream_counts_reads when the bytes it reads count
      toward the threshold beside those it writes. */
   bool never_streams;
   bool stream_counts_reads;
